@@ -1,0 +1,132 @@
+package io.github.sparkkpca.feature;
+
+import dev.ludovic.netlib.blas.BLAS;
+import io.github.sparkkpca.linalg.Blas;
+import java.io.Serializable;
+
+/**
+ * The sufficient statistics of linear PCA on r-dimensional features, accumulated block by block and merged
+ * across partitions: the count n, the mean φ̄, the centred scatter M = Σ (φ_i − φ̄)(φ_i − φ̄)ᵀ and
+ * Σ k(x_i, x_i).
+ *
+ * <p>The scatter is kept centred and merged with Chan, Golub and LeVeque's pairwise update
+ * M = M_a + M_b + δδᵀ·n_a·n_b/n (δ = φ̄_b − φ̄_a), so no cancellation between Σφφᵀ and n·φ̄φ̄ᵀ occurs even
+ * when the features have a large mean (as Gaussian-kernel features do). Each block adds its centred
+ * scatter with one SYRK. Only the upper triangle of M is maintained.
+ */
+public final class FeatureStatistics implements Serializable {
+
+  private final int dim;
+  private long count;
+  private final double[] mean;
+  private final double[] scatter;
+  private double diagonalSum;
+
+  public FeatureStatistics(int dim) {
+    this.dim = dim;
+    this.mean = new double[dim];
+    this.scatter = new double[dim * dim];
+  }
+
+  /**
+   * Adds a block of b feature vectors, stored r×b column-major in {@code features} (overwritten: the block
+   * is centred in place), and the block's Σ k(x,x).
+   */
+  public void addBlock(double[] features, int b, double blockDiagonalSum) {
+    if (b == 0) {
+      return;
+    }
+    double[] blockMean = new double[dim];
+    for (int i = 0; i < b; i++) {
+      int o = i * dim;
+      for (int c = 0; c < dim; c++) {
+        blockMean[c] += features[o + c];
+      }
+    }
+    for (int c = 0; c < dim; c++) {
+      blockMean[c] /= b;
+    }
+    for (int i = 0; i < b; i++) {
+      int o = i * dim;
+      for (int c = 0; c < dim; c++) {
+        features[o + c] -= blockMean[c];
+      }
+    }
+    BLAS blas = Blas.blas();
+    blas.dsyrk("U", "N", dim, b, 1.0, features, dim, 1.0, scatter, dim);
+    combine(b, blockMean);
+    diagonalSum += blockDiagonalSum;
+  }
+
+  /** Merges another partition's statistics into this one (returns this). */
+  public FeatureStatistics merge(FeatureStatistics other) {
+    if (other.dim != dim) {
+      throw new IllegalArgumentException("feature dimensions differ: " + dim + " and " + other.dim);
+    }
+    if (other.count == 0) {
+      return this;
+    }
+    for (int i = 0; i < scatter.length; i++) {
+      scatter[i] += other.scatter[i];
+    }
+    combine(other.count, other.mean);
+    diagonalSum += other.diagonalSum;
+    return this;
+  }
+
+  /** Adds n_b rows with mean φ̄_b whose centred scatter was already added to {@link #scatter}. */
+  private void combine(long nb, double[] meanB) {
+    long na = count;
+    long n = na + nb;
+    if (na > 0) {
+      double[] delta = new double[dim];
+      for (int c = 0; c < dim; c++) {
+        delta[c] = meanB[c] - mean[c];
+      }
+      Blas.blas().dsyr("U", dim, (double) na * nb / n, delta, 1, scatter, dim);
+      for (int c = 0; c < dim; c++) {
+        mean[c] += delta[c] * nb / n;
+      }
+    } else {
+      System.arraycopy(meanB, 0, mean, 0, dim);
+    }
+    count = n;
+  }
+
+  public long count() {
+    return count;
+  }
+
+  public int dim() {
+    return dim;
+  }
+
+  /** φ̄ (a copy). */
+  public double[] mean() {
+    return mean.clone();
+  }
+
+  /** Σ k(x_i, x_i). */
+  public double diagonalSum() {
+    return diagonalSum;
+  }
+
+  /**
+   * The covariance (centred: M/n) or second-moment (uncentred: M/n + φ̄φ̄ᵀ) matrix, full r×r
+   * column-major.
+   */
+  public double[] covariance(boolean centered) {
+    double[] c = new double[dim * dim];
+    for (int j = 0; j < dim; j++) {
+      for (int i = 0; i <= j; i++) {
+        double v = scatter[i + j * dim] / count;
+        if (!centered) {
+          v += mean[i] * mean[j];
+        }
+        c[i + j * dim] = v;
+        c[j + i * dim] = v;
+      }
+    }
+    return c;
+  }
+}

@@ -1,0 +1,89 @@
+package io.github.sparkkpca.linalg;
+
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.ml.linalg.Vector;
+
+/**
+ * A reusable buffer of up to {@code capacity} rows of dimension d, stored row-major (equivalently: a d×b
+ * column-major matrix for BLAS), with each row's squared norm. Sparse vectors are scattered into the
+ * block, so at most one block is ever dense. Allocated once per partition; no allocation per row.
+ */
+public final class RowBlock {
+
+  private final int capacity;
+  private final int dim;
+  private final double[] values;
+  private final double[] sqNorms;
+  private int size;
+
+  public RowBlock(int capacity, int dim) {
+    if (capacity < 1 || dim < 1) {
+      throw new IllegalArgumentException("capacity and dimension must be >= 1, got " + capacity + ", " + dim);
+    }
+    this.capacity = capacity;
+    this.dim = dim;
+    this.values = new double[Math.multiplyExact(capacity, dim)];
+    this.sqNorms = new double[capacity];
+  }
+
+  /**
+   * Appends a row. The caller has checked its size; the values are validated here.
+   *
+   * @throws IllegalArgumentException naming {@code column} if the vector has a NaN or infinite value
+   */
+  public void add(Vector v, String column) {
+    int offset = size * dim;
+    double sq = 0;
+    if (v instanceof SparseVector sv) {
+      java.util.Arrays.fill(values, offset, offset + dim, 0.0);
+      int[] idx = sv.indices();
+      double[] val = sv.values();
+      for (int i = 0; i < idx.length; i++) {
+        double x = val[i];
+        values[offset + idx[i]] = x;
+        sq += x * x;
+      }
+    } else {
+      double[] val = v instanceof DenseVector dv ? dv.values() : v.toArray();
+      System.arraycopy(val, 0, values, offset, dim);
+      for (int i = 0; i < dim; i++) {
+        sq += val[i] * val[i];
+      }
+    }
+    if (!Double.isFinite(sq)) {
+      throw new IllegalArgumentException("Column '" + column + "' has a vector with a NaN or infinite value");
+    }
+    sqNorms[size] = sq;
+    size++;
+  }
+
+  public boolean isFull() {
+    return size == capacity;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public int dim() {
+    return dim;
+  }
+
+  public int capacity() {
+    return capacity;
+  }
+
+  /** The row-major values; rows [0, size) are valid. */
+  public double[] values() {
+    return values;
+  }
+
+  public double[] sqNorms() {
+    return sqNorms;
+  }
+
+  public void clear() {
+    size = 0;
+  }
+}

@@ -1,0 +1,288 @@
+package io.github.sparkkpca.ml;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.landmarks.DataScan;
+import io.github.sparkkpca.linalg.SymmetricEigen;
+import java.util.List;
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.Params;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Exact kernel PCA on the driver (Schölkopf, Smola and Müller 1998), for small n and as the reference the
+ * Nyström estimator is tested against.
+ *
+ * <p>Collects the n rows (at most {@code maxRows}, checked before collecting), forms the n×n kernel
+ * matrix K, centres it, K̃ = HKH with H = I − 11ᵀ/n (unless {@code centered} is false), and
+ * eigendecomposes it, K̃ = V Λ Vᵀ (LAPACK dsyevr). The eigenvalues λ_i/n are the variances of the scores,
+ * as scikit-learn's {@code KernelPCA.eigenvalues_ / n}; the coefficients α_i = v_i/√λ_i give the scores
+ * y_i(x) = Σ_j α_ij k̃(x, x_j). Memory: 8n² bytes for K and as much again for the eigenvectors.
+ */
+public final class KernelPCA extends Estimator<KernelPCAModel> implements KernelPCAParams, MLWritable {
+
+  static final int DEFAULT_MAX_ROWS = 10_000;
+
+  private final String uid;
+  private final KernelPCAParams.Definitions kernelPCAParams;
+  private final IntParam maxRows;
+
+  public KernelPCA() {
+    this(Identifiable.randomUID("kernelPCA"));
+  }
+
+  public KernelPCA(String uid) {
+    this.uid = uid;
+    this.kernelPCAParams = new KernelPCAParams.Definitions(this);
+    this.maxRows = maxRowsParam(this);
+    KernelPCAParams.setDefaults(this);
+    setDefault(maxRows, DEFAULT_MAX_ROWS);
+  }
+
+  static IntParam maxRowsParam(Params owner) {
+    return new IntParam(owner, "maxRows", "largest n exact kernel PCA accepts (it needs about 16 n^2 bytes on "
+        + "the driver); above it, use NystromKernelPCA", ParamValidators.gt(0));
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  @Override
+  public KernelPCAParams.Definitions kernelPCAParams() {
+    return kernelPCAParams;
+  }
+
+  /** The largest number of rows accepted; default 10,000. */
+  public IntParam maxRows() {
+    return maxRows;
+  }
+
+  public int getMaxRows() {
+    return (Integer) getOrDefault(maxRows);
+  }
+
+  public KernelPCA setMaxRows(int value) {
+    set(maxRows, value);
+    return this;
+  }
+
+  public KernelPCA setInputCol(String value) {
+    set(inputCol(), value);
+    return this;
+  }
+
+  public KernelPCA setOutputCol(String value) {
+    set(outputCol(), value);
+    return this;
+  }
+
+  public KernelPCA setResidualCol(String value) {
+    set(residualCol(), value);
+    return this;
+  }
+
+  public KernelPCA setK(int value) {
+    set(k(), value);
+    return this;
+  }
+
+  public KernelPCA setKernel(String value) {
+    set(kernel(), value);
+    return this;
+  }
+
+  public KernelPCA setGamma(double value) {
+    set(gamma(), value);
+    return this;
+  }
+
+  public KernelPCA setDegree(int value) {
+    set(degree(), value);
+    return this;
+  }
+
+  public KernelPCA setCoef0(double value) {
+    set(coef0(), value);
+    return this;
+  }
+
+  public KernelPCA setCentered(boolean value) {
+    set(centered(), value);
+    return this;
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    validateInputColumn(schema);
+    StructType out = schema.add(new AttributeGroup(getOutputCol(), getK()).toStructField());
+    if (!getResidualCol().isEmpty()) {
+      out = out.add(getResidualCol(), DataTypes.DoubleType, false);
+    }
+    return out;
+  }
+
+  @Override
+  public KernelPCAModel fit(Dataset<?> dataset) {
+    transformSchema(dataset.schema(), true);
+    String column = getInputCol();
+    int k = getK();
+    List<Row> rows = SparkJobs.described(dataset.sparkSession().sparkContext(), "KernelPCA " + uid
+        + ": collect '" + column + "'", () -> {
+          long n = dataset.count();
+          if (n > getMaxRows()) {
+            throw new IllegalArgumentException("Exact KernelPCA accepts at most maxRows = " + getMaxRows()
+                + " rows, the input has n = " + n + "; use NystromKernelPCA or raise maxRows");
+          }
+          return dataset.select(column).collectAsList();
+        });
+    int n = rows.size();
+    if (n == 0) {
+      throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
+    }
+    Object first = rows.get(0).get(0);
+    int d = first instanceof Vector v ? v.size() : 0;
+    DataScan scan = new DataScan(0, d, 0L, column);
+    scan.scanPartition(0, rows.stream().map(r -> (Vector) r.get(0)).iterator());
+    if (scan.errorMessage() != null) {
+      throw new IllegalArgumentException(scan.errorMessage());
+    }
+    if (k > n) {
+      throw new IllegalArgumentException("k = " + k + " exceeds the number of rows n = " + n);
+    }
+    double[] points = new double[n * d];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(((Vector) rows.get(i).get(0)).toArray(), 0, points, i * d, d);
+    }
+    KernelType type = getKernelType();
+    double gammaUsed = isDefined(gamma()) ? getGamma()
+        : Kernel.medianHeuristicGamma(type, points, n, d, 1000);
+    Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
+    LandmarkKernel support = new LandmarkKernel(kernel, points, n, d);
+    KernelPCASolution solution = solve(support, k, n);
+    KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
+    copyValues(model, ParamMap.empty());
+    if (type.usesGamma()) {
+      model.set(model.gamma(), gammaUsed);
+    }
+    return model;
+  }
+
+  private KernelPCASolution solve(LandmarkKernel support, int k, int n) {
+    boolean centered = getCentered();
+    double[] gram = support.gram();
+    double[] rowMeans = new double[n];
+    double grandMean = 0;
+    double trace = 0;
+    for (int i = 0; i < n; i++) {
+      trace += gram[i + i * n];
+    }
+    if (centered) {
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+          s += gram[i + j * n];
+        }
+        rowMeans[j] = s / n;
+        grandMean += rowMeans[j];
+      }
+      grandMean /= n;
+      for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++) {
+          gram[i + j * n] += grandMean - rowMeans[i] - rowMeans[j];
+        }
+      }
+    }
+    SymmetricEigen eig = SymmetricEigen.of(gram, n);
+    int rank = eig.rank(1e-12);
+    if (k > rank) {
+      throw new IllegalArgumentException("k = " + k + " exceeds the numerical rank " + rank + " of the "
+          + (centered ? "centred " : "") + "kernel matrix (n = " + n + ")");
+    }
+    double[] alpha = new double[n * k];
+    for (int c = 0; c < k; c++) {
+      double scale = 1.0 / Math.sqrt(eig.values()[c]);
+      double mean = 0;
+      for (int i = 0; i < n; i++) {
+        alpha[i + c * n] = eig.vectors()[i + c * n] * scale;
+        mean += alpha[i + c * n];
+      }
+      if (centered) {
+        // Eigenvectors of HKH with λ > 0 are orthogonal to 1; remove the rounding residue exactly.
+        mean /= n;
+        for (int i = 0; i < n; i++) {
+          alpha[i + c * n] -= mean;
+        }
+      }
+    }
+    SymmetricEigen.fixSigns(alpha, n, k);
+    double[] offset = new double[k];
+    double[] meanWeights = new double[n];
+    if (centered) {
+      for (int c = 0; c < k; c++) {
+        double o = 0;
+        for (int i = 0; i < n; i++) {
+          o += alpha[i + c * n] * rowMeans[i];
+        }
+        offset[c] = o;
+      }
+      java.util.Arrays.fill(meanWeights, 1.0 / n);
+    }
+    double[] spectrum = new double[rank];
+    for (int i = 0; i < rank; i++) {
+      spectrum[i] = eig.values()[i] / n;
+    }
+    double total = trace / n - (centered ? grandMean : 0.0);
+    NystromProjector projector = new NystromProjector(support, alpha, k, offset, meanWeights,
+        centered ? grandMean : 0.0);
+    return new KernelPCASolution(projector, spectrum, total, "exact: (1/n) tr of the "
+        + (centered ? "centred " : "") + "kernel matrix", n, n - rank);
+  }
+
+  @Override
+  public KernelPCA copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+
+  @Override
+  public MLWriter write() {
+    return new MLWriter() {
+      @Override
+      public void saveImpl(String path) {
+        Persistence.saveMetadata(KernelPCA.this, path, sparkSession());
+      }
+    };
+  }
+
+  public static MLReader<KernelPCA> read() {
+    return new MLReader<>() {
+      @Override
+      public KernelPCA load(String path) {
+        JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), KernelPCA.class);
+        KernelPCA estimator = new KernelPCA(metadata.get("uid").asText());
+        Persistence.applyParams(estimator, metadata, path);
+        return estimator;
+      }
+    };
+  }
+
+  public static KernelPCA load(String path) {
+    return read().load(path);
+  }
+}

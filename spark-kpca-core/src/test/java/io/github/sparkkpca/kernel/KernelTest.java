@@ -1,0 +1,107 @@
+package io.github.sparkkpca.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.linalg.RowBlock;
+import java.util.Random;
+import org.apache.spark.ml.linalg.Vectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+class KernelTest {
+
+  private static Kernel kernelOf(KernelType type) {
+    return new Kernel(type, 0.15, 3, 0.7);
+  }
+
+  @ParameterizedTest
+  @EnumSource(KernelType.class)
+  void blockMatchesDirectEvaluationAndDiagonal(KernelType type) {
+    Random random = new Random(7);
+    int b = 9;
+    int m = 6;
+    int d = 5;
+    double[] rows = new double[b * d];
+    double[] landmarks = new double[m * d];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = random.nextGaussian();
+    }
+    for (int i = 0; i < landmarks.length; i++) {
+      landmarks[i] = random.nextGaussian();
+    }
+    Kernel kernel = kernelOf(type);
+    LandmarkKernel lk = new LandmarkKernel(kernel, landmarks, m, d);
+    RowBlock block = new RowBlock(b, d);
+    for (int i = 0; i < b; i++) {
+      block.add(Vectors.dense(java.util.Arrays.copyOfRange(rows, i * d, (i + 1) * d)), "x");
+    }
+    double[] out = new double[m * b];
+    lk.compute(block, out);
+    for (int i = 0; i < b; i++) {
+      double[] x = java.util.Arrays.copyOfRange(rows, i * d, (i + 1) * d);
+      for (int j = 0; j < m; j++) {
+        double[] z = java.util.Arrays.copyOfRange(landmarks, j * d, (j + 1) * d);
+        assertEquals(kernel.apply(x, z), out[i * m + j], 1e-12, type + " k(x" + i + ", z" + j + ")");
+      }
+      assertEquals(kernel.apply(x, x), lk.diagonal(block, i), 1e-12, type + " k(x,x)");
+    }
+  }
+
+  @Test
+  void closedFormsOfEachKernel() {
+    double[] x = {1, 2};
+    double[] y = {3, -1};
+    // ‖x−y‖² = 4 + 9 = 13, ‖x−y‖₁ = 5, ⟨x,y⟩ = 1, ‖x‖² = 5, ‖y‖² = 10
+    assertEquals(Math.exp(-0.5 * 13), Kernel.rbf(0.5).apply(x, y), 1e-15);
+    assertEquals(Math.exp(-0.5 * 5), new Kernel(KernelType.LAPLACIAN, 0.5, 3, 0).apply(x, y), 1e-15);
+    assertEquals(Math.pow(0.5 * 1 + 2, 3), new Kernel(KernelType.POLYNOMIAL, 0.5, 3, 2).apply(x, y), 1e-12);
+    assertEquals(1.0, Kernel.linear().apply(x, y), 0);
+    assertEquals(1 / Math.sqrt(50), new Kernel(KernelType.COSINE, 1, 3, 0).apply(x, y), 1e-15);
+    assertEquals(Math.tanh(0.5 + 2), new Kernel(KernelType.SIGMOID, 0.5, 3, 2).apply(x, y), 1e-15);
+  }
+
+  @Test
+  void sparseRowsGiveTheSameBlockAsDenseRows() {
+    Kernel kernel = Kernel.rbf(0.3);
+    double[] landmarks = {1, 0, 2, 0, 1, 1};
+    LandmarkKernel lk = new LandmarkKernel(kernel, landmarks, 2, 3);
+    RowBlock dense = new RowBlock(2, 3);
+    RowBlock sparse = new RowBlock(2, 3);
+    dense.add(Vectors.dense(0, 0, 3), "x");
+    dense.add(Vectors.dense(1, 0, 0), "x");
+    sparse.add(Vectors.sparse(3, new int[] {2}, new double[] {3}), "x");
+    sparse.add(Vectors.sparse(3, new int[] {0}, new double[] {1}), "x");
+    double[] a = new double[4];
+    double[] b = new double[4];
+    lk.compute(dense, a);
+    lk.compute(sparse, b);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(a, b, 0);
+  }
+
+  @Test
+  void medianHeuristicIsOneOverTwiceTheMedianSquaredDistance() {
+    // Points 0, 1, 3 on a line: squared distances 1, 4, 9 → median 4 → γ = 1/8.
+    double[] points = {0, 1, 3};
+    assertEquals(1.0 / 8, Kernel.medianHeuristicGamma(KernelType.RBF, points, 3, 1, 1000), 1e-15);
+    // L1 distances 1, 2, 3 → median 2 → γ = 1/2.
+    assertEquals(0.5, Kernel.medianHeuristicGamma(KernelType.LAPLACIAN, points, 3, 1, 1000), 1e-15);
+    assertEquals(1.0 / 4, Kernel.medianHeuristicGamma(KernelType.POLYNOMIAL, new double[8], 2, 4, 10), 0);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[6], 3, 2, 10));
+    assertTrue(e.getMessage().contains("set gamma explicitly"), e.getMessage());
+  }
+
+  @Test
+  void rejectsBadParameters() {
+    assertThrows(IllegalArgumentException.class, () -> Kernel.rbf(0));
+    assertThrows(IllegalArgumentException.class, () -> Kernel.rbf(-1));
+    assertThrows(IllegalArgumentException.class, () -> Kernel.rbf(Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> new Kernel(KernelType.POLYNOMIAL, 1, 0, 1));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelType.parse("rbff"));
+    assertTrue(e.getMessage().contains("rbff"));
+    assertEquals(KernelType.RBF, KernelType.parse("Gaussian"));
+  }
+}

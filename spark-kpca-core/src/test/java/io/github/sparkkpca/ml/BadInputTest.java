@@ -1,0 +1,152 @@
+package io.github.sparkkpca.ml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.testing.LocalSpark;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input gets a clear error naming the column, row or parameter, raised before the expensive pass
+ * (checked by recording the Spark jobs that ran).
+ */
+class BadInputTest {
+
+  private final List<String> jobs = Collections.synchronizedList(new ArrayList<>());
+  private final SparkListener listener = new SparkListener() {
+    @Override
+    public void onJobStart(SparkListenerJobStart start) {
+      String description = start.properties() == null ? null : start.properties().getProperty("spark.job.description");
+      jobs.add(String.valueOf(description));
+    }
+  };
+
+  @BeforeEach
+  void listen() {
+    LocalSpark.spark().sparkContext().addSparkListener(listener);
+  }
+
+  @AfterEach
+  void stopListening() {
+    LocalSpark.spark().sparkContext().removeSparkListener(listener);
+  }
+
+  private static void drainListenerBus() {
+    try {
+      LocalSpark.spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("Spark listener bus did not drain", e);
+    }
+  }
+
+  private List<Vector> good(int n) {
+    List<Vector> out = new ArrayList<>();
+    for (double[] row : LocalSpark.clusters(n, 3, 1)) {
+      out.add(Vectors.dense(row));
+    }
+    return out;
+  }
+
+  private String fitError(List<Vector> data, NystromKernelPCA estimator) {
+    Dataset<Row> df = LocalSpark.vectors(data, 3);
+    jobs.clear();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> estimator.fit(df));
+    drainListenerBus();
+    assertTrue(jobs.stream().noneMatch(j -> j.contains("accumulate")),
+        "the statistics pass must not run: " + jobs);
+    return e.getMessage();
+  }
+
+  @Test
+  void nonFiniteValuesNameTheRow() {
+    List<Vector> data = good(50);
+    data.set(17, Vectors.dense(1, Double.NaN, 0));
+    String nan = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(nan.contains("Column 'features'") && nan.contains("row 17") && nan.contains("NaN"), nan);
+    data.set(17, Vectors.dense(1, 0, Double.POSITIVE_INFINITY));
+    String inf = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(inf.contains("row 17") && inf.contains("Infinity"), inf);
+  }
+
+  @Test
+  void nullAndWronglySizedVectors() {
+    List<Vector> data = good(40);
+    data.set(33, null);
+    String nul = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(nul.contains("row 33") && nul.contains("is null"), nul);
+    data = good(40);
+    data.set(21, Vectors.dense(1, 2));
+    String size = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(size.contains("row 21") && size.contains("has size 2, expected 3"), size);
+  }
+
+  @Test
+  void emptyInputAndTooManyLandmarks() {
+    String empty = fitError(new ArrayList<>(), new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(empty.contains("no rows"), empty);
+    String tooMany = fitError(good(30), new NystromKernelPCA().setK(2).setNumLandmarks(31));
+    assertEquals("numLandmarks m = 31 exceeds the number of rows n = 30; use m <= n (m = n gives exact kernel PCA)",
+        tooMany);
+    String rank = fitError(good(30), new NystromKernelPCA().setKernel("linear").setK(4).setNumLandmarks(10));
+    assertTrue(rank.contains("k = 4 exceeds the rank") && rank.contains("r = 3"), rank);
+  }
+
+  @Test
+  void badParametersFailWhenSetOrBeforeAnyJob() {
+    Dataset<Row> df = LocalSpark.vectors(good(20), 2);
+    jobs.clear();
+    IllegalArgumentException km = assertThrows(IllegalArgumentException.class,
+        () -> new NystromKernelPCA().setK(11).setNumLandmarks(10).fit(df));
+    assertTrue(km.getMessage().contains("k = 11 exceeds the number of landmarks m = 10"), km.getMessage());
+    IllegalArgumentException noK = assertThrows(IllegalArgumentException.class,
+        () -> new NystromKernelPCA().fit(df));
+    assertTrue(noK.getMessage().contains("Param k"), noK.getMessage());
+    drainListenerBus();
+    assertEquals(List.of(), jobs, "parameter errors come before any Spark job");
+
+    for (double gamma : new double[] {0, -1}) {
+      IllegalArgumentException g = assertThrows(IllegalArgumentException.class,
+          () -> new NystromKernelPCA().setGamma(gamma));
+      assertTrue(g.getMessage().contains("gamma"), g.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setK(0));
+    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setNumLandmarks(0));
+    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setKernel("rbff"));
+    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setRcond(1.0));
+    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setLandmarkSampling("best"));
+    IllegalArgumentException column = assertThrows(IllegalArgumentException.class,
+        () -> new NystromKernelPCA().setK(2).setInputCol("pixels").fit(df));
+    assertTrue(column.getMessage().contains("'pixels' does not exist"), column.getMessage());
+    IllegalArgumentException type = assertThrows(IllegalArgumentException.class,
+        () -> new NystromKernelPCA().setK(2).setInputCol("id").fit(df));
+    assertTrue(type.getMessage().contains("must be of type Vector"), type.getMessage());
+    IllegalArgumentException landmarks = assertThrows(IllegalArgumentException.class,
+        () -> new NystromKernelPCA().setK(1).setLandmarks(Vectors.dense(1, 2)).fit(df));
+    assertTrue(landmarks.getMessage().contains("size 2"), landmarks.getMessage());
+  }
+
+  @Test
+  void transformRejectsVectorsOfTheWrongSize() {
+    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
+        .fit(LocalSpark.vectors(good(30), 2));
+    List<Vector> wrong = List.of(Vectors.dense(1, 2, 3, 4));
+    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(wrong, 1)).collect());
+    Throwable root = e;
+    while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
+      root = root.getCause();
+    }
+    assertTrue(root.getMessage().contains("has size 4, the model expects 3"), root.getMessage());
+  }
+}
