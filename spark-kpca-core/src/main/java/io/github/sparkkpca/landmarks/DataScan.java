@@ -1,7 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
 import java.io.Serializable;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -13,11 +12,11 @@ import org.apache.spark.ml.linalg.Vector;
  * checks every vector (null, size, NaN/Inf) and keeps the {@code capacity} rows with the smallest
  * pseudo-random keys.
  *
- * <p><b>Sampling.</b> Each row's key is a 64-bit hash of the seed and the row's non-zero entries
- * (index, value). Keys behave as i.i.d. uniform draws, so the rows with the m smallest keys are a uniform
- * sample of exactly m rows without replacement ("bottom-m" sampling). Because the key depends on the
- * row's content only, the sample is the same for any partitioning and any row order of the same data,
- * and dense and sparse encodings of a vector get the same key. Identical rows share a key, so they are
+ * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform}, a hash of the seed and the row's non-zero
+ * entries. Keys behave as i.i.d. uniform draws, so the rows with the m smallest keys are a uniform
+ * sample of exactly m rows without replacement ("bottom-m" sampling, {@link SmallestKeys}). Because the
+ * key depends on the row's content only, the sample is the same for any partitioning and any row order
+ * of the same data, and dense and sparse encodings of a vector get the same key. Identical rows share a key, so they are
  * taken together or not at all (the landmark kernel matrix then has a repeated row, which the rank
  * threshold handles). Landmarks are ordered by key, which fixes their order too.
  *
@@ -37,18 +36,14 @@ public final class DataScan implements Serializable {
   private long errorPosition = Long.MAX_VALUE;
   private String error;
 
-  // Max-heap on key of the retained rows.
-  private long[] keys;
-  private double[][] rows;
-  private int size;
+  private final SmallestKeys sample;
 
   public DataScan(int capacity, int dim, long seed, String column) {
     this.capacity = capacity;
     this.dim = dim;
     this.seed = seed;
     this.column = column;
-    this.keys = new long[0];
-    this.rows = new double[0][];
+    this.sample = new SmallestKeys(capacity);
   }
 
   /** Scans one partition's vectors. */
@@ -63,7 +58,7 @@ public final class DataScan implements Serializable {
           recordError(partition, position, problem);
           failed = true;
         } else if (capacity > 0) {
-          offer(key(v), v);
+          offer(v);
         }
       }
       position++;
@@ -97,99 +92,11 @@ public final class DataScan implements Serializable {
     }
   }
 
-  /** The 64-bit sampling key of a vector: a hash of the seed and its non-zero (index, value) pairs. */
-  long key(Vector v) {
-    long h = mix(seed ^ 0x9E3779B97F4A7C15L);
-    if (v instanceof SparseVector sv) {
-      int[] idx = sv.indices();
-      double[] val = sv.values();
-      for (int i = 0; i < idx.length; i++) {
-        h = absorb(h, idx[i], val[i]);
-      }
-    } else {
-      double[] val = v instanceof DenseVector dv ? dv.values() : v.toArray();
-      for (int i = 0; i < val.length; i++) {
-        h = absorb(h, i, val[i]);
-      }
+  private void offer(Vector v) {
+    double key = RowHash.uniform(v, seed);
+    if (sample.accepts(key)) {
+      sample.offer(key, v.toArray().clone());
     }
-    return mix(h);
-  }
-
-  private static long absorb(long h, int index, double value) {
-    if (value == 0.0) {
-      return h; // zeros (and -0.0) are skipped so dense and sparse encodings hash alike
-    }
-    return mix(h ^ (Double.doubleToLongBits(value) + 0x632BE59BD9B4E019L * (index + 1L)));
-  }
-
-  /** SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
-
-  private void offer(long key, Vector v) {
-    if (size == capacity && key >= keys[0]) {
-      return;
-    }
-    double[] row = v.toArray().clone();
-    push(key, row);
-  }
-
-  private void push(long key, double[] row) {
-    if (size < capacity) {
-      if (size == keys.length) {
-        int grown = Math.min(capacity, Math.max(16, keys.length * 2));
-        keys = Arrays.copyOf(keys, grown);
-        rows = Arrays.copyOf(rows, grown);
-      }
-      keys[size] = key;
-      rows[size] = row;
-      siftUp(size++);
-    } else if (key < keys[0]) {
-      keys[0] = key;
-      rows[0] = row;
-      siftDown(0);
-    }
-  }
-
-  private void siftUp(int i) {
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (keys[parent] >= keys[i]) {
-        return;
-      }
-      swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private void siftDown(int i) {
-    while (true) {
-      int l = 2 * i + 1;
-      int largest = i;
-      if (l < size && keys[l] > keys[largest]) {
-        largest = l;
-      }
-      if (l + 1 < size && keys[l + 1] > keys[largest]) {
-        largest = l + 1;
-      }
-      if (largest == i) {
-        return;
-      }
-      swap(i, largest);
-      i = largest;
-    }
-  }
-
-  private void swap(int a, int b) {
-    long k = keys[a];
-    keys[a] = keys[b];
-    keys[b] = k;
-    double[] r = rows[a];
-    rows[a] = rows[b];
-    rows[b] = r;
   }
 
   /** Combines two scans of disjoint partitions (used as {@code treeAggregate}'s combine). */
@@ -198,9 +105,7 @@ public final class DataScan implements Serializable {
     if (other.error != null) {
       recordError(other.errorPartition, other.errorPosition, other.error);
     }
-    for (int i = 0; i < other.size; i++) {
-      push(other.keys[i], other.rows[i]);
-    }
+    sample.merge(other.sample);
     return this;
   }
 
@@ -228,19 +133,10 @@ public final class DataScan implements Serializable {
 
   /** The sampled rows ordered by key, as an m×d row-major array (m = min(capacity, count)). */
   public double[] sampleRowMajor() {
-    Integer[] order = new Integer[size];
-    for (int i = 0; i < size; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
-    double[] out = new double[size * dim];
-    for (int i = 0; i < size; i++) {
-      System.arraycopy(rows[order[i]], 0, out, i * dim, dim);
-    }
-    return out;
+    return sample.rowsByKey(dim);
   }
 
   public int sampleSize() {
-    return size;
+    return sample.size();
   }
 }

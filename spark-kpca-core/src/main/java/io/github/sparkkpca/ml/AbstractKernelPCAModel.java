@@ -110,6 +110,11 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return numSupportPoints() - solution.droppedRank();
   }
 
+  /** How the support points were chosen (strategy, effective count, and why fewer when fewer). */
+  public String landmarkSelection() {
+    return solution.landmarkSelection();
+  }
+
   /** How many support directions were dropped by rank thresholding (duplicates, ill-conditioning). */
   public int droppedRank() {
     return solution.droppedRank();

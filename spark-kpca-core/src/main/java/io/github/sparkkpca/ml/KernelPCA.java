@@ -252,7 +252,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     NystromProjector projector = new NystromProjector(support, alpha, k, offset, meanWeights,
         centered ? grandMean : 0.0);
     return new KernelPCASolution(projector, spectrum, total, "exact: (1/n) tr of the "
-        + (centered ? "centred " : "") + "kernel matrix", n, n - rank);
+        + (centered ? "centred " : "") + "kernel matrix", n, n - rank, "all " + n + " training rows (exact)");
   }
 
   @Override

@@ -13,7 +13,8 @@ import io.github.sparkkpca.feature.NystromProjector;
  * @param totalVarianceMethod how {@code totalVariance} was obtained (see the models' Javadoc)
  * @param numRows             n, the number of training rows
  * @param droppedRank         support points minus the numerical rank kept (rank thresholding)
+ * @param landmarkSelection   how the support points were chosen, with the effective count
  */
 public record KernelPCASolution(NystromProjector projector, double[] spectrum, double totalVariance,
-    String totalVarianceMethod, long numRows, int droppedRank) {
+    String totalVarianceMethod, long numRows, int droppedRank, String landmarkSelection) {
 }

@@ -10,6 +10,9 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.DataScan;
+import io.github.sparkkpca.landmarks.KMeansLandmarks;
+import io.github.sparkkpca.landmarks.LeverageScoreSampler;
+import io.github.sparkkpca.landmarks.SmallestKeys;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import java.util.ArrayList;
@@ -169,6 +172,16 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  public NystromKernelPCA setLeverageRegularization(double value) {
+    set(leverageRegularization(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setKmeansMaxIter(int value) {
+    set(kmeansMaxIter(), value);
+    return this;
+  }
+
   public NystromKernelPCA setRcond(double value) {
     set(rcond(), value);
     return this;
@@ -262,7 +275,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       throw new IllegalArgumentException("The supplied landmarks have size " + suppliedDim + " but column '"
           + column + "' holds vectors of size " + d);
     }
-    int m = requestedLandmarks();
+    int requested = requestedLandmarks();
 
     JavaRDD<Vector> vectors = dataset.select(column).toJavaRDD().map(row -> (Vector) row.get(0));
     boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
@@ -271,10 +284,10 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     try {
       int partitions = vectors.getNumPartitions();
-      int sampleCapacity = hasSuppliedLandmarks() ? 0 : m;
+      int sampleCapacity = hasSuppliedLandmarks() ? 0 : requested;
       long seed = getSeed();
       DataScan zero = new DataScan(sampleCapacity, d, seed, column);
-      int scanDepth = SparkJobs.aggregationDepth(sc, partitions, 8L * m * d);
+      int scanDepth = SparkJobs.aggregationDepth(sc, partitions, 8L * requested * d);
       DataScan scan = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": validate '" + column
           + "' and sample " + sampleCapacity + " landmarks", () -> vectors
           .mapPartitionsWithIndex((index, it) -> Collections.singletonList(
@@ -287,16 +300,24 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       if (n == 0) {
         throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
       }
-      if (!hasSuppliedLandmarks() && m > n) {
-        throw new IllegalArgumentException("numLandmarks m = " + m + " exceeds the number of rows n = " + n
+      if (!hasSuppliedLandmarks() && requested > n) {
+        throw new IllegalArgumentException("numLandmarks m = " + requested + " exceeds the number of rows n = " + n
             + "; use m <= n (m = n gives exact kernel PCA)");
       }
-      double[] landmarks = hasSuppliedLandmarks() ? suppliedLandmarks : scan.sampleRowMajor();
-
+      double[] uniformSample = hasSuppliedLandmarks() ? suppliedLandmarks : scan.sampleRowMajor();
+      int uniformCount = hasSuppliedLandmarks() ? suppliedCount : scan.sampleSize();
       double gammaUsed = isDefined(gamma()) ? getGamma()
-          : Kernel.medianHeuristicGamma(type, landmarks, m, d, MEDIAN_HEURISTIC_POINTS);
+          : Kernel.medianHeuristicGamma(type, uniformSample, uniformCount, d, MEDIAN_HEURISTIC_POINTS);
       Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
-      LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, landmarks, m, d);
+      ChosenLandmarks chosen = hasSuppliedLandmarks()
+          ? new ChosenLandmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
+          : chooseLandmarks(spark, vectors, scan, kernel, n, d, requested);
+      if (chosen.count() < k) {
+        throw new IllegalArgumentException("k = " + k + " exceeds the number of landmarks obtained, "
+            + chosen.description());
+      }
+      int m = chosen.count();
+      LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.rows(), m, d);
       NystromFeatureMap featureMap = NystromFeatureMap.fit(landmarkKernel, getRcond());
       int r = featureMap.rank();
       long maxComponents = getCentered() ? Math.min(r, n - 1) : r;
@@ -323,7 +344,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       } finally {
         broadcast.destroy();
       }
-      KernelPCASolution solution = solve(featureMap, stats, k, n, m - r);
+      KernelPCASolution solution = solve(featureMap, stats, k, n, m - r, chosen.description());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution).setParent(this);
       copyValues(model, ParamMap.empty());
       if (type.usesGamma()) {
@@ -342,7 +363,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
 
   /** Linear PCA of the Nyström features, mapped back to landmark weights (driver side). */
   private KernelPCASolution solve(NystromFeatureMap featureMap, FeatureStatistics stats, int k, long n,
-      int droppedRank) {
+      int droppedRank, String landmarkSelection) {
     boolean centered = getCentered();
     LinearPCA pca = LinearPCA.fit(stats, k, centered);
     int m = featureMap.landmarkKernel().numLandmarks();
@@ -390,7 +411,56 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     NystromProjector projectorMap = new NystromProjector(featureMap.landmarkKernel(), projector, k, offset,
         meanWeights, meanSqNorm);
-    return new KernelPCASolution(projectorMap, spectrum, total, method, n, droppedRank);
+    return new KernelPCASolution(projectorMap, spectrum, total, method, n, droppedRank, landmarkSelection);
+  }
+
+  /** Landmarks as chosen by a strategy: m×d row-major rows, their count and how they were obtained. */
+  private record ChosenLandmarks(double[] rows, int count, String description) {
+  }
+
+  /** Runs the {@code landmarkSampling} strategy (the uniform one was drawn by the validating scan). */
+  private ChosenLandmarks chooseLandmarks(SparkSession spark, JavaRDD<Vector> vectors, DataScan scan,
+      Kernel kernel, long n, int d, int m) {
+    SparkContext sc = spark.sparkContext();
+    String fewer = scan.sampleSize() < m ? " (the data have only " + scan.sampleSize() + " distinct rows)" : "";
+    switch (getLandmarkSelection()) {
+      case UNIFORM -> {
+        return new ChosenLandmarks(scan.sampleRowMajor(), scan.sampleSize(), "uniform: " + scan.sampleSize()
+            + " distinct rows of " + n + ", sampled without replacement" + fewer);
+      }
+      case LEVERAGE -> {
+        LeverageScoreSampler sampler = new LeverageScoreSampler(
+            new LandmarkKernel(kernel, scan.sampleRowMajor(), scan.sampleSize(), d), n,
+            getLeverageRegularization(), m, getSeed());
+        int blockSize = effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize());
+        String column = getInputCol();
+        Broadcast<LeverageScoreSampler> broadcast = sc.broadcast(sampler,
+            scala.reflect.ClassTag$.MODULE$.apply(LeverageScoreSampler.class));
+        try {
+          int depth = SparkJobs.aggregationDepth(sc, vectors.getNumPartitions(), 8L * m * d);
+          SmallestKeys kept = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": sample " + m
+              + " landmarks by approximate ridge leverage scores", () -> vectors
+              .mapPartitions(it -> Collections.singletonList(broadcast.value().samplePartition(it, blockSize, column))
+                  .iterator())
+              .treeAggregate(new SmallestKeys(m), SmallestKeys::merge, SmallestKeys::merge, depth));
+          return new ChosenLandmarks(kept.rowsByKey(d), kept.size(), "leverage: " + kept.size() + " distinct rows of "
+              + n + ", sampled without replacement proportionally to approximate ridge leverage scores (lambda = "
+              + getLeverageRegularization() + " x mean k(x,x), n*lambda = " + sampler.ridge() + ", pilot of "
+              + scan.sampleSize() + " uniform rows)" + fewer);
+        } finally {
+          broadcast.destroy();
+        }
+      }
+      case KMEANS -> {
+        KMeansLandmarks.Centres centres = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": k-means with k = "
+            + m + " for the landmarks", () -> KMeansLandmarks.select(spark, vectors, n, d, m, getSeed(),
+            getKmeansMaxIter()));
+        return new ChosenLandmarks(centres.rowMajor(), centres.count(), "kmeans: " + centres.count()
+            + " distinct centres of Spark ML KMeans (k = " + m + ", k-means|| init, maxIter = " + getKmeansMaxIter()
+            + ")" + (centres.count() < m ? " (k-means|| found fewer distinct centres than k)" : ""));
+      }
+      default -> throw new IllegalStateException("unhandled landmark strategy " + getLandmarkSelection());
+    }
   }
 
   /** d from the column's size metadata, else from its first row. */

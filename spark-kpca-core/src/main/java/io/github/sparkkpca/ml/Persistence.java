@@ -52,7 +52,8 @@ final class Persistence {
       .add("totalVariance", DataTypes.DoubleType, false)
       .add("totalVarianceMethod", DataTypes.StringType, false)
       .add("meanSqNorm", DataTypes.DoubleType, false)
-      .add("droppedRank", DataTypes.IntegerType, false);
+      .add("droppedRank", DataTypes.IntegerType, false)
+      .add("landmarkSelection", DataTypes.StringType, false);
 
   private Persistence() {
   }
@@ -171,7 +172,7 @@ final class Persistence {
     spark.createDataFrame(support, SUPPORT_SCHEMA).write().parquet(path + "/data/support");
     Row summary = RowFactory.create(m, d, k, new DenseVector(p.offset()), new DenseVector(solution.spectrum()),
         solution.numRows(), solution.totalVariance(), solution.totalVarianceMethod(), p.meanSqNorm(),
-        solution.droppedRank());
+        solution.droppedRank(), solution.landmarkSelection());
     spark.createDataFrame(List.of(summary), SUMMARY_SCHEMA).coalesce(1).write().parquet(path + "/data/summary");
   }
 
@@ -231,7 +232,7 @@ final class Persistence {
     NystromProjector projectorMap = new NystromProjector(new LandmarkKernel(kernel, points, m, d), projector, k,
         offset, meanWeights, s.getDouble(8));
     return new KernelPCASolution(projectorMap, spectrum, s.getDouble(6), s.getString(7), s.getLong(5),
-        s.getInt(9));
+        s.getInt(9), s.getString(10));
   }
 
   private static String firstLine(Exception e) {

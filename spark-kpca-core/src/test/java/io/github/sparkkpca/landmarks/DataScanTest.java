@@ -69,9 +69,9 @@ class DataScanTest {
 
   @Test
   void denseAndSparseEncodingsHashAlike() {
-    DataScan scan = new DataScan(1, 4, 9, "f");
-    assertEquals(scan.key(Vectors.dense(0, 2.5, 0, -1)),
-        scan.key(Vectors.sparse(4, new int[] {1, 3}, new double[] {2.5, -1})));
+
+    assertEquals(RowHash.hash(Vectors.dense(0, 2.5, 0, -1), 9),
+        RowHash.hash(Vectors.sparse(4, new int[] {1, 3}, new double[] {2.5, -1}), 9));
   }
 
   @Test

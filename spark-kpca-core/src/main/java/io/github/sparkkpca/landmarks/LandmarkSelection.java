@@ -1,0 +1,39 @@
+package io.github.sparkkpca.landmarks;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * How the m landmarks are chosen. Every strategy is reproducible for a seed and independent of the
+ * partitioning of the data.
+ *
+ * <ul>
+ *   <li>{@link #UNIFORM}: exactly m rows uniformly without replacement, drawn in the validating pass
+ *       (no extra pass). Sterge et al. (2020) §3.2, plain Nyström.</li>
+ *   <li>{@link #LEVERAGE}: m rows sampled without replacement with probability proportional to
+ *       approximate ridge leverage scores l̃_i(λ) from a uniform pilot of m rows (Sterge et al. §3.2.1,
+ *       "approximate leverage score" Nyström). One extra pass over the data: 2·n·m·d + n·m² flops.</li>
+ *   <li>{@link #KMEANS}: the centres of Spark ML's {@code KMeans} with k = m (k-means|| initialisation)
+ *       run on a canonically partitioned copy of the data. One shuffle plus maxIter passes of n·m·d.</li>
+ * </ul>
+ */
+public enum LandmarkSelection {
+  UNIFORM, LEVERAGE, KMEANS;
+
+  /** The parameter values, lower case. */
+  public static final String[] NAMES = {"uniform", "leverage", "kmeans"};
+
+  public String paramName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static LandmarkSelection parse(String name) {
+    for (LandmarkSelection s : values()) {
+      if (s.paramName().equalsIgnoreCase(name)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("Unknown landmarkSampling '" + name + "'; expected one of "
+        + Arrays.toString(NAMES));
+  }
+}
