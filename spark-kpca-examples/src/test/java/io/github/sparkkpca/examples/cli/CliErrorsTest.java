@@ -1,0 +1,154 @@
+package io.github.sparkkpca.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.SparkException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input and parameters give exit code 2 and one clear line on stderr, without a stack trace. */
+class CliErrorsTest {
+
+  @TempDir
+  static Path dir;
+  static Path good;
+
+  @BeforeAll
+  static void writeGoodCsv() throws IOException {
+    StringBuilder text = new StringBuilder("a,b,c\n");
+    for (int i = 0; i < 20; i++) {
+      text.append(i % 5).append(',').append(i * 0.5).append(',').append((i * 7) % 3).append('\n');
+    }
+    good = dir.resolve("good.csv");
+    Files.writeString(good, text.toString());
+  }
+
+  /** Asserts exit code 2 and a single error line containing every fragment; returns the line. */
+  static String assertUsageError(TestSpark.Result r, String... fragments) {
+    assertEquals(2, r.code(), r::toString);
+    List<String> lines = r.errLines();
+    assertEquals(1, lines.size(), () -> "one stderr line expected: " + r);
+    String line = lines.get(0);
+    assertTrue(line.startsWith(SparkKpcaCli.ERROR_PREFIX), line);
+    assertTrue(!line.contains("Exception") && !line.contains("\tat "), "no stack trace: " + line);
+    for (String f : fragments) {
+      assertTrue(line.contains(f), () -> "'" + f + "' missing in: " + line);
+    }
+    return line;
+  }
+
+  static TestSpark.Result fit(String input, String... more) {
+    String[] base = {"fit", "--input", input, "--k", "2", "--landmarks", "5", "--model-out",
+        dir.resolve("model").toString()};
+    String[] args = new String[base.length + more.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return TestSpark.cli(args);
+  }
+
+  @Test
+  void missingInputFile() {
+    String missing = dir.resolve("nope.csv").toString();
+    assertUsageError(fit(missing), "--input", missing);
+  }
+
+  @Test
+  void kZero() {
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "0", "--landmarks", "5",
+        "--model-out", dir.resolve("m0").toString()), "--k", ">= 1", "got 0");
+  }
+
+  @Test
+  void kAboveLandmarks() {
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "6", "--landmarks", "5",
+        "--model-out", dir.resolve("m1").toString()), "--k 6", "--landmarks 5");
+  }
+
+  @Test
+  void nonNumericCellNamesColumnValueAndRow() throws IOException {
+    Path bad = dir.resolve("text.csv");
+    Files.writeString(bad, "a,b,c\n1,2,3\n4,5,6\n7,oops,9\n1,1,1\n2,2,2\n3,3,3\n");
+    assertUsageError(fit(bad.toString()), "column 'b'", "'oops'", "row 3", "line 4", "text.csv");
+  }
+
+  @Test
+  void nanCellNamesColumnAndRow() throws IOException {
+    Path bad = dir.resolve("nan.csv");
+    Files.writeString(bad, "a,b,c,y\n1,2,3,x\n4,5,6,x\n7,8,9,x\n1,1,1,x\n2,2,NaN,x\n3,3,3,x\n");
+    assertUsageError(fit(bad.toString(), "--label-col", "y", "--partitions", "2"), "column 'c'", "NaN",
+        "row 5", "nan.csv");
+  }
+
+  @Test
+  void emptyCellNamesColumnAndRow() throws IOException {
+    Path bad = dir.resolve("empty.csv");
+    Files.writeString(bad, "a,b\n1,2\n3,\n");
+    assertUsageError(fit(bad.toString()), "column 'b'", "empty", "row 2");
+  }
+
+  @Test
+  void unknownFormat() {
+    assertUsageError(fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");
+  }
+
+  @Test
+  void unknownLabelColumn() {
+    assertUsageError(fit(good.toString(), "--label-col", "target"), "--label-col", "'target'", "a, b, c");
+  }
+
+  @Test
+  void unknownKernel() {
+    assertUsageError(fit(good.toString(), "--kernel", "banana"), "--kernel", "banana");
+  }
+
+  @Test
+  void libraryErrorIsUnwrappedToOneLine() {
+    // 20 rows but 50 landmarks: NystromKernelPCA.fit rejects it with an IllegalArgumentException.
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "50",
+        "--model-out", dir.resolve("m2").toString()), "numLandmarks", "50", "n = 20");
+  }
+
+  @Test
+  void missingModel() {
+    assertUsageError(TestSpark.cli("transform", "--model", dir.resolve("no-model").toString(), "--input",
+        good.toString(), "--output", dir.resolve("o").toString()), "--model", "no-model", "no such directory");
+  }
+
+  @Test
+  void missingMnistFilesSayToFetchThem() throws IOException {
+    Path empty = Files.createDirectories(dir.resolve("no-mnist"));
+    assertUsageError(fit("mnist:train:digit=5", "--mnist-dir", empty.toString()), "bin/fetch-mnist",
+        "train-images-idx3-ubyte");
+  }
+
+  @Test
+  void badBuiltInSources() {
+    assertUsageError(fit("mnist:validation"), "mnist:train or mnist:test");
+    assertUsageError(fit("synthetic:n=10,q=3"), "unknown key 'q'");
+  }
+
+  @Test
+  void missingRequiredOptionAndCommand() {
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString()), "--k", "--landmarks", "--model-out");
+    assertUsageError(TestSpark.cli(), "a command is needed");
+    assertUsageError(TestSpark.cli("fitt"), "fitt");
+  }
+
+  @Test
+  void rootIllegalArgumentIsFoundThroughWrappers() {
+    IllegalArgumentException root = new IllegalArgumentException("Column 'features': bad row 7");
+    Exception wrapped = new RuntimeException("outer", new SparkException("Job aborted", root));
+    assertSame(root, SparkKpcaCli.rootIllegalArgument(wrapped));
+    assertNotNull(SparkKpcaCli.rootIllegalArgument(root));
+    assertEquals(null, SparkKpcaCli.rootIllegalArgument(new IllegalStateException("x")));
+    assertEquals("a b c", SparkKpcaCli.oneLine(" a\n  b\r\nc \n"));
+  }
+}

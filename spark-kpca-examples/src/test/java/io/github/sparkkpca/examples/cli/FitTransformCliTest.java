@@ -1,0 +1,166 @@
+package io.github.sparkkpca.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** fit and transform on a generated CSV file, end to end through the command line. */
+class FitTransformCliTest {
+
+  static final int N = 300;
+  static final int D = 4;
+  static final int K = 3;
+  static final int M = 40;
+  static final String LABEL = "row.id";
+
+  @TempDir
+  static Path dir;
+  static Path csv;
+  static double[][] rows;
+
+  @BeforeAll
+  static void writeCsv() throws IOException {
+    TestSpark.session();
+    rows = new double[N][D];
+    Random random = new Random(11);
+    // A dotted label name: columns must be referenced literally, not as struct fields.
+    StringBuilder text = new StringBuilder("x1,x2,x3,x4,row.id\n");
+    for (int i = 0; i < N; i++) {
+      double centre = (i % 3) * 2.0;
+      for (int j = 0; j < D; j++) {
+        rows[i][j] = centre + (j == 0 ? 1.0 : 0.3) * random.nextGaussian();
+        text.append(String.format(Locale.ROOT, "%.6f,", rows[i][j]));
+        rows[i][j] = Double.parseDouble(String.format(Locale.ROOT, "%.6f", rows[i][j]));
+      }
+      text.append("row").append(i).append('\n');
+    }
+    csv = dir.resolve("data.csv");
+    Files.writeString(csv, text.toString(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void fitWritesModelAndSummaryAndTransformKeepsRowOrder() throws IOException {
+    Path model = dir.resolve("model");
+    Path summary = dir.resolve("out/summary.json");
+    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
+        String.valueOf(K), "--landmarks", String.valueOf(M), "--seed", "3", "--partitions", "3",
+        "--model-out", model.toString(), "--summary-out", summary.toString());
+    assertEquals(0, fit.code(), fit::toString);
+    assertTrue(fit.out().contains("cumulative explained variance ratio (k = 3)"), fit::toString);
+    assertTrue(fit.out().contains("spark-kpca: fitting"), fit::toString);
+
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    Set<String> keys = new LinkedHashSet<>();
+    json.fieldNames().forEachRemaining(keys::add);
+    assertEquals(List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues", "explainedVariance",
+        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds"), List.copyOf(keys));
+    assertEquals(N, json.get("n").asLong());
+    assertEquals(D, json.get("d").asInt());
+    assertEquals(M, json.get("m").asInt());
+    assertEquals(K, json.get("k").asInt());
+    assertTrue(json.get("rank").asInt() >= K && json.get("rank").asInt() <= M);
+    assertTrue(json.get("gamma").asDouble() > 0, "median-heuristic gamma");
+    assertTrue(json.get("centered").asBoolean());
+    assertTrue(json.get("fitSeconds").asDouble() > 0);
+    assertEquals(K, json.get("eigenvalues").size());
+    assertEquals(json.get("eigenvalues"), json.get("explainedVariance"));
+    double sum = 0;
+    for (JsonNode r : json.get("explainedVarianceRatio")) {
+      assertTrue(r.asDouble() > 0 && r.asDouble() <= 1, "ratio in (0,1]: " + r);
+      sum += r.asDouble();
+    }
+    assertTrue(sum <= 1 + 1e-9, "ratios sum to " + sum);
+    JsonNode errors = json.get("reconstructionError");
+    assertEquals(K, errors.size());
+    for (int i = 1; i < K; i++) {
+      assertTrue(errors.get(i).asDouble() <= errors.get(i - 1).asDouble(), "non-increasing: " + errors);
+    }
+    assertEquals(json.get("totalVariance").asDouble() - json.get("eigenvalues").get(0).asDouble(),
+        errors.get(0).asDouble(), 1e-9 * json.get("totalVariance").asDouble());
+
+    // Transform with a repartition (a shuffle that scrambles the rows) and several output part files.
+    Path output = dir.resolve("scores");
+    TestSpark.Result transform = TestSpark.cli("transform", "--model", model.toString(), "--input",
+        csv.toString(), "--label-col", LABEL, "--output", output.toString(), "--residual", "--partitions", "4");
+    assertEquals(0, transform.code(), transform::toString);
+
+    List<Path> parts;
+    try (Stream<Path> files = Files.list(output)) {
+      parts = files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+    }
+    assertTrue(parts.size() > 1, "several part files expected, got " + parts);
+    List<String[]> lines = new ArrayList<>();
+    for (Path part : parts) {
+      Iterator<String> it = Files.readAllLines(part).iterator();
+      assertEquals("pc_1,pc_2,pc_3,residual," + LABEL, it.next(), "header of " + part);
+      it.forEachRemaining(l -> lines.add(l.split(",")));
+    }
+    assertEquals(N, lines.size());
+
+    // Re-score the same vectors with the saved model and compare row by row.
+    SparkSession spark = TestSpark.session();
+    NystromKernelPCAModel loaded = NystromKernelPCAModel.load(model.toString()).setResidualCol("residual");
+    List<Row> input = new ArrayList<>();
+    for (double[] r : rows) {
+      input.add(RowFactory.create(new DenseVector(r)));
+    }
+    Dataset<Row> df = spark.createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
+        .coalesce(1);
+    List<Row> expected = loaded.transform(df).collectAsList();
+    for (int i = 0; i < N; i++) {
+      String[] line = lines.get(i);
+      assertEquals("row" + i, line[K + 1], "row order");
+      double[] scores = ((Vector) expected.get(i).getAs("kpca")).toArray();
+      for (int c = 0; c < K; c++) {
+        assertEquals(scores[c], Double.parseDouble(line[c]), 1e-9 * (1 + Math.abs(scores[c])),
+            "row " + i + " pc_" + (c + 1));
+      }
+      double residual = expected.get(i).getAs("residual");
+      assertEquals(residual, Double.parseDouble(line[K]), 1e-9 * (1 + Math.abs(residual)), "residual " + i);
+    }
+  }
+
+  @Test
+  void parquetOutputHoldsTheScoreVectors() {
+    Path model = dir.resolve("model-pq");
+    assertEquals(0, TestSpark.cli("fit", "--input", csv.toString(), "--format", "CSV", "--label-col", LABEL,
+        "--k", "2", "--landmarks", "30", "--kernel", "laplacian", "--model-out", model.toString()).code());
+    Path output = dir.resolve("scores-pq");
+    TestSpark.Result r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
+        "--label-col", LABEL, "--output", output.toString(), "--output-format", "parquet");
+    assertEquals(0, r.code(), r::toString);
+    List<Row> back = TestSpark.session().read().parquet(output.toString()).collectAsList();
+    assertEquals(N, back.size());
+    assertEquals(List.of(LABEL, "kpca"), List.of(TestSpark.session().read().parquet(output.toString())
+        .columns()));
+    for (Row row : back) {
+      assertEquals(2, ((Vector) row.getAs("kpca")).size());
+    }
+  }
+}
