@@ -13,19 +13,20 @@ import java.io.Serializable;
  * M = M_a + M_b + δδᵀ·n_a·n_b/n (δ = φ̄_b − φ̄_a), so no cancellation between Σφφᵀ and n·φ̄φ̄ᵀ occurs even
  * when the features have a large mean (as Gaussian-kernel features do). Each block adds its centred
  * scatter with one SYRK. Only the upper triangle of M is maintained.
+ *
+ * <p>The r×r arrays are allocated on first use, so an empty instance (the {@code treeAggregate} zero,
+ * which Spark ships inside every task) stays a few bytes.
  */
 public final class FeatureStatistics implements Serializable {
 
   private final int dim;
   private long count;
-  private final double[] mean;
-  private final double[] scatter;
+  private double[] mean;
+  private double[] scatter;
   private double diagonalSum;
 
   public FeatureStatistics(int dim) {
     this.dim = dim;
-    this.mean = new double[dim];
-    this.scatter = new double[dim * dim];
   }
 
   /**
@@ -52,6 +53,7 @@ public final class FeatureStatistics implements Serializable {
         features[o + c] -= blockMean[c];
       }
     }
+    allocate();
     BLAS blas = Blas.blas();
     blas.dsyrk("U", "N", dim, b, 1.0, features, dim, 1.0, scatter, dim);
     combine(b, blockMean);
@@ -66,12 +68,20 @@ public final class FeatureStatistics implements Serializable {
     if (other.count == 0) {
       return this;
     }
+    allocate();
     for (int i = 0; i < scatter.length; i++) {
       scatter[i] += other.scatter[i];
     }
     combine(other.count, other.mean);
     diagonalSum += other.diagonalSum;
     return this;
+  }
+
+  private void allocate() {
+    if (scatter == null) {
+      mean = new double[dim];
+      scatter = new double[dim * dim];
+    }
   }
 
   /** Adds n_b rows with mean φ̄_b whose centred scatter was already added to {@link #scatter}. */
@@ -103,7 +113,7 @@ public final class FeatureStatistics implements Serializable {
 
   /** φ̄ (a copy). */
   public double[] mean() {
-    return mean.clone();
+    return mean == null ? new double[dim] : mean.clone();
   }
 
   /** Σ k(x_i, x_i). */
@@ -116,6 +126,7 @@ public final class FeatureStatistics implements Serializable {
    * column-major.
    */
   public double[] covariance(boolean centered) {
+    allocate();
     double[] c = new double[dim * dim];
     for (int j = 0; j < dim; j++) {
       for (int i = 0; i <= j; i++) {

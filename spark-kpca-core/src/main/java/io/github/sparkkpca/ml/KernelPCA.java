@@ -150,7 +150,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
             throw new IllegalArgumentException("Exact KernelPCA accepts at most maxRows = " + getMaxRows()
                 + " rows, the input has n = " + n + "; use NystromKernelPCA or raise maxRows");
           }
-          return dataset.select(column).collectAsList();
+          return dataset.select(SparkJobs.column(dataset, column)).collectAsList();
         });
     int n = rows.size();
     if (n == 0) {

@@ -224,7 +224,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
 
   /** Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks. */
   public NystromKernelPCA setLandmarks(Dataset<?> landmarks, String column) {
-    List<Row> rows = landmarks.select(column).collectAsList();
+    List<Row> rows = landmarks.select(SparkJobs.column(landmarks, column)).collectAsList();
     Vector[] vectors = new Vector[rows.size()];
     for (int i = 0; i < vectors.length; i++) {
       vectors[i] = (Vector) rows.get(i).get(0);
@@ -277,7 +277,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     int requested = requestedLandmarks();
 
-    JavaRDD<Vector> vectors = dataset.select(column).toJavaRDD().map(row -> (Vector) row.get(0));
+    JavaRDD<Vector> vectors = dataset.select(SparkJobs.column(dataset, column)).toJavaRDD().map(row -> (Vector) row.get(0));
     boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
     if (persist) {
       vectors.persist(StorageLevel.MEMORY_AND_DISK());
@@ -470,7 +470,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     if (size >= 0) {
       return size;
     }
-    List<Row> first = dataset.select(column).limit(1).collectAsList();
+    List<Row> first = dataset.select(SparkJobs.column(dataset, column)).limit(1).collectAsList();
     if (first.isEmpty()) {
       throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
     }

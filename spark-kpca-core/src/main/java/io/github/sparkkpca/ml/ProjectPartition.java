@@ -84,7 +84,12 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
             throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
                 + " of this partition has size " + v.size() + ", the model expects " + dim);
           }
-          block.add(v, inputCol);
+          try {
+            block.add(v, inputCol);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
+                + " of this partition has a NaN or infinite value", e);
+          }
           pending.add(row);
           position++;
         }

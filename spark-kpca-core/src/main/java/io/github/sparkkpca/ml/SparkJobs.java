@@ -22,6 +22,11 @@ final class SparkJobs {
     }
   }
 
+  /** The column named {@code name}, quoted so names with dots or backticks are taken literally. */
+  static org.apache.spark.sql.Column column(org.apache.spark.sql.Dataset<?> dataset, String name) {
+    return dataset.col("`" + name.replace("`", "``") + "`");
+  }
+
   /**
    * The {@code treeAggregate} depth that keeps what the driver receives under half of
    * {@code spark.driver.maxResultSize}: with p partitions and objects of s bytes, depth ℓ sends about

@@ -138,6 +138,28 @@ class BadInputTest {
   }
 
   @Test
+  void dottedColumnNamesAreTakenLiterally() {
+    Dataset<Row> df = LocalSpark.vectors(good(30), 2).withColumnRenamed("features", "pixels.raw");
+    NystromKernelPCAModel model = new NystromKernelPCA().setInputCol("pixels.raw").setK(2).setNumLandmarks(10)
+        .fit(df);
+    assertEquals(30, model.transform(df).count());
+  }
+
+  @Test
+  void transformRejectsNonFiniteValuesWithTheirPosition() {
+    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
+        .fit(LocalSpark.vectors(good(30), 2));
+    List<Vector> bad = good(5);
+    bad.set(3, Vectors.dense(1, Double.NaN, 0));
+    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
+    Throwable root = e;
+    while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
+      root = root.getCause();
+    }
+    assertTrue(root.getMessage().contains("position 3") && root.getMessage().contains("NaN"), root.getMessage());
+  }
+
+  @Test
   void transformRejectsVectorsOfTheWrongSize() {
     NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
         .fit(LocalSpark.vectors(good(30), 2));
