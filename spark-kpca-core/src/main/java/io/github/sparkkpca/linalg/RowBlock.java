@@ -58,6 +58,22 @@ public final class RowBlock {
     size++;
   }
 
+  /** Replaces the block's content by b rows given row-major (b ≤ capacity), computing their norms. */
+  public void fill(double[] rowMajor, int b) {
+    if (b > capacity) {
+      throw new IllegalArgumentException("block capacity " + capacity + " < " + b + " rows");
+    }
+    System.arraycopy(rowMajor, 0, values, 0, b * dim);
+    for (int i = 0; i < b; i++) {
+      double sq = 0;
+      for (int t = i * dim, end = t + dim; t < end; t++) {
+        sq += values[t] * values[t];
+      }
+      sqNorms[i] = sq;
+    }
+    size = b;
+  }
+
   public boolean isFull() {
     return size == capacity;
   }

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.feature.Preimage;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import java.util.Arrays;
@@ -73,6 +74,30 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   @SuppressWarnings("unchecked")
   public M setResidualCol(String value) {
     set(residualCol(), value);
+    return (M) this;
+  }
+
+  @SuppressWarnings("unchecked")
+  public M setReconstructionCol(String value) {
+    set(reconstructionCol(), value);
+    return (M) this;
+  }
+
+  @SuppressWarnings("unchecked")
+  public M setPreimageMethod(String value) {
+    set(preimageMethod(), value);
+    return (M) this;
+  }
+
+  @SuppressWarnings("unchecked")
+  public M setPreimageMaxIter(int value) {
+    set(preimageMaxIter(), value);
+    return (M) this;
+  }
+
+  @SuppressWarnings("unchecked")
+  public M setPreimageRidge(double value) {
+    set(preimageRidge(), value);
     return (M) this;
   }
 
@@ -193,11 +218,22 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       throw new IllegalArgumentException("Input column '" + getInputCol() + "' holds vectors of size " + expected
           + " but the model was fitted on size " + numFeatures());
     }
-    StructType out = schema.add(new AttributeGroup(getOutputCol(), numComponents()).toStructField());
-    if (!getResidualCol().isEmpty()) {
-      out = out.add(getResidualCol(), DataTypes.DoubleType, false);
+    if (!getReconstructionCol().isEmpty() && Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
+        && fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
+      throw new IllegalArgumentException("preimageMethod fixed-point needs the rbf kernel, the model uses "
+          + fittedKernel().type().paramName() + "; set preimageMethod to ridge");
     }
-    return out;
+    return appendOutputColumns(schema, numComponents(), numFeatures());
+  }
+
+  /** The pre-image map the params ask for, or null when {@code reconstructionCol} is empty. */
+  private Preimage preimage() {
+    if (getReconstructionCol().isEmpty()) {
+      return null;
+    }
+    return Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
+        ? Preimage.fixedPoint(solution.projector(), getPreimageMaxIter())
+        : Preimage.ridge(solution.projector(), getPreimageRidge());
   }
 
   @Override
@@ -208,12 +244,20 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     Broadcast<NystromProjector> broadcast = spark.sparkContext().broadcast(projector,
         scala.reflect.ClassTag$.MODULE$.apply(NystromProjector.class));
     int blockSize = effectiveBlockSize(numSupportPoints(), numFeatures(), numComponents());
+    Preimage preimage = preimage();
+    Broadcast<Preimage> preimageBroadcast = preimage == null ? null : spark.sparkContext().broadcast(preimage,
+        scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
     ProjectPartition project = new ProjectPartition(broadcast, dataset.schema().fieldIndex(getInputCol()),
-        getInputCol(), numFeatures(), blockSize, !getResidualCol().isEmpty());
+        getInputCol(), numFeatures(), blockSize, !getResidualCol().isEmpty(), preimageBroadcast);
     Dataset<Row> scored = dataset.toDF().mapPartitions(project, Encoders.row(outSchema));
-    // The row encoder drops column metadata; re-attach the output vector size.
-    StructField output = outSchema.apply(getOutputCol());
-    return scored.withColumn(getOutputCol(), scored.col(getOutputCol()).as(getOutputCol(), output.metadata()));
+    // The row encoder drops column metadata; re-attach the vector sizes.
+    for (String vectorCol : new String[] {getOutputCol(), getReconstructionCol()}) {
+      if (!vectorCol.isEmpty()) {
+        StructField field = outSchema.apply(vectorCol);
+        scored = scored.withColumn(vectorCol, SparkJobs.column(scored, vectorCol).as(vectorCol, field.metadata()));
+      }
+    }
+    return scored;
   }
 
   @Override

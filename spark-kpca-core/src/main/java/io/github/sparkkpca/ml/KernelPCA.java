@@ -131,11 +131,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
   @Override
   public StructType transformSchema(StructType schema) {
     validateInputColumn(schema);
-    StructType out = schema.add(new AttributeGroup(getOutputCol(), getK()).toStructField());
-    if (!getResidualCol().isEmpty()) {
-      out = out.add(getResidualCol(), DataTypes.DoubleType, false);
-    }
-    return out;
+    return appendOutputColumns(schema, getK(), AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
 
   @Override

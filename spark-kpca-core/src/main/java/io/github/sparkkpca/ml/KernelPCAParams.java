@@ -32,6 +32,10 @@ public interface KernelPCAParams extends Params {
     final BooleanParam centered;
     final Param<String> residualCol;
     final IntParam blockSize;
+    final Param<String> reconstructionCol;
+    final Param<String> preimageMethod;
+    final IntParam preimageMaxIter;
+    final DoubleParam preimageRidge;
 
     @SuppressWarnings("unchecked")
     Definitions(Params owner) {
@@ -55,6 +59,17 @@ public interface KernelPCAParams extends Params {
           + "residual ||k(.,x) - mean - projection||^2 (a novelty score); empty: not produced");
       blockSize = new IntParam(owner, "blockSize", "rows per block in the BLAS level-3 kernel evaluation; "
           + "0 chooses it from m and d so a block's buffers stay near 32 MB", ParamValidators.gtEq(0));
+      reconstructionCol = new Param<>(owner, "reconstructionCol", "optional output column of input-space "
+          + "reconstructions (pre-images) of the projected rows, a Vector of size d (denoising); empty: not "
+          + "produced");
+      preimageMethod = new Param<>(owner, "preimageMethod", "pre-image method: fixed-point = Mika et al. "
+          + "(1999) Gaussian fixed-point iteration over the landmarks (rbf kernel only); ridge = kernel ridge "
+          + "map from scores back to inputs fitted on the landmarks (any kernel; Bakir et al. 2004)",
+          ParamValidators.inArray(io.github.sparkkpca.feature.Preimage.Method.NAMES));
+      preimageMaxIter = new IntParam(owner, "preimageMaxIter", "maximum fixed-point iterations (>= 1)",
+          ParamValidators.gtEq(1));
+      preimageRidge = new DoubleParam(owner, "preimageRidge", "ridge alpha of the ridge pre-image map (> 0)",
+          ParamValidators.gt(0.0));
     }
   }
 
@@ -109,6 +124,42 @@ public interface KernelPCAParams extends Params {
   /** Rows per block; default 0 (automatic). */
   default IntParam blockSize() {
     return kernelPCAParams().blockSize;
+  }
+
+  /** Optional pre-image column; default empty (not produced). */
+  default Param<String> reconstructionCol() {
+    return kernelPCAParams().reconstructionCol;
+  }
+
+  /** Pre-image method; default {@code fixed-point} (rbf only; use {@code ridge} for other kernels). */
+  default Param<String> preimageMethod() {
+    return kernelPCAParams().preimageMethod;
+  }
+
+  /** Fixed-point iterations; default 100. */
+  default IntParam preimageMaxIter() {
+    return kernelPCAParams().preimageMaxIter;
+  }
+
+  /** Ridge α of the ridge pre-image; default 0.01. */
+  default DoubleParam preimageRidge() {
+    return kernelPCAParams().preimageRidge;
+  }
+
+  default String getReconstructionCol() {
+    return getOrDefault(reconstructionCol());
+  }
+
+  default String getPreimageMethod() {
+    return getOrDefault(preimageMethod());
+  }
+
+  default int getPreimageMaxIter() {
+    return (Integer) getOrDefault(preimageMaxIter());
+  }
+
+  default double getPreimageRidge() {
+    return (Double) getOrDefault(preimageRidge());
   }
 
   default String getResidualCol() {
@@ -172,6 +223,23 @@ public interface KernelPCAParams extends Params {
     return (Boolean) getOrDefault(centered());
   }
 
+  /**
+   * The schema with this stage's output columns appended: the k scores, then the residual and the
+   * d-dimensional reconstruction when requested (d < 0 when unknown).
+   */
+  default StructType appendOutputColumns(StructType schema, int k, int d) {
+    StructType out = schema.add(new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());
+    if (!getResidualCol().isEmpty()) {
+      out = out.add(getResidualCol(), org.apache.spark.sql.types.DataTypes.DoubleType, false);
+    }
+    if (!getReconstructionCol().isEmpty()) {
+      out = out.add(d >= 0 ? new org.apache.spark.ml.attribute.AttributeGroup(getReconstructionCol(), d).toStructField()
+          : new StructField(getReconstructionCol(), SQLDataTypes.VectorType(), false,
+              org.apache.spark.sql.types.Metadata.empty()));
+    }
+    return out;
+  }
+
   /** Sets every default of these Params on their owner. */
   static void setDefaults(KernelPCAParams owner) {
     owner.setDefault(owner.inputCol(), "features");
@@ -182,6 +250,10 @@ public interface KernelPCAParams extends Params {
     owner.setDefault(owner.centered(), true);
     owner.setDefault(owner.residualCol(), "");
     owner.setDefault(owner.blockSize(), 0);
+    owner.setDefault(owner.reconstructionCol(), "");
+    owner.setDefault(owner.preimageMethod(), "fixed-point");
+    owner.setDefault(owner.preimageMaxIter(), 100);
+    owner.setDefault(owner.preimageRidge(), 0.01);
   }
 
   /**
@@ -200,13 +272,18 @@ public interface KernelPCAParams extends Params {
           + "(org.apache.spark.ml.linalg), but is " + field.dataType().catalogString().toLowerCase(Locale.ROOT)
           + "; assemble numeric columns with VectorAssembler first");
     }
-    for (String out : new String[] {getOutputCol(), getResidualCol()}) {
-      if (!out.isEmpty() && java.util.Arrays.asList(schema.fieldNames()).contains(out)) {
+    java.util.Set<String> outputs = new java.util.HashSet<>();
+    for (String out : new String[] {getOutputCol(), getResidualCol(), getReconstructionCol()}) {
+      if (out.isEmpty()) {
+        continue;
+      }
+      if (java.util.Arrays.asList(schema.fieldNames()).contains(out)) {
         throw new IllegalArgumentException("Output column '" + out + "' already exists");
       }
-    }
-    if (getOutputCol().equals(getResidualCol())) {
-      throw new IllegalArgumentException("outputCol and residualCol must differ, both are '" + getOutputCol() + "'");
+      if (!outputs.add(out)) {
+        throw new IllegalArgumentException("outputCol, residualCol and reconstructionCol must differ; '" + out
+            + "' is used twice");
+      }
     }
     return field;
   }

@@ -250,11 +250,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       throw new IllegalArgumentException("k = " + k + " exceeds the number of landmarks m = " + m
           + (hasSuppliedLandmarks() ? " (supplied)" : " (numLandmarks)") + "; k must be <= m");
     }
-    StructType out = schema.add(new AttributeGroup(getOutputCol(), k).toStructField());
-    if (!getResidualCol().isEmpty()) {
-      out = out.add(getResidualCol(), org.apache.spark.sql.types.DataTypes.DoubleType, false);
-    }
-    return out;
+    return appendOutputColumns(schema, k, AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
 
   @Override

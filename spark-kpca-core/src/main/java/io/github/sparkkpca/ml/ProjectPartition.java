@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.feature.Preimage;
 import io.github.sparkkpca.linalg.RowBlock;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,7 +16,7 @@ import org.apache.spark.sql.RowFactory;
 
 /**
  * Scores one partition block by block: rows are buffered b at a time, projected with two GEMMs, and
- * emitted in their input order with the score vector (and residual) appended.
+ * emitted in their input order with the score vector (and residual, and pre-image) appended.
  */
 final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
@@ -25,15 +26,18 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
   private final int dim;
   private final int blockSize;
   private final boolean withResidual;
+  /** The pre-image map, or null when no reconstruction column is requested. */
+  private final Broadcast<Preimage> preimage;
 
   ProjectPartition(Broadcast<NystromProjector> projector, int inputIndex, String inputCol, int dim,
-      int blockSize, boolean withResidual) {
+      int blockSize, boolean withResidual, Broadcast<Preimage> preimage) {
     this.projector = projector;
     this.inputIndex = inputIndex;
     this.inputCol = inputCol;
     this.dim = dim;
     this.blockSize = blockSize;
     this.withResidual = withResidual;
+    this.preimage = preimage;
   }
 
   @Override
@@ -44,6 +48,9 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
     double[] scratch = new double[p.scratchSize(blockSize)];
     double[] scores = new double[k * blockSize];
     double[] residuals = withResidual ? new double[blockSize] : null;
+    Preimage pre = preimage == null ? null : preimage.value();
+    double[] preScratch = pre == null ? null : new double[pre.scratchSize(blockSize)];
+    double[] reconstructions = pre == null ? null : new double[blockSize * dim];
     List<Row> pending = new ArrayList<>(blockSize);
 
     return new Iterator<>() {
@@ -94,19 +101,26 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
           position++;
         }
         p.project(block, scratch, scores, residuals);
+        if (pre != null) {
+          pre.reconstruct(block, scores, preScratch, reconstructions);
+        }
         List<Row> out = new ArrayList<>(pending.size());
         for (int i = 0; i < pending.size(); i++) {
           Row row = pending.get(i);
           int width = row.length();
-          Object[] values = new Object[width + (withResidual ? 2 : 1)];
+          Object[] values = new Object[width + 1 + (withResidual ? 1 : 0) + (pre != null ? 1 : 0)];
           for (int c = 0; c < width; c++) {
             values[c] = row.get(c);
           }
           double[] y = new double[k];
           System.arraycopy(scores, i * k, y, 0, k);
           values[width] = new DenseVector(y);
+          int next = width + 1;
           if (withResidual) {
-            values[width + 1] = residuals[i];
+            values[next++] = residuals[i];
+          }
+          if (pre != null) {
+            values[next] = new DenseVector(java.util.Arrays.copyOfRange(reconstructions, i * dim, (i + 1) * dim));
           }
           out.add(RowFactory.create(values));
         }
