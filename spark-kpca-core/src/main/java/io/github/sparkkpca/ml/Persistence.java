@@ -7,7 +7,6 @@ import io.github.sparkkpca.feature.NystromProjector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -132,14 +131,12 @@ final class Persistence {
   @SuppressWarnings("unchecked")
   static void applyParams(Params instance, JsonNode metadata, String path) {
     for (String section : new String[] {"defaultParamMap", "paramMap"}) {
-      Iterator<Map.Entry<String, JsonNode>> fields = metadata.path(section).fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> e = fields.next();
+      for (Map.Entry<String, JsonNode> e : metadata.path(section).properties()) {
         if (!instance.hasParam(e.getKey())) {
           throw new IllegalArgumentException("Cannot load " + instance.getClass().getSimpleName() + " from '"
               + path + "': unknown param '" + e.getKey() + "' in its metadata");
         }
-        Param<Object> param = (Param<Object>) instance.getParam(e.getKey());
+        Param<Object> param = instance.getParam(e.getKey());
         Object value = param.jsonDecode(e.getValue().toString());
         if (section.equals("paramMap")) {
           instance.set(param, value);
