@@ -22,7 +22,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code spark-kpca} command line: {@code fit}, {@code transform} and {@code demo}.
+ * The {@code spark-kpca} command line: {@code fit}, {@code transform}, {@code demo} and {@code reproduce}.
  *
  * <p>Runs under {@code spark-submit --class io.github.sparkkpca.examples.cli.SparkKpcaCli} or with plain
  * {@code java} through {@code bin/spark-kpca} (then on {@code local[*]}). {@link #run} executes in-process
@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
-    subcommands = {FitCommand.class, TransformCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {FitCommand.class, TransformCommand.class, DemoCommand.class, ReproduceCommand.class,
+        CommandLine.HelpCommand.class})
 public final class SparkKpcaCli implements Callable<Integer> {
 
   /** The prefix of every error line. */
@@ -54,7 +55,7 @@ public final class SparkKpcaCli implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "a command is needed: fit, transform or demo");
+    throw new ParameterException(spec.commandLine(), "a command is needed: fit, transform, demo or reproduce");
   }
 
   public static void main(String[] args) {
