@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
-    subcommands = {FitCommand.class, TransformCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {FitCommand.class, TransformCommand.class, DemoCommand.class, io.github.sparkkpca.examples.bench.BenchCommand.class, CommandLine.HelpCommand.class})
 public final class SparkKpcaCli implements Callable<Integer> {
 
   /** The prefix of every error line. */
