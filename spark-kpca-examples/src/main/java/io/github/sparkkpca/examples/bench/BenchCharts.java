@@ -52,6 +52,8 @@ public final class BenchCharts {
     XYChart chart = chart("Fit time vs n" + subtitle, "n (rows)", "seconds");
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+    chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
     Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
     for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
       List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
@@ -75,6 +77,7 @@ public final class BenchCharts {
   static XYChart efficiency(List<BenchRow> rows, String subtitle) {
     XYChart chart = chart("Efficiency (dgemm bound / time)" + subtitle, "n (rows)", "efficiency");
     chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(1.0);
     Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
@@ -108,7 +111,7 @@ public final class BenchCharts {
     }
     XYSeries s = chart.addSeries(name, finite.stream().mapToDouble(x).toArray(),
         finite.stream().mapToDouble(y).toArray());
-    s.setMarker(dashed ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
+    s.setMarker(dashed ? SeriesMarkers.DIAMOND : SeriesMarkers.CIRCLE);
     if (dashed) {
       s.setLineStyle(DASHED);
     }

@@ -139,6 +139,7 @@ public final class BenchCommand implements Callable<Integer> {
   String master;
 
   private PrintWriter console;
+  private final JobTimes jobTimes = new JobTimes();
 
   @Override
   public Integer call() throws Exception {
@@ -172,42 +173,47 @@ public final class BenchCommand implements Callable<Integer> {
     List<CompareRow> comparisons = new ArrayList<>();
     try (BenchSession bench = BenchSession.open(master)) {
       SparkSession spark = bench.session();
-      int slots = spark.sparkContext().defaultParallelism();
-      String threads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "default");
-      say("BLAS %s, OPENBLAS_NUM_THREADS=%s, master %s (%d task slots), Java %s, %d cores, heap max %s MB, "
-          + "load average %.2f", io.github.sparkkpca.linalg.Blas.implementation(), threads,
-          spark.sparkContext().master(), slots, System.getProperty("java.version"),
-          Runtime.getRuntime().availableProcessors(), BenchRow.mb(PeakMemory.heapMaxBytes()), PeakMemory.loadAverage());
-      DgemmRate rate = measureDgemm(slots);
-      boolean warm = noWarmup;
-      for (String in : inputs) {
-        LoadedData data = load(spark, in, cacheMode);
-        try {
-          if (!warm) {
-            warmUp(data);
-            warm = true;
-          }
-          for (int m : ms) {
-            for (int k : ks) {
-              BenchRow row = measure(in, data, m, k, rate, threads, slots);
-              rows.add(row);
-              printRow(row, rows.size() == 1);
-              for (String s : systems) {
-                comparisons.add(s.equals("sklearn") ? sklearn(in, row) : sparkPca(in, data, row));
+      spark.sparkContext().addSparkListener(jobTimes);
+      try {
+        int slots = spark.sparkContext().defaultParallelism();
+        String threads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "default");
+        say("BLAS %s, OPENBLAS_NUM_THREADS=%s, master %s (%d task slots), Java %s, %d cores, heap max %s MB, "
+            + "load average %.2f", io.github.sparkkpca.linalg.Blas.implementation(), threads,
+            spark.sparkContext().master(), slots, System.getProperty("java.version"),
+            Runtime.getRuntime().availableProcessors(), BenchRow.mb(PeakMemory.heapMaxBytes()), PeakMemory.loadAverage());
+        DgemmRate rate = measureDgemm(slots);
+        boolean warm = noWarmup;
+        for (String in : inputs) {
+          LoadedData data = load(spark, in, cacheMode);
+          try {
+            if (!warm) {
+              warmUp(data);
+              warm = true;
+            }
+            for (int m : ms) {
+              for (int k : ks) {
+                BenchRow row = measure(in, data, m, k, rate, threads, slots);
+                rows.add(row);
+                printRow(row, rows.size() == 1);
+                for (String s : systems) {
+                  comparisons.add(s.equals("sklearn") ? sklearn(in, row) : sparkPca(in, data, row));
+                }
               }
             }
+          } finally {
+            data.unpersist();
           }
-        } finally {
-          data.unpersist();
         }
-      }
-      DgemmRate after = measureDgemm(slots);
-      if (after.gflops() > rate.gflops()) {
-        List<BenchRow> better = new ArrayList<>();
-        for (BenchRow r : rows) {
-          better.add(withRate(r, after));
+        DgemmRate after = measureDgemm(slots);
+        if (after.gflops() > rate.gflops()) {
+          List<BenchRow> better = new ArrayList<>();
+          for (BenchRow r : rows) {
+            better.add(withRate(r, after));
+          }
+          rows = better;
         }
-        rows = better;
+      } finally {
+        spark.sparkContext().removeSparkListener(jobTimes);
       }
     }
     writeResults(rows, comparisons);
@@ -223,7 +229,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   private static BenchRow withRate(BenchRow r, DgemmRate rate) {
     return new BenchRow(r.input(), r.n(), r.d(), r.m(), r.r(), r.k(), r.gamma(), r.partitions(), r.blockSize(),
-        r.fitSeconds(), r.transformSeconds(), rate, r.openblasThreads(), r.taskSlots(), r.peakRssBytes(),
+        r.fitSeconds(), r.scanSeconds(), r.statsSeconds(), r.otherJobSeconds(), r.transformSeconds(), rate, r.openblasThreads(), r.taskSlots(), r.peakRssBytes(),
         r.peakHeapBytes(), r.loadStart(), r.loadEnd(), r.explainedVarianceSum());
   }
 
@@ -232,15 +238,20 @@ public final class BenchCommand implements Callable<Integer> {
     double loadStart = PeakMemory.loadAverage();
     PeakMemory.reset();
     double fitSeconds = Double.POSITIVE_INFINITY;
+    double[] phases = new double[3];
     NystromKernelPCAModel model = null;
     for (int i = 0; i < repeat; i++) {
       NystromKernelPCA estimator = estimator(data, m, k);
+      jobTimes.reset();
       long start = System.nanoTime();
       NystromKernelPCAModel fitted = estimator.fit(data.data());
       double s = (System.nanoTime() - start) / 1e9;
+      jobTimes.awaitJobEnds();
       if (s < fitSeconds) {
         fitSeconds = s;
         model = fitted;
+        phases = new double[] {jobTimes.seconds(JobTimes.SCAN), jobTimes.seconds(JobTimes.STATISTICS),
+            jobTimes.seconds(JobTimes.OTHER)};
       }
     }
     double transformSeconds = Double.NaN;
@@ -259,7 +270,8 @@ public final class BenchCommand implements Callable<Integer> {
     int b = blockSize != null ? blockSize : model.effectiveBlockSize(model.numSupportPoints(), model.numFeatures(),
         model.rank());
     return new BenchRow(in, model.numRows(), model.numFeatures(), model.numSupportPoints(), model.rank(), k,
-        model.fittedKernel().gamma(), data.data().rdd().getNumPartitions(), b, fitSeconds, transformSeconds, rate,
+        model.fittedKernel().gamma(), data.data().rdd().getNumPartitions(), b, fitSeconds, phases[0], phases[1],
+        phases[2], transformSeconds, rate,
         threads, slots, rss, heap, loadStart, PeakMemory.loadAverage(), evSum);
   }
 
@@ -430,12 +442,15 @@ public final class BenchCommand implements Callable<Integer> {
 
   private void printRow(BenchRow r, boolean header) {
     if (header) {
-      console.println(String.format(Locale.ROOT, "%-38s %9s %4s %5s %5s %4s %9s %8s %9s %6s %12s %6s %9s %9s",
-          "input", "n", "d", "m", "r", "k", "fit s", "GFLOP", "bound s", "eff", "transform/s", "t.eff",
-          "RSS MB", "heap MB"));
+      console.println(String.format(Locale.ROOT,
+          "%-38s %9s %4s %5s %5s %4s %8s %7s %8s %7s %8s %8s %6s %12s %6s %8s %8s", "input", "n", "d", "m", "r", "k",
+          "fit s", "scan s", "stats s", "drv s", "GFLOP", "bound s", "eff", "transform/s", "t.eff", "RSS MB",
+          "heap MB"));
     }
-    console.println(String.format(Locale.ROOT, "%-38s %9d %4d %5d %5d %4d %9.2f %8.0f %9.2f %6.3f %12s %6s %9s %9s",
-        r.input(), r.n(), r.d(), r.m(), r.r(), r.k(), r.fitSeconds(), r.flops().fitFlops() / 1e9,
+    console.println(String.format(Locale.ROOT,
+        "%-38s %9d %4d %5d %5d %4d %8.2f %7.2f %8.2f %7.2f %8.0f %8.2f %6.3f %12s %6s %8s %8s", r.input(), r.n(),
+        r.d(), r.m(), r.r(), r.k(), r.fitSeconds(), r.scanSeconds(), r.statsSeconds(), r.driverSeconds(),
+        r.flops().fitFlops() / 1e9,
         r.fitBoundSeconds(), r.fitEfficiency(),
         Double.isFinite(r.transformSeconds()) ? String.format(Locale.ROOT, "%.0f", r.transformRowsPerSecond()) : "-",
         Double.isFinite(r.transformSeconds()) ? String.format(Locale.ROOT, "%.3f", r.transformEfficiency()) : "-",

@@ -17,6 +17,10 @@ import java.util.Locale;
  * @param partitions      partitions of the input
  * @param blockSize       rows per BLAS block
  * @param fitSeconds      wall time of {@code NystromKernelPCA.fit} (best of the repeats)
+ * @param scanSeconds     of which the validating scan job(s) (count, checks, uniform landmarks)
+ * @param statsSeconds    of which the statistics job (kernel blocks, F = WᵀK, SYRK)
+ * @param otherJobSeconds of which other Spark jobs (e.g. leverage or k-means landmarks); the rest of the fit
+ *                        is driver work: K_mm and covariance eigendecompositions, broadcasts, scheduling
  * @param transformSeconds wall time of transforming all n rows (noop sink), NaN when not measured
  * @param dgemm           the dgemm rate measured in this run
  * @param openblasThreads {@code OPENBLAS_NUM_THREADS} or "default"
@@ -28,12 +32,13 @@ import java.util.Locale;
  * @param explainedVarianceSum Σ_{i≤k} Σ_i of the fitted model (a sanity check across runs)
  */
 public record BenchRow(String input, long n, int d, int m, int r, int k, double gamma, int partitions, int blockSize,
-    double fitSeconds, double transformSeconds, DgemmRate dgemm, String openblasThreads, int taskSlots,
+    double fitSeconds, double scanSeconds, double statsSeconds, double otherJobSeconds, double transformSeconds,
+    DgemmRate dgemm, String openblasThreads, int taskSlots,
     long peakRssBytes, long peakHeapBytes, double loadStart, double loadEnd, double explainedVarianceSum) {
 
   /** The CSV columns, in order. */
   public static final List<String> COLUMNS = List.of("input", "n", "d", "m", "r", "k", "gamma", "partitions",
-      "block_size", "fit_s", "fit_gflop", "fit_bound_s", "fit_efficiency", "exponentials", "transform_s",
+      "block_size", "fit_s", "scan_s", "stats_s", "driver_s", "stats_efficiency", "fit_gflop", "fit_bound_s", "fit_efficiency", "exponentials", "transform_s",
       "transform_rows_per_s", "transform_gflop", "transform_bound_s", "transform_efficiency", "dgemm_gflops",
       "dgemm_single_gflops", "dgemm_concurrent_gflops", "blas", "openblas_threads", "task_slots", "peak_rss_mb",
       "peak_heap_mb", "load_start", "load_end", "explained_variance_sum");
@@ -49,6 +54,16 @@ public record BenchRow(String input, long n, int d, int m, int r, int k, double 
   /** bound / measured: 1 would be a fit running at the dgemm rate with nothing else to do. */
   public double fitEfficiency() {
     return fitBoundSeconds() / fitSeconds;
+  }
+
+  /** Fit time outside Spark jobs: the driver's eigendecompositions, broadcasts and scheduling. */
+  public double driverSeconds() {
+    return fitSeconds - scanSeconds - statsSeconds - otherJobSeconds;
+  }
+
+  /** bound / time of the statistics job alone (it does all the counted flops). */
+  public double statsEfficiency() {
+    return statsSeconds > 0 ? fitBoundSeconds() / statsSeconds : Double.NaN;
   }
 
   public double transformBoundSeconds() {
@@ -70,7 +85,8 @@ public record BenchRow(String input, long n, int d, int m, int r, int k, double 
   public String csvLine() {
     return String.join(",", List.of(quote(input), Long.toString(n), Integer.toString(d), Integer.toString(m),
         Integer.toString(r), Integer.toString(k), num(gamma), Integer.toString(partitions),
-        Integer.toString(blockSize), num(fitSeconds), num(flops().fitFlops() / 1e9), num(fitBoundSeconds()),
+        Integer.toString(blockSize), num(fitSeconds), num(scanSeconds), num(statsSeconds), num(driverSeconds()),
+        num(statsEfficiency()), num(flops().fitFlops() / 1e9), num(fitBoundSeconds()),
         num(fitEfficiency()), num(flops().exponentials()), num(transformSeconds), num(transformRowsPerSecond()),
         num(flops().transformFlops() / 1e9), num(transformBoundSeconds()), num(transformEfficiency()),
         num(dgemm.gflops()), num(dgemm.singleGflops()), num(dgemm.concurrentGflops()), dgemm.implementation(),

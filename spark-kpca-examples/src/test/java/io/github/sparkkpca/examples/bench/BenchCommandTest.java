@@ -99,6 +99,12 @@ class BenchCommandTest {
       assertEquals(n / num(row, "transform_s"), num(row, "transform_rows_per_s"), 1e-4 * num(row, "transform_rows_per_s"));
       assertEquals(num(row, "transform_gflop") / rate / num(row, "transform_s"), num(row, "transform_efficiency"),
           1e-3 * num(row, "transform_efficiency"));
+      // The fit splits into the scan job, the statistics job and the driver's share (no other jobs here).
+      assertTrue(num(row, "scan_s") > 0 && num(row, "stats_s") > 0, row::toString);
+      assertEquals(num(row, "fit_s"), num(row, "scan_s") + num(row, "stats_s") + num(row, "driver_s"),
+          1e-4 * num(row, "fit_s"));
+      assertEquals(num(row, "fit_bound_s") / num(row, "stats_s"), num(row, "stats_efficiency"),
+          1e-4 * num(row, "stats_efficiency"));
       assertEquals("2", row.get("task_slots"));
       assertTrue(num(row, "peak_heap_mb") > 0, row::toString);
       assertTrue(num(row, "explained_variance_sum") > 0, row::toString);
