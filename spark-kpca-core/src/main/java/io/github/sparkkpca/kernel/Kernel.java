@@ -2,6 +2,7 @@ package io.github.sparkkpca.kernel;
 
 import dev.ludovic.netlib.blas.BLAS;
 import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.linalg.FastExp;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -10,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>The hot path is {@link #block}: the kernel between a block of b rows and m landmarks, computed from
  * one GEMM of inner products (‖x−z‖² = ‖x‖² + ‖z‖² − 2⟨x,z⟩, clamped at 0 against rounding) followed by
- * an element-wise map. The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
+ * an element-wise map (for rbf a vectorised exp, {@link FastExp}, within 3e−16 relative of Math.exp). The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
  * directly at b·m·d operations.
  *
  * @param type   the kernel family
@@ -119,14 +120,23 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
     switch (type) {
       case LINEAR -> { }
       case RBF -> {
+        // Row by row through a 0-based buffer: loops whose array accesses all use the same index are the
+        // ones C2 vectorises, and FastExp is about 3× cheaper than Math.exp (see FastExp for its accuracy).
         double minusGamma = -gamma;
+        double[] row = new double[m];
+        FastExp exp = new FastExp(m);
         for (int i = 0; i < b; i++) {
           double xx = rowSqNorms[i];
           int base = i * m;
+          System.arraycopy(out, base, row, 0, m);
           for (int j = 0; j < m; j++) {
-            double sq = xx + landmarkSqNorms[j] - 2.0 * out[base + j];
-            out[base + j] = Math.exp(minusGamma * Math.max(sq, 0.0));
+            row[j] = xx + landmarkSqNorms[j] - 2.0 * row[j];
           }
+          for (int j = 0; j < m; j++) {
+            row[j] = minusGamma * Math.max(row[j], 0.0);
+          }
+          exp.expInPlace(row, m);
+          System.arraycopy(row, 0, out, base, m);
         }
       }
       case POLYNOMIAL -> {

@@ -51,6 +51,51 @@ class KernelTest {
   }
 
   @Test
+  void rbfBlockIsAccurateRelativeToMathExpDownToTinyValues() {
+    // Integer coordinates make norms, inner products and squared distances exact, so the only error left
+    // is the exponential's: the block must match Math.exp to FastExp's bound for values down to 1e-307.
+    Random random = new Random(29);
+    int b = 37;
+    int m = 301;
+    int d = 5;
+    double[] rows = new double[b * d];
+    double[] landmarks = new double[m * d];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = random.nextInt(41) - 20;
+    }
+    for (int i = 0; i < landmarks.length; i++) {
+      landmarks[i] = random.nextInt(41) - 20;
+    }
+    double gamma = 0.09; // γ·‖x−z‖² spans [0, 720]
+    LandmarkKernel lk = new LandmarkKernel(Kernel.rbf(gamma), landmarks, m, d);
+    RowBlock block = new RowBlock(b, d);
+    block.fill(rows, b);
+    double[] out = new double[m * b];
+    lk.compute(block, out);
+    int checked = 0;
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < m; j++) {
+        double sq = 0;
+        for (int t = 0; t < d; t++) {
+          double diff = rows[i * d + t] - landmarks[j * d + t];
+          sq += diff * diff;
+        }
+        double argument = -gamma * sq;
+        double value = out[i * m + j];
+        if (argument >= io.github.sparkkpca.linalg.FastExp.MIN_ARGUMENT) {
+          double exact = Math.exp(argument);
+          assertTrue(Math.abs(value - exact) <= io.github.sparkkpca.linalg.FastExp.MAX_RELATIVE_ERROR * exact,
+              "k(x" + i + ", z" + j + ") = " + value + ", Math.exp gives " + exact);
+          checked++;
+        } else {
+          assertTrue(value >= 0 && value < 3.4e-308, "k(x" + i + ", z" + j + ") = " + value);
+        }
+      }
+    }
+    assertTrue(checked > b * m / 2, "most values are in range: " + checked);
+  }
+
+  @Test
   void closedFormsOfEachKernel() {
     double[] x = {1, 2};
     double[] y = {3, -1};

@@ -1,0 +1,140 @@
+package io.github.sparkkpca.examples.bench;
+
+import java.awt.BasicStroke;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler.LegendPosition;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The benchmark's PNG plots (XChart): fit time against n and against m, each with its dgemm lower bound
+ * dashed, and the fit and transform efficiency (bound / time) against n.
+ */
+public final class BenchCharts {
+
+  /** File names written by {@link #writeAll}. */
+  public static final List<String> FILES = List.of("fit-time-vs-n.png", "fit-time-vs-m.png", "efficiency.png");
+
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 560;
+  private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
+      10f, new float[] {6f, 4f}, 0f);
+
+  private BenchCharts() {
+  }
+
+  /** Writes the three charts into {@code dir}; returns the files written. */
+  public static List<Path> writeAll(List<BenchRow> rows, Path dir, String subtitle) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    List<Path> written = new ArrayList<>();
+    if (rows.isEmpty()) {
+      return written;
+    }
+    written.add(save(timeVsN(rows, subtitle), dir.resolve(FILES.get(0))));
+    written.add(save(timeVsM(rows, subtitle), dir.resolve(FILES.get(1))));
+    written.add(save(efficiency(rows, subtitle), dir.resolve(FILES.get(2))));
+    return written;
+  }
+
+  static XYChart timeVsN(List<BenchRow> rows, String subtitle) {
+    XYChart chart = chart("Fit time vs n" + subtitle, "n (rows)", "seconds");
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+    chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
+    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
+      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
+      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitSeconds, false);
+      line(chart, "bound " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitBoundSeconds, true);
+    }
+    return chart;
+  }
+
+  static XYChart timeVsM(List<BenchRow> rows, String subtitle) {
+    XYChart chart = chart("Fit time vs m" + subtitle, "m (landmarks)", "seconds");
+    Map<String, List<BenchRow>> groups = group(rows, r -> "n=" + r.n() + ", d=" + r.d() + ", k=" + r.k());
+    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
+      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.m());
+      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.m(), BenchRow::fitSeconds, false);
+      line(chart, "bound " + g.getKey(), sorted, r -> (double) r.m(), BenchRow::fitBoundSeconds, true);
+    }
+    return chart;
+  }
+
+  static XYChart efficiency(List<BenchRow> rows, String subtitle) {
+    XYChart chart = chart("Efficiency (dgemm bound / time)" + subtitle, "n (rows)", "efficiency");
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(1.0);
+    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
+      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
+      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitEfficiency, false);
+      List<BenchRow> withTransform = sorted.stream().filter(r -> Double.isFinite(r.transformSeconds())).toList();
+      if (!withTransform.isEmpty()) {
+        line(chart, "transform " + g.getKey(), withTransform, r -> (double) r.n(), BenchRow::transformEfficiency,
+            true);
+      }
+    }
+    return chart;
+  }
+
+  private static XYChart chart(String title, String x, String y) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y)
+        .build();
+    chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+    chart.getStyler().setMarkerSize(7);
+    chart.getStyler().setDecimalPattern("#,##0.###");
+    return chart;
+  }
+
+  private static void line(XYChart chart, String name, List<BenchRow> rows, ToDoubleFunction<BenchRow> x,
+      ToDoubleFunction<BenchRow> y, boolean dashed) {
+    List<BenchRow> finite = rows.stream().filter(r -> Double.isFinite(y.applyAsDouble(r)) && y.applyAsDouble(r) > 0)
+        .toList();
+    if (finite.isEmpty()) {
+      return;
+    }
+    XYSeries s = chart.addSeries(name, finite.stream().mapToDouble(x).toArray(),
+        finite.stream().mapToDouble(y).toArray());
+    s.setMarker(dashed ? SeriesMarkers.DIAMOND : SeriesMarkers.CIRCLE);
+    if (dashed) {
+      s.setLineStyle(DASHED);
+    }
+  }
+
+  private static Map<String, List<BenchRow>> group(List<BenchRow> rows, Function<BenchRow, String> key) {
+    Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
+    for (BenchRow r : rows) {
+      groups.computeIfAbsent(key.apply(r), x -> new ArrayList<>()).add(r);
+    }
+    return groups;
+  }
+
+  private static List<BenchRow> sorted(List<BenchRow> rows, ToDoubleFunction<BenchRow> key) {
+    List<BenchRow> copy = new ArrayList<>(rows);
+    copy.sort((a, b) -> Double.compare(key.applyAsDouble(a), key.applyAsDouble(b)));
+    return copy;
+  }
+
+  private static Path save(XYChart chart, Path file) throws IOException {
+    String name = file.toString();
+    String base = name.toLowerCase(Locale.ROOT).endsWith(".png") ? name.substring(0, name.length() - 4) : name;
+    BitmapEncoder.saveBitmap(chart, base, BitmapFormat.PNG);
+    return Path.of(base + ".png");
+  }
+}

@@ -1,0 +1,97 @@
+package io.github.sparkkpca.examples.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Peak memory of this JVM: the resident set high-water mark (Linux {@code VmHWM} in
+ * {@code /proc/self/status}) and the peak of the Java heap (sum of the heap pools' peak usage).
+ *
+ * <p>Both can be reset between measurements: the heap pools through {@link MemoryPoolMXBean#resetPeakUsage},
+ * the resident peak by writing 5 to {@code /proc/self/clear_refs} (Linux 4.0 and later). When that is not
+ * possible, {@link #rssPeakBytes} is the peak since the process started (see {@link #rssResettable}).
+ */
+public final class PeakMemory {
+
+  private static final Path STATUS = Path.of("/proc/self/status");
+  private static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
+  private static boolean rssResettable = true;
+
+  private PeakMemory() {
+  }
+
+  /** Resets both peaks; returns whether the resident peak could be reset. */
+  public static synchronized boolean reset() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.isValid()) {
+        pool.resetPeakUsage();
+      }
+    }
+    try {
+      Files.writeString(CLEAR_REFS, "5", StandardCharsets.US_ASCII);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      rssResettable = false;
+    }
+    return rssResettable;
+  }
+
+  /** Whether the last {@link #reset} also reset the resident peak. */
+  public static synchronized boolean rssResettable() {
+    return rssResettable;
+  }
+
+  /** VmHWM in bytes, or -1 where /proc/self/status is not available. */
+  public static long rssPeakBytes() {
+    return statusField("VmHWM:");
+  }
+
+  /** VmRSS in bytes, or -1. */
+  public static long rssBytes() {
+    return statusField("VmRSS:");
+  }
+
+  /** Sum of the heap pools' peak used bytes since the last reset (an upper bound of the peak heap use). */
+  public static long heapPeakBytes() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.isValid() && pool.getPeakUsage() != null) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  /** The heap's maximum size (-Xmx), or -1 if undefined. */
+  public static long heapMaxBytes() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+  }
+
+  /** The 1-minute load average of the machine, or -1 where unavailable. */
+  public static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  static long parseStatusField(String status, String field) {
+    for (String line : status.split("\n")) {
+      if (line.startsWith(field)) {
+        String[] parts = line.substring(field.length()).trim().split("\\s+");
+        long value = Long.parseLong(parts[0]);
+        return parts.length > 1 && parts[1].equalsIgnoreCase("kB") ? value * 1024 : value;
+      }
+    }
+    return -1;
+  }
+
+  private static long statusField(String field) {
+    try {
+      return parseStatusField(Files.readString(STATUS, StandardCharsets.US_ASCII), field);
+    } catch (IOException | UnsupportedOperationException | SecurityException | NumberFormatException e) {
+      return -1;
+    }
+  }
+}
