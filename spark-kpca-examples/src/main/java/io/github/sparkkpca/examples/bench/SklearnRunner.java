@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Runs {@code bench/sklearn_nystroem.py} (scikit-learn's Nystroem + PCA) as a child process on the same
- * machine and reads its JSON result.
+ * machine and reads its JSON result. The child does not inherit {@code OPENBLAS_NUM_THREADS} or
+ * {@code OMP_NUM_THREADS}: a single NumPy process is fastest with OpenBLAS's default of one thread per core.
  *
  * @param python       the interpreter, e.g. {@code python3}
  * @param script       the script
@@ -22,7 +23,7 @@ public record SklearnRunner(String python, Path script, String mnistDir, String 
   /** The parsed result. */
   public record Result(String system, String status, String message, long n, int d, double fitSeconds,
       double[] explainedVariance, double[] explainedVarianceRatio, long peakRssBytes, long featureMatrixBytes,
-      String solver) {
+      String solver, String blas) {
   }
 
   /** The script's {@code --input} for a spark-kpca input, or null when the script cannot read it. */
@@ -66,7 +67,11 @@ public record SklearnRunner(String python, Path script, String mnistDir, String 
     if (maxMemory != null) {
       command.addAll(List.of("--max-memory", maxMemory));
     }
-    Process process = new ProcessBuilder(command).inheritIO().start();
+    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+    // scikit-learn runs as one process: its best BLAS setting is all cores, whatever this JVM was given.
+    builder.environment().remove("OPENBLAS_NUM_THREADS");
+    builder.environment().remove("OMP_NUM_THREADS");
+    Process process = builder.start();
     int code = process.waitFor();
     if (code != 0 || Files.size(json) == 0) {
       throw new IllegalStateException("the scikit-learn script failed (exit code " + code + "): "
@@ -84,7 +89,20 @@ public record SklearnRunner(String python, Path script, String mnistDir, String 
         node.has("fit_s") ? node.get("fit_s").asDouble() : Double.NaN, doubles(node.get("explained_variance")),
         doubles(node.get("explained_variance_ratio")),
         node.has("peak_rss_mb") ? (long) (node.get("peak_rss_mb").asDouble() * 1048576) : -1,
-        node.path("feature_matrix_bytes").asLong(-1), node.path("pca_svd_solver").asText(""));
+        node.path("feature_matrix_bytes").asLong(-1), node.path("pca_svd_solver").asText(""), blas(node.get("blas")));
+  }
+
+  /** "openblas 0.3.21, 2 threads" from threadpoolctl's report, or "". */
+  private static String blas(JsonNode pools) {
+    if (pools == null || !pools.isArray()) {
+      return "";
+    }
+    for (JsonNode pool : pools) {
+      if (pool.path("internal_api").asText().equals("openblas")) {
+        return "openblas " + pool.path("version").asText("?") + ", " + pool.path("num_threads").asInt() + " threads";
+      }
+    }
+    return pools.size() > 0 ? pools.get(0).path("internal_api").asText("") : "";
   }
 
   private static double[] doubles(JsonNode array) {
