@@ -5,10 +5,9 @@
 // MAGIC Fits `NystromKernelPCA` (Gaussian kernel, m landmarks) on MNIST digits, prints how much of the feature-space
 // MAGIC variance the components explain, and draws a scree plot and the 2-D embedding of held-out digits.
 // MAGIC
-// MAGIC **Cluster libraries.** The spark-kpca jar that matches the runtime: on Databricks Runtime 15.x/16.x LTS
-// MAGIC (Spark 3.5, Scala 2.12) build it with `mvn -P spark-3.5 -pl spark-kpca-core package`; on Spark 4
-// MAGIC runtimes use the default build. The PNG charts need the Maven library `org.knowm.xchart:xchart:3.8.8`;
-// MAGIC without it skip the chart cells and use `display` with the notebook's built-in plots instead.
+// MAGIC **Cluster library.** The spark-kpca examples jar built for the runtime: it holds the library, the charts
+// MAGIC (`ModelPlots`) and their shaded plotting library. On Databricks Runtime 15.x/16.x LTS (Spark 3.5, Scala 2.12)
+// MAGIC build it with `mvn -P spark-3.5 clean package -DskipTests`; on Spark 4 runtimes use the default build.
 // MAGIC
 // MAGIC **Data.** The four MNIST IDX files (`bin/fetch-mnist DIR` downloads them). `MnistIdx` reads them on the
 // MAGIC driver, so on a cluster put them on a path the driver can read (a Unity Catalog volume, for example) and
@@ -96,47 +95,34 @@ display(embedding.limit(10))
 // COMMAND ----------
 
 // MAGIC %md
-// MAGIC ## Charts (PNG, with XChart)
+// MAGIC ## Charts
 // MAGIC
-// MAGIC The scree plot shows the spectrum the fit found (`eigenvalues`, all r of them; here the first 50) as
-// MAGIC fractions of the total variance, with their running sum.
+// MAGIC `ModelPlots` draws the charts of `spark-kpca fit --plots` as PNG files: the scree plot (the spectrum the fit
+// MAGIC found, `eigenvalues`, as fractions of the total variance, with the running sum), the reconstruction-error
+// MAGIC curves (R(ℓ) from the fit, and the same error measured on held-out digits) and the held-out digits on the
+// MAGIC first two components, coloured by label.
 
 // COMMAND ----------
 
-import org.knowm.xchart.{BitmapEncoder, XYChart, XYChartBuilder, XYSeries}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
-import org.knowm.xchart.style.markers.SeriesMarkers
+import io.github.sparkkpca.examples.plots.ModelPlots
 
-// Saves a chart as PNG and shows it inline (displayHTML with a data URI works without DBFS).
-def showPng(chart: XYChart, name: String): Path = {
-  val file = outputDir.resolve(name)
-  BitmapEncoder.saveBitmap(chart, file.toString, BitmapFormat.PNG)
+// Shows a PNG inline (displayHTML with a data URI works without DBFS).
+def showPng(file: Path): Path = {
   val base64 = java.util.Base64.getEncoder.encodeToString(Files.readAllBytes(file))
   displayHTML(s"""<img src="data:image/png;base64,$base64"/>""")
   println(s"wrote $file")
   file
 }
 
-val spectrum = model.eigenvalues.toArray.take(50).map(_ / model.totalVariance)
-val component = spectrum.indices.map(_ + 1.0).toArray
-val scree = new XYChartBuilder().width(800).height(450).title("Kernel PCA spectrum (MNIST, rbf, m = 300)")
-  .xAxisTitle("component").yAxisTitle("fraction of the total variance").build()
-scree.addSeries("eigenvalue / total", component, spectrum)
-scree.addSeries("cumulative", component, spectrum.scanLeft(0.0)(_ + _).tail).setMarker(SeriesMarkers.NONE)
-showPng(scree, "quick-start-scree.png")
+showPng(ModelPlots.scree(outputDir.resolve("quick-start-scree.png"), model, "MNIST, rbf, m = 300"))
 
 // COMMAND ----------
 
-val points = embedding.collect()
-val chart = new XYChartBuilder().width(800).height(600).title("Held-out digits on the first two kernel principal components")
-  .xAxisTitle("pc1").yAxisTitle("pc2").build()
-chart.getStyler.setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
-chart.getStyler.setMarkerSize(5)
-for (digit <- 0 to 9) {
-  val mine = points.filter(_.getInt(0) == digit)
-  chart.addSeries(s"$digit", mine.map(_.getDouble(1)), mine.map(_.getDouble(2)))
-}
-showPng(chart, "quick-start-embedding.png")
+// 1,000 held-out digits, scored once for both charts.
+val heldOut = ModelPlots.sample(model, test, "label", test.count(), 1000, 1L)
+showPng(ModelPlots.reconstructionError(outputDir.resolve("quick-start-error.png"), model, heldOut, "MNIST, rbf, m = 300"))
+showPng(ModelPlots.embedding(outputDir.resolve("quick-start-embedding.png"), heldOut, "Held-out MNIST digits"))
+require(heldOut.size == 1000 && heldOut.labels.distinct.length == 10, "1,000 held-out digits of 10 labels")
 
 // COMMAND ----------
 

@@ -29,12 +29,13 @@ public record LinearPCA(double[] variances, double[] components, int k, double[]
     if (stats.count() == 0) {
       throw new IllegalArgumentException("no rows were accumulated");
     }
-    SymmetricEigen eig = SymmetricEigen.of(stats.covariance(centered), r);
+    // Every eigenvalue (the model's spectrum), but eigenvectors only for the k components kept.
+    SymmetricEigen eig = SymmetricEigen.leading(stats.covariance(centered), r, k);
     double[] variances = eig.values().clone();
     for (int i = 0; i < r; i++) {
       variances[i] = Math.max(variances[i], 0.0);
     }
-    double[] components = java.util.Arrays.copyOf(eig.vectors(), r * k);
+    double[] components = eig.vectors();
     return new LinearPCA(variances, components, k, stats.mean(), stats.count(),
         stats.diagonalSum() / stats.count());
   }

@@ -2,45 +2,68 @@ package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.linalg.Cholesky;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 
 /**
- * The Nyström feature map φ(x) = Wᵀ k_x with W = V_r Λ_r^{-1/2}, from the eigendecomposition
- * K_mm = V Λ Vᵀ of the landmark kernel matrix restricted to its r eigenvalues above rcond·λ_max.
+ * The Nyström feature map φ(x) = Wᵀ k_x, where W (m×r) whitens the landmark kernel matrix on its
+ * numerical range: W Wᵀ = K_mm⁺ restricted to the r eigenvalues of K_mm above rcond·λ_max.
  *
  * <p>φ(x) are the coordinates of P_m k(·,x), the projection of the feature vector onto
  * H_m = span{k(·,z_j)}, in an orthonormal basis of H_m, so ⟨φ(x), φ(y)⟩ = k_xᵀ K_mm⁺ k_y, the Nyström
  * approximation of k(x,y) (Williams and Seeger 2001; Sterge et al. 2020, Prop. 3.4).
+ *
+ * <p>Two choices of W give such a basis; they differ by a rotation of R^r, which linear PCA of φ does not
+ * see (the spectrum, the projector P = W U_k and the scores are the same):
+ * <ul>
+ *   <li>full numerical rank (r = m, the usual case): W = R⁻¹ with K_mm = RᵀR (Cholesky), upper
+ *       triangular, so φ = Wᵀk is a triangular multiply: m² flops per row instead of 2m², which halves the
+ *       largest term of the fit;
+ *   <li>rank-deficient K_mm (duplicated or nearly dependent landmarks), or a Cholesky factorisation that
+ *       breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ (DESIGN.md).
+ * </ul>
+ * The rank is decided from the eigenvalues of K_mm in both cases, so r and the dropped rank are the same.
  */
 public final class NystromFeatureMap implements FeatureMap {
 
   private final LandmarkKernel landmarkKernel;
   private final double[] weights;
   private final int rank;
+  private final boolean triangular;
   private final double[] landmarkEigenvalues;
 
-  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank,
+  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular,
       double[] landmarkEigenvalues) {
     this.landmarkKernel = landmarkKernel;
     this.weights = weights;
     this.rank = rank;
+    this.triangular = triangular;
     this.landmarkEigenvalues = landmarkEigenvalues;
   }
 
   /**
-   * Eigendecomposes K_mm and builds W, keeping the eigenvalues λ > rcond·λ_max.
+   * Finds the numerical rank r of K_mm from its eigenvalues (λ > rcond·λ_max) and builds W: the inverse
+   * Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
    *
    * @throws IllegalArgumentException when K_mm has no positive eigenvalue
    */
   public static NystromFeatureMap fit(LandmarkKernel landmarkKernel, double rcond) {
     int m = landmarkKernel.numLandmarks();
-    SymmetricEigen eig = SymmetricEigen.of(landmarkKernel.gram(), m);
-    int r = eig.rank(rcond);
+    double[] gram = landmarkKernel.gram();
+    SymmetricEigen spectrum = SymmetricEigen.leading(gram, m, 0);
+    int r = spectrum.rank(rcond);
     if (r == 0) {
       throw new IllegalArgumentException("The landmark kernel matrix (m = " + m + ") has no eigenvalue above "
-          + "rcond·λ_max (λ_max = " + eig.values()[0] + "): all landmarks map to zero in feature space");
+          + "rcond·λ_max (λ_max = " + spectrum.values()[0] + "): all landmarks map to zero in feature space");
     }
+    if (r == m) {
+      double[] inverseFactor = Cholesky.inverseUpperFactor(gram, m);
+      if (inverseFactor != null) {
+        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true, spectrum.values());
+      }
+    }
+    SymmetricEigen eig = SymmetricEigen.of(gram, m);
     double[] w = new double[m * r];
     double[] vectors = eig.vectors();
     for (int c = 0; c < r; c++) {
@@ -49,7 +72,7 @@ public final class NystromFeatureMap implements FeatureMap {
         w[i + c * m] = vectors[i + c * m] * scale;
       }
     }
-    return new NystromFeatureMap(landmarkKernel, w, r, eig.values());
+    return new NystromFeatureMap(landmarkKernel, w, r, false, eig.values());
   }
 
   @Override
@@ -64,13 +87,19 @@ public final class NystromFeatureMap implements FeatureMap {
 
   @Override
   public int scratchSize(int b) {
-    return landmarkKernel.numLandmarks() * b;
+    return triangular ? 0 : landmarkKernel.numLandmarks() * b;
   }
 
   @Override
   public void map(RowBlock block, double[] scratch, double[] out) {
     int m = landmarkKernel.numLandmarks();
     int b = block.size();
+    if (triangular) {
+      // r = m: K (m×b) goes straight into out and is multiplied in place by the triangular Wᵀ.
+      landmarkKernel.compute(block, out);
+      Blas.blas().dtrmm("L", "U", "T", "N", m, b, 1.0, weights, m, out, m);
+      return;
+    }
     landmarkKernel.compute(block, scratch);
     // F (r×b) = Wᵀ (m×r)ᵀ · K (m×b)
     Blas.blas().dgemm("T", "N", rank, b, m, 1.0, weights, m, scratch, m, 0.0, out, rank);
@@ -89,7 +118,12 @@ public final class NystromFeatureMap implements FeatureMap {
     return landmarkKernel;
   }
 
-  /** W, m×r column-major. */
+  /** Whether W is the upper-triangular inverse Cholesky factor (r = m) rather than V_r Λ_r^{-1/2}. */
+  public boolean isTriangular() {
+    return triangular;
+  }
+
+  /** W, m×r column-major (upper triangular when {@link #isTriangular()}). */
   public double[] weights() {
     return weights;
   }

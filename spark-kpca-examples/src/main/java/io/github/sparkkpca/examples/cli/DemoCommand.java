@@ -55,6 +55,9 @@ public final class DemoCommand implements Callable<Integer> {
   int rows;
 
   @Mixin
+  PlotOptions plotOptions;
+
+  @Mixin
   SparkOptions sparkOptions;
 
   @Override
@@ -65,9 +68,12 @@ public final class DemoCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks);
     SparkKpcaCli.require(spec, landmarks <= n, "--landmarks " + landmarks + " exceeds --n " + n);
     SparkKpcaCli.require(spec, rows >= 0, "--rows must be >= 0, got " + rows);
+    plotOptions.validate(spec);
+    sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     String source = "synthetic:n=" + n + ",d=" + d + ",seed=" + seed;
-    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
+        ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
           SourceOptions.of(source).withPartitions(partitions), out);
       try {
@@ -81,6 +87,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (rows > 0) {
           printScores(out, model, data);
         }
+        plotOptions.write(out, model, data, seed, String.format(Locale.ROOT, "rbf kernel PCA, m = %d, of %s",
+            landmarks, data.description()));
       } finally {
         data.unpersist();
       }

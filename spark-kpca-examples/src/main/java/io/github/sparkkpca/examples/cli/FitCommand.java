@@ -67,13 +67,19 @@ public final class FitCommand implements Callable<Integer> {
   Path summaryOut;
 
   @Mixin
+  PlotOptions plotOptions;
+
+  @Mixin
   SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
     NystromKernelPCA estimator = estimator();
+    plotOptions.validate(spec);
+    sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
-    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
+        ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         estimator.setInputCol(data.featuresCol());
@@ -90,6 +96,8 @@ public final class FitCommand implements Callable<Integer> {
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
         }
         summary.print(out);
+        plotOptions.write(out, model, data, estimator.getSeed(), String.format(java.util.Locale.ROOT,
+            "%s kernel PCA, m = %d, of %s", kernel, model.numSupportPoints(), data.description()));
       } finally {
         data.unpersist();
       }

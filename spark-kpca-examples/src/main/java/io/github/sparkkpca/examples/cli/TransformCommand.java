@@ -61,12 +61,18 @@ public final class TransformCommand implements Callable<Integer> {
   boolean residual;
 
   @Mixin
+  PlotOptions plotOptions;
+
+  @Mixin
   SparkOptions sparkOptions;
 
   @Override
   public Integer call() {
+    plotOptions.validate(spec);
+    sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
-    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
+        ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       requireSavedModel(spark, model);
       NystromKernelPCAModel kpca = NystromKernelPCAModel.load(model);
@@ -89,6 +95,8 @@ public final class TransformCommand implements Callable<Integer> {
         ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(), residual ? RESIDUAL_COL : null,
             outputFormat, output);
         SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
+        plotOptions.write(out, kpca, data, 1L, String.format(java.util.Locale.ROOT, "model %s on %s", model,
+            data.description()));
       } finally {
         data.unpersist();
       }

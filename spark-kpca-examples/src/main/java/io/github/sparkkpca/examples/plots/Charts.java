@@ -122,6 +122,25 @@ public final class Charts {
     }
   }
 
+  /**
+   * One group of a scatter chart (e.g. the rows of one label), drawn as small dots in one colour.
+   *
+   * @param name legend entry (unique within a chart)
+   * @param x abscissae
+   * @param y ordinates, as many as x
+   */
+  public record Points(String name, double[] x, double[] y) {
+    public Points {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(x, "x");
+      Objects.requireNonNull(y, "y");
+      if (x.length != y.length) {
+        throw new IllegalArgumentException("points '" + name + "': " + x.length + " x values and " + y.length
+            + " y values");
+      }
+    }
+  }
+
   /** The axis titles and scale of a chart. */
   public record Axes(String title, String xLabel, String yLabel, boolean logY) {
   }
@@ -178,6 +197,42 @@ public final class Charts {
           band.setShowInLegend(false);
         }
       }
+    }
+    return write(png, chart);
+  }
+
+  /**
+   * Writes a scatter chart (one colour per group, in palette order, then in hues spread around the colour
+   * wheel when there are more groups than palette colours) to {@code png}, creating its directory; returns
+   * {@code png}. Empty groups are left out.
+   */
+  public static Path scatterChart(Path png, Axes axes, List<Points> groups, int width, int height) {
+    List<Points> drawn = groups.stream().filter(g -> g.x().length > 0).toList();
+    if (drawn.isEmpty()) {
+      throw new IllegalArgumentException("a scatter chart needs at least one point");
+    }
+    XYChart chart = new XYChartBuilder().width(width).height(height).title(axes.title())
+        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
+    Styler styler = chart.getStyler();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setYAxisLogarithmic(axes.logY());
+    styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+    styler.setChartBackgroundColor(Color.WHITE);
+    styler.setPlotBackgroundColor(Color.WHITE);
+    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
+    styler.setLegendBorderColor(new Color(200, 200, 200));
+    styler.setMarkerSize(4);
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < drawn.size(); i++) {
+      Points g = drawn.get(i);
+      if (!names.add(g.name())) {
+        throw new IllegalArgumentException("duplicate group name '" + g.name() + "'");
+      }
+      Color color = i < PALETTE.size() ? PALETTE.get(i)
+          : Color.getHSBColor((float) (i - PALETTE.size()) / (drawn.size() - PALETTE.size()), 0.75f, 0.8f);
+      XYSeries series = chart.addSeries(g.name(), g.x(), g.y());
+      series.setMarker(SeriesMarkers.CIRCLE);
+      series.setMarkerColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 170));
     }
     return write(png, chart);
   }

@@ -1,0 +1,109 @@
+package io.github.sparkkpca.feature;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.linalg.SymmetricEigen;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ⟨φ(x), φ(y)⟩ must equal the Nyström kernel k_xᵀ K_mm⁺ k_y, computed here independently from a full
+ * eigendecomposition, whichever whitening W the map chose (inverse Cholesky factor or V_r Λ_r^{-1/2}).
+ */
+class NystromFeatureMapTest {
+
+  private static final int D = 4;
+
+  @Test
+  void fullRankLandmarksUseTheTriangularFactorAndReproduceTheNystromKernel() {
+    double[] landmarks = randomRows(30, 1);
+    NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel(landmarks, 30), 1e-12);
+    assertTrue(map.isTriangular());
+    assertEquals(30, map.rank());
+    assertReproducesNystromKernel(map, landmarks, 30);
+  }
+
+  @Test
+  void duplicatedLandmarksFallBackToTheEigenbasisWithTheSameRank() {
+    double[] landmarks = randomRows(30, 2);
+    System.arraycopy(landmarks, 0, landmarks, 7 * D, D);
+    NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel(landmarks, 30), 1e-12);
+    assertFalse(map.isTriangular());
+    assertEquals(29, map.rank());
+    assertReproducesNystromKernel(map, landmarks, 30);
+  }
+
+  private static void assertReproducesNystromKernel(NystromFeatureMap map, double[] landmarks, int m) {
+    LandmarkKernel lk = map.landmarkKernel();
+    int b = 12;
+    RowBlock block = new RowBlock(b, D);
+    block.fill(randomRows(b, 9), b);
+    double[] features = new double[map.outputDim() * b];
+    map.map(block, new double[map.scratchSize(b)], features);
+
+    double[] kxm = new double[m * b];
+    lk.compute(block, kxm);
+    SymmetricEigen eig = SymmetricEigen.of(lk.gram(), m);
+    int r = eig.rank(1e-12);
+    double[] pinv = new double[m * m];
+    for (int t = 0; t < r; t++) {
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+          pinv[i + j * m] += eig.vectors()[i + t * m] * eig.vectors()[j + t * m] / eig.values()[t];
+        }
+      }
+    }
+    int rank = map.outputDim();
+    for (int x = 0; x < b; x++) {
+      for (int y = 0; y < b; y++) {
+        double viaFeatures = 0;
+        for (int c = 0; c < rank; c++) {
+          viaFeatures += features[c + x * rank] * features[c + y * rank];
+        }
+        double nystrom = 0;
+        for (int i = 0; i < m; i++) {
+          for (int j = 0; j < m; j++) {
+            nystrom += kxm[i + x * m] * pinv[i + j * m] * kxm[j + y * m];
+          }
+        }
+        assertEquals(nystrom, viaFeatures, 1e-9, "rows " + x + ", " + y);
+      }
+    }
+    // Landmarks map onto themselves: ⟨φ(z_i), φ(z_j)⟩ = K_ij when K_mm has full rank.
+    if (rank == m) {
+      RowBlock own = new RowBlock(m, D);
+      own.fill(landmarks, m);
+      double[] f = new double[m * m];
+      map.map(own, new double[map.scratchSize(m)], f);
+      double[] gram = lk.gram();
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+          double dot = 0;
+          for (int c = 0; c < m; c++) {
+            dot += f[c + i * m] * f[c + j * m];
+          }
+          assertEquals(gram[i + j * m], dot, 1e-9);
+        }
+      }
+    }
+  }
+
+  private static LandmarkKernel landmarkKernel(double[] rows, int m) {
+    return new LandmarkKernel(new Kernel(KernelType.RBF, 0.5, 3, 1.0), rows, m, D);
+  }
+
+  private static double[] randomRows(int count, long seed) {
+    Random random = new Random(seed);
+    double[] rows = new double[count * D];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = random.nextGaussian();
+    }
+    return rows;
+  }
+}

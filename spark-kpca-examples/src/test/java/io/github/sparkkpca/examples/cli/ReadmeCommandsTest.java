@@ -1,0 +1,109 @@
+package io.github.sparkkpca.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every {@code bin/spark-kpca} line of the README's command-line section, in order, as written: the
+ * same arguments, in-process, with relative paths taken relative to a temporary directory that holds a
+ * generated {@code data.csv} (five numeric columns and a {@code label}). Then checks what the lines promise:
+ * the model, the summary, the scores and the charts.
+ */
+class ReadmeCommandsTest {
+
+  /** Options whose value is a file or directory. */
+  static final Set<String> PATH_OPTIONS = Set.of("--input", "--model-out", "--summary-out", "--model", "--output",
+      "--plots");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void readmeCommandLinesRun() throws IOException {
+    writeCsv(dir.resolve("data.csv"), 2000);
+    List<List<String>> commands = readmeCommands(Files.readString(Path.of("..", "README.md")));
+    assertTrue(commands.size() >= 4, "README lists " + commands.size() + " commands");
+    for (List<String> command : commands) {
+      String[] args = command.stream().skip(1).toArray(String[]::new);
+      for (int i = 0; i + 1 < args.length; i++) {
+        if (PATH_OPTIONS.contains(args[i]) && !args[i + 1].contains(":")) {
+          args[i + 1] = dir.resolve(args[i + 1]).toString();
+        }
+      }
+      long start = System.nanoTime();
+      TestSpark.Result result = TestSpark.cli(args);
+      System.out.printf(Locale.ROOT, "README: %s (%.1f s)%n", String.join(" ", command),
+          (System.nanoTime() - start) / 1e9);
+      assertEquals(0, result.code(), () -> String.join(" ", command) + "\n" + result);
+    }
+    List<String> lines = commands.stream().map(c -> String.join(" ", c)).toList();
+    if (lines.stream().anyMatch(l -> l.contains("--summary-out summary.json"))) {
+      JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+      assertEquals(2000, summary.get("n").asLong());
+      assertEquals(10, summary.get("k").asInt());
+    }
+    assertTrue(Files.isDirectory(dir.resolve("model/metadata")), "fit --model-out model/ saved no model");
+    try (Stream<Path> files = Files.list(dir.resolve("scores"))) {
+      assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".csv")), "transform wrote no CSV");
+    }
+    List<String> chartDirs = new ArrayList<>();
+    for (List<String> command : commands) {
+      int i = command.indexOf("--plots");
+      if (i >= 0) {
+        chartDirs.add(command.get(i + 1));
+      }
+    }
+    assertFalse(chartDirs.isEmpty(), "README shows no --plots");
+    for (String charts : chartDirs) {
+      for (String png : List.of("scree.png", "reconstruction-error.png", "embedding.png")) {
+        assertTrue(Files.size(dir.resolve(charts).resolve(png)) > 1000, charts + png);
+      }
+    }
+  }
+
+  /** The {@code bin/spark-kpca} lines of the first bash block of the README's command-line section. */
+  static List<List<String>> readmeCommands(String readme) {
+    int section = readme.indexOf("## Command line");
+    assertTrue(section >= 0, "README has no 'Command line' section");
+    int start = readme.indexOf("```bash\n", section) + "```bash\n".length();
+    String block = readme.substring(start, readme.indexOf("```", start));
+    List<List<String>> commands = new ArrayList<>();
+    for (String line : block.split("\n")) {
+      String code = line.contains("#") ? line.substring(0, line.indexOf('#')) : line;
+      if (code.strip().startsWith("bin/spark-kpca ")) {
+        commands.add(List.of(code.strip().split("\\s+")));
+      }
+    }
+    return commands;
+  }
+
+  /** Three Gaussian clusters in five dimensions, with the cluster as {@code label}. */
+  static void writeCsv(Path csv, int rows) throws IOException {
+    Random random = new Random(17);
+    StringBuilder text = new StringBuilder("x1,x2,x3,x4,x5,label\n");
+    for (int i = 0; i < rows; i++) {
+      int label = i % 3;
+      for (int j = 0; j < 5; j++) {
+        text.append(String.format(Locale.ROOT, "%.5f,", (j == label ? 2.0 : 0.0) + 0.6 * random.nextGaussian()));
+      }
+      text.append(label).append('\n');
+    }
+    Files.writeString(csv, text.toString(), StandardCharsets.UTF_8);
+  }
+}
