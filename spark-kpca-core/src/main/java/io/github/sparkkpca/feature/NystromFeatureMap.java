@@ -3,6 +3,7 @@ package io.github.sparkkpca.feature;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.Cholesky;
+import io.github.sparkkpca.linalg.Inertia;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 
@@ -23,47 +24,49 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  *   <li>rank-deficient K_mm (duplicated or nearly dependent landmarks), or a Cholesky factorisation that
  *       breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ (DESIGN.md).
  * </ul>
- * The rank is decided from the eigenvalues of K_mm in both cases, so r and the dropped rank are the same.
+ * Full rank is established without an eigendecomposition: λ_max by power iteration, then the number of
+ * eigenvalues above rcond·λ_max by inertia ({@link Inertia}, one LDLᵀ factorisation). Only when that
+ * count is below m are the eigenvalues computed, and the rank is then counted from them.
  */
 public final class NystromFeatureMap implements FeatureMap {
+
+  /** Power iterations at most for λ_max of K_mm (kernel matrices usually need a few dozen). */
+  private static final int POWER_ITERATIONS = 100;
 
   private final LandmarkKernel landmarkKernel;
   private final double[] weights;
   private final int rank;
   private final boolean triangular;
-  private final double[] landmarkEigenvalues;
 
-  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular,
-      double[] landmarkEigenvalues) {
+  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular) {
     this.landmarkKernel = landmarkKernel;
     this.weights = weights;
     this.rank = rank;
     this.triangular = triangular;
-    this.landmarkEigenvalues = landmarkEigenvalues;
   }
 
   /**
-   * Finds the numerical rank r of K_mm from its eigenvalues (λ > rcond·λ_max) and builds W: the inverse
-   * Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
+   * Finds the numerical rank r of K_mm (the number of eigenvalues λ > rcond·λ_max) and builds W: the
+   * inverse Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
    *
    * @throws IllegalArgumentException when K_mm has no positive eigenvalue
    */
   public static NystromFeatureMap fit(LandmarkKernel landmarkKernel, double rcond) {
     int m = landmarkKernel.numLandmarks();
     double[] gram = landmarkKernel.gram();
-    SymmetricEigen spectrum = SymmetricEigen.leading(gram, m, 0);
-    int r = spectrum.rank(rcond);
-    if (r == 0) {
-      throw new IllegalArgumentException("The landmark kernel matrix (m = " + m + ") has no eigenvalue above "
-          + "rcond·λ_max (λ_max = " + spectrum.values()[0] + "): all landmarks map to zero in feature space");
-    }
-    if (r == m) {
+    double largest = Inertia.largestEigenvalue(gram, m, POWER_ITERATIONS);
+    if (largest > 0 && Inertia.countAbove(gram, m, rcond * largest) == m) {
       double[] inverseFactor = Cholesky.inverseUpperFactor(gram, m);
       if (inverseFactor != null) {
-        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true, spectrum.values());
+        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true);
       }
     }
     SymmetricEigen eig = SymmetricEigen.of(gram, m);
+    int r = eig.rank(rcond);
+    if (r == 0) {
+      throw new IllegalArgumentException("The landmark kernel matrix (m = " + m + ") has no eigenvalue above "
+          + "rcond·λ_max (λ_max = " + eig.values()[0] + "): all landmarks map to zero in feature space");
+    }
     double[] w = new double[m * r];
     double[] vectors = eig.vectors();
     for (int c = 0; c < r; c++) {
@@ -72,7 +75,7 @@ public final class NystromFeatureMap implements FeatureMap {
         w[i + c * m] = vectors[i + c * m] * scale;
       }
     }
-    return new NystromFeatureMap(landmarkKernel, w, r, false, eig.values());
+    return new NystromFeatureMap(landmarkKernel, w, r, false);
   }
 
   @Override
@@ -131,11 +134,6 @@ public final class NystromFeatureMap implements FeatureMap {
   /** r, the numerical rank of K_mm kept. */
   public int rank() {
     return rank;
-  }
-
-  /** All m eigenvalues of K_mm, descending (negative ones only for indefinite kernels or rounding). */
-  public double[] landmarkEigenvalues() {
-    return landmarkEigenvalues.clone();
   }
 
   /** W·a for an r-vector (or r×k column-major matrix with k columns): landmark weights of a feature. */

@@ -20,12 +20,14 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The benchmark's PNG plots (XChart): fit time against n and against m, each with its dgemm lower bound
- * dashed, and the fit and transform efficiency (bound / time) against n.
+ * dashed, the fit and transform efficiency (bound / time) against n, and the peak memory (resident set and
+ * Java heap) of each grid point against n.
  */
 public final class BenchCharts {
 
   /** File names written by {@link #writeAll}. */
-  public static final List<String> FILES = List.of("fit-time-vs-n.png", "fit-time-vs-m.png", "efficiency.png");
+  public static final List<String> FILES = List.of("fit-time-vs-n.png", "fit-time-vs-m.png", "efficiency.png",
+      "peak-memory-vs-n.png");
 
   private static final int WIDTH = 900;
   private static final int HEIGHT = 560;
@@ -35,7 +37,7 @@ public final class BenchCharts {
   private BenchCharts() {
   }
 
-  /** Writes the three charts into {@code dir}; returns the files written. */
+  /** Writes the four charts into {@code dir}; returns the files written. */
   public static List<Path> writeAll(List<BenchRow> rows, Path dir, String subtitle) throws IOException {
     System.setProperty("java.awt.headless", "true");
     List<Path> written = new ArrayList<>();
@@ -45,7 +47,23 @@ public final class BenchCharts {
     written.add(save(timeVsN(rows, subtitle), dir.resolve(FILES.get(0))));
     written.add(save(timeVsM(rows, subtitle), dir.resolve(FILES.get(1))));
     written.add(save(efficiency(rows, subtitle), dir.resolve(FILES.get(2))));
+    written.add(save(peakMemory(rows, subtitle), dir.resolve(FILES.get(3))));
     return written;
+  }
+
+  static XYChart peakMemory(List<BenchRow> rows, String subtitle) {
+    XYChart chart = chart("Peak memory vs n" + subtitle, "n (rows)", "MB");
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+    chart.getStyler().setYAxisMin(0.0);
+    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
+      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
+      line(chart, "resident set " + g.getKey(), sorted, r -> (double) r.n(), r -> r.peakRssBytes() / 1048576.0,
+          false);
+      line(chart, "Java heap " + g.getKey(), sorted, r -> (double) r.n(), r -> r.peakHeapBytes() / 1048576.0, true);
+    }
+    return chart;
   }
 
   static XYChart timeVsN(List<BenchRow> rows, String subtitle) {

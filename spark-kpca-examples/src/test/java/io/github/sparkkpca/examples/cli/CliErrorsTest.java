@@ -67,6 +67,14 @@ class CliErrorsTest {
   }
 
   @Test
+  void badProgressAndPlotOptions() {
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "5",
+        "--model-out", dir.resolve("m").toString(), "--progress-interval", "-1"), "--progress-interval");
+    assertUsageError(TestSpark.cli("demo", "--plots", dir.resolve("p").toString(), "--plot-points", "0"),
+        "--plot-points");
+  }
+
+  @Test
   void kAboveLandmarks() {
     assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "6", "--landmarks", "5",
         "--model-out", dir.resolve("m1").toString()), "--k 6", "--landmarks 5");

@@ -163,4 +163,37 @@ class FitTransformCliTest {
       assertEquals(2, ((Vector) row.getAs("kpca")).size());
     }
   }
+
+  /**
+   * With a short --progress-interval every job longer than it prints running and done lines (phase, tasks,
+   * seconds); the charts of --plots come from the held-out rows on transform.
+   */
+  @Test
+  void progressLinesAndChartsOnTransform() throws IOException {
+    Path model = dir.resolve("model-progress");
+    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
+        "--landmarks", "30", "--model-out", model.toString(), "--progress-interval", "0.001");
+    assertEquals(0, fit.code(), fit::toString);
+    java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+        "spark-kpca: \\[(running|done) \\d+ s\\] (.+): (\\d+)/(\\d+) tasks \\(\\d+%\\)");
+    List<String> done = new ArrayList<>();
+    for (String l : fit.out().split("\\R")) {
+      java.util.regex.Matcher m = line.matcher(l);
+      if (m.matches() && m.group(1).equals("done")) {
+        done.add(m.group(2));
+        assertTrue(Integer.parseInt(m.group(3)) <= Integer.parseInt(m.group(4)), l);
+      }
+    }
+    assertTrue(done.stream().anyMatch(d -> d.contains("accumulate the")), "no progress of the statistics pass:\n"
+        + fit.out());
+
+    TestSpark.Result quiet = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
+        "--label-col", LABEL, "--output", dir.resolve("scores-progress").toString(), "--progress-interval", "0",
+        "--plots", dir.resolve("charts").toString(), "--plot-points", "100");
+    assertEquals(0, quiet.code(), quiet::toString);
+    assertTrue(!quiet.out().contains("tasks ("), "--progress-interval 0 prints no progress:\n" + quiet.out());
+    for (String png : List.of("scree.png", "reconstruction-error.png", "embedding.png")) {
+      assertTrue(Files.size(dir.resolve("charts").resolve(png)) > 1000, png);
+    }
+  }
 }

@@ -17,10 +17,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The per-block statistics update of the fit for b rows, m landmarks and rank r: the feature GEMM
- * F = Wᵀ K ({@code features}, 2·b·m·r flops) and {@link FeatureStatistics#addBlock} (centring, the SYRK
- * of b·r² flops and the pairwise merge; {@code scatter}). Scores are milliseconds per block; divide the
- * flops by them for GFLOP/s.
+ * The per-block statistics update of the fit for b rows and m landmarks of full rank (r = m): the feature
+ * product F = Wᵀ K with the fit's upper-triangular W ({@code features}, TRMM, b·m² flops; the dense GEMM of
+ * a rank-deficient K_mm is {@code featuresDense}, 2·b·m² flops) and {@link FeatureStatistics#addBlock}
+ * (centring, the SYRK of b·m² flops and the pairwise merge; {@code scatter}). Scores are milliseconds per
+ * block; divide the flops by them for GFLOP/s.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,8 +47,10 @@ public class StatisticsBenchmark {
   public void setUp() {
     Random random = new Random(5);
     weights = new double[m * m];
-    for (int i = 0; i < weights.length; i++) {
-      weights[i] = random.nextGaussian();
+    for (int j = 0; j < m; j++) {
+      for (int i = 0; i <= j; i++) {
+        weights[i + j * m] = random.nextGaussian();
+      }
     }
     kernel = new double[m * b];
     for (int i = 0; i < kernel.length; i++) {
@@ -61,6 +64,13 @@ public class StatisticsBenchmark {
 
   @Benchmark
   public double[] features() {
+    System.arraycopy(kernel, 0, features, 0, kernel.length);
+    Blas.blas().dtrmm("L", "U", "T", "N", m, b, 1.0, weights, m, features, m);
+    return features;
+  }
+
+  @Benchmark
+  public double[] featuresDense() {
     Blas.blas().dgemm("T", "N", m, b, m, 1.0, weights, m, kernel, m, 0.0, features, m);
     return features;
   }
