@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.plots;
 
+import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.functions;
 
 /**
  * The diagnostic charts of a fitted kernel PCA model as PNG files: the scree plot, the reconstruction-error
@@ -79,13 +79,15 @@ public final class ModelPlots {
     copy.setOutputCol(scoresCol).setResidualCol(residualCol).setReconstructionCol("");
     double fraction = Math.min(1.0, 1.2 * maxPoints / n);
     Dataset<Row> picked = fraction < 1.0 ? data.sample(false, fraction, seed) : data;
-    List<Column> columns = new ArrayList<>(List.of(functions.col(copy.getInputCol())));
+    // Column names taken literally: user-chosen names may contain dots.
+    List<Column> columns = new ArrayList<>(List.of(LoadedData.column(copy.getInputCol())));
     if (labelCol != null) {
-      columns.add(functions.col(labelCol));
+      columns.add(LoadedData.column(labelCol));
     }
     List<Row> scored = copy.transform(picked.select(columns.toArray(new Column[0])).limit(maxPoints))
-        .select(labelCol == null ? new Column[] {functions.col(scoresCol), functions.col(residualCol)}
-            : new Column[] {functions.col(scoresCol), functions.col(residualCol), functions.col(labelCol)})
+        .select(labelCol == null
+            ? new Column[] {LoadedData.column(scoresCol), LoadedData.column(residualCol)}
+            : new Column[] {LoadedData.column(scoresCol), LoadedData.column(residualCol), LoadedData.column(labelCol)})
         .collectAsList();
     double[][] scores = new double[scored.size()][];
     double[] residuals = new double[scored.size()];

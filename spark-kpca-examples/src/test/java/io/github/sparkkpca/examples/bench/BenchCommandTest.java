@@ -86,7 +86,7 @@ class BenchCommandTest {
       assertTrue(m == 20 || m == 40, row::toString);
       assertTrue(rank >= k && rank <= m, row::toString);
       assertEquals("synthetic:n=" + n + ",d=6,clusters=3,seed=5", row.get("input"));
-      double fitFlops = 2.0 * n * m * d + 2.0 * n * m * rank + (double) n * rank * rank;
+      double fitFlops = 2.0 * n * m * d + (double) n * m * rank + (double) n * rank * rank;
       assertEquals(fitFlops / 1e9, num(row, "fit_gflop"), 1e-5 * fitFlops / 1e9);
       double transformFlops = 2.0 * n * m * d + 2.0 * n * m * k;
       assertEquals(transformFlops / 1e9, num(row, "transform_gflop"), 1e-5 * transformFlops / 1e9);
