@@ -21,36 +21,18 @@ public final class Cholesky {
    * column-major) is read from its upper triangle after symmetrisation and not modified.
    */
   public static double[] inverseUpperFactor(double[] a, int n) {
-    if (a.length < (long) n * n) {
-      throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
-    }
-    double[] r = new double[n * n];
-    for (int j = 0; j < n; j++) {
-      for (int i = 0; i <= j; i++) {
-        double v = 0.5 * (a[i + j * n] + a[j + i * n]);
-        if (!Double.isFinite(v)) {
-          throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
-        }
-        r[i + j * n] = v;
-      }
-    }
+    double[] r = SymmetricEigen.upperTriangle(a, n);
     intW info = new intW(0);
     Blas.lapack().dpotrf("U", n, r, n, info);
     if (info.val > 0) {
       return null;
     }
-    check(info, "dpotrf");
+    SymmetricEigen.check("dpotrf", info, "factorisation");
     Blas.lapack().dtrtri("U", "N", n, r, n, info);
     if (info.val > 0) {
       return null;
     }
-    check(info, "dtrtri");
+    SymmetricEigen.check("dtrtri", info, "inversion");
     return r;
-  }
-
-  private static void check(intW info, String routine) {
-    if (info.val != 0) {
-      throw new ArithmeticException("LAPACK " + routine + " failed with info = " + info.val);
-    }
   }
 }

@@ -50,16 +50,15 @@ public final class Inertia {
   }
 
   /**
-   * The number of eigenvalues of the symmetric matrix {@code a} (column-major n×n, upper triangle read; not
-   * modified) that are greater than {@code tau}.
+   * The number of eigenvalues of the symmetric matrix {@code a} (column-major n×n, symmetrised first as in
+   * {@link SymmetricEigen#of}; not modified) that are greater than {@code tau}.
    */
   public static int countAbove(double[] a, int n, double tau) {
     if (n == 0) {
       return 0;
     }
-    double[] shifted = new double[n * n];
+    double[] shifted = SymmetricEigen.upperTriangle(a, n);
     for (int j = 0; j < n; j++) {
-      System.arraycopy(a, j * n, shifted, j * n, j + 1);
       shifted[j + j * n] -= tau;
     }
     int[] pivots = new int[n];
@@ -69,7 +68,7 @@ public final class Inertia {
     double[] work = new double[Math.max(1, (int) query[0])];
     Blas.lapack().dsytrf("U", n, shifted, n, pivots, work, work.length, info);
     if (info.val < 0) {
-      throw new ArithmeticException("LAPACK dsytrf failed with info = " + info.val);
+      SymmetricEigen.check("dsytrf", info, "factorisation");
     }
     // info > 0: D has an exact zero on the diagonal, an eigenvalue equal to τ, which is not above it.
     int above = 0;

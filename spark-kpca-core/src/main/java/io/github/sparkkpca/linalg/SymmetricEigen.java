@@ -27,7 +27,7 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     if (n == 0) {
       return new SymmetricEigen(new double[0], new double[0], 0);
     }
-    double[] work = symmetrized(a, n);
+    double[] work = upperTriangle(a, n);
     double[] w = new double[n];
     double[] z = new double[n * n];
     int[] isuppz = new int[2 * n];
@@ -71,7 +71,7 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     if (n == 0) {
       return new SymmetricEigen(new double[0], new double[0], 0);
     }
-    double[] work = symmetrized(a, n);
+    double[] work = upperTriangle(a, n);
     double[] diagonal = new double[n];
     double[] offDiagonal = new double[Math.max(1, n - 1)];
     double[] tau = new double[Math.max(1, n - 1)];
@@ -126,8 +126,12 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     return new SymmetricEigen(values, vectors, n);
   }
 
-  /** (A + Aᵀ)/2 as a full column-major copy; fails on a non-finite entry. */
-  private static double[] symmetrized(double[] a, int n) {
+  /**
+   * The upper triangle of (A + Aᵀ)/2 as a column-major n×n copy with zeros below the diagonal: the input of
+   * every LAPACK routine here that reads the upper triangle ({@code dsyevr}, {@code dsytrd}, {@code dpotrf},
+   * {@code dsytrf}). Fails on a non-finite entry.
+   */
+  static double[] upperTriangle(double[] a, int n) {
     if (a.length < (long) n * n) {
       throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
     }
@@ -139,7 +143,6 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
           throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
         }
         work[i + j * n] = v;
-        work[j + i * n] = v;
       }
     }
     return work;
@@ -149,7 +152,8 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     check("dsyevr", info, step);
   }
 
-  private static void check(String routine, intW info, String step) {
+  /** Fails unless LAPACK's {@code info} is 0, naming the routine and the step. */
+  static void check(String routine, intW info, String step) {
     if (info.val != 0) {
       throw new ArithmeticException("LAPACK " + routine + " " + step + " failed with info = " + info.val);
     }
