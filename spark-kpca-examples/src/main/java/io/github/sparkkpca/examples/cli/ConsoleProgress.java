@@ -60,13 +60,11 @@ final class ConsoleProgress extends SparkListener implements AutoCloseable {
   }
 
   /**
-   * Starts reporting the jobs of {@code context} every {@code intervalSeconds}; null (nothing to close) when
-   * the interval is 0, which turns progress off.
+   * Starts reporting the jobs of {@code context} every {@code intervalSeconds} (finite and ≥ 0, as
+   * {@link SparkOptions#validate} checks it); null (nothing to close) when the interval is 0, which turns
+   * progress off.
    */
   static ConsoleProgress start(SparkContext context, PrintWriter out, double intervalSeconds) {
-    if (!(intervalSeconds >= 0) || Double.isInfinite(intervalSeconds)) {
-      throw new IllegalArgumentException("--progress-interval must be finite and >= 0, got " + intervalSeconds);
-    }
     if (intervalSeconds == 0) {
       return null;
     }
@@ -79,20 +77,15 @@ final class ConsoleProgress extends SparkListener implements AutoCloseable {
   public void onJobStart(SparkListenerJobStart event) {
     String description = event.properties() == null ? null
         : event.properties().getProperty("spark.job.description");
-    int tasks = 0;
-    scala.collection.Iterator<StageInfo> stages = event.stageInfos().iterator();
-    Job job;
-    java.util.List<Integer> stageIds = new java.util.ArrayList<>();
-    while (stages.hasNext()) {
-      StageInfo stage = stages.next();
-      tasks += stage.numTasks();
-      stageIds.add(stage.stageId());
+    // Scala's own iterator: the collection converters differ between Scala 2.12 and 2.13.
+    java.util.List<StageInfo> stages = new java.util.ArrayList<>();
+    for (scala.collection.Iterator<StageInfo> it = event.stageInfos().iterator(); it.hasNext(); ) {
+      stages.add(it.next());
     }
-    job = new Job(description != null ? description : "Spark job " + event.jobId(), tasks);
+    int tasks = stages.stream().mapToInt(StageInfo::numTasks).sum();
+    Job job = new Job(description != null ? description : "Spark job " + event.jobId(), tasks);
     jobs.put(event.jobId(), job);
-    for (int stage : stageIds) {
-      jobOfStage.put(stage, job);
-    }
+    stages.forEach(stage -> jobOfStage.put(stage.stageId(), job));
   }
 
   @Override

@@ -19,6 +19,7 @@ import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -158,16 +159,8 @@ public final class Charts {
     if (lines.isEmpty()) {
       throw new IllegalArgumentException("a line chart needs at least one line");
     }
-    XYChart chart = new XYChartBuilder().width(width).height(height).title(axes.title())
-        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
-    Styler styler = chart.getStyler();
-    chart.getStyler().setYAxisLogarithmic(axes.logY());
-    styler.setLegendPosition(Styler.LegendPosition.InsideNE);
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setPlotBackgroundColor(Color.WHITE);
-    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
-    styler.setLegendBorderColor(new Color(200, 200, 200));
-    styler.setMarkerSize(0);
+    XYChart chart = xyChart(axes, width, height, Styler.LegendPosition.InsideNE);
+    chart.getStyler().setMarkerSize(0);
     double floor = axes.logY() ? logFloor(lines) : Double.NaN;
     if (lines.stream().allMatch(l -> Arrays.stream(l.x()).allMatch(v -> v >= 0))) {
       // Counts (components, landmarks) start the axis at 0, so its ticks fall on round numbers.
@@ -211,17 +204,9 @@ public final class Charts {
     if (drawn.isEmpty()) {
       throw new IllegalArgumentException("a scatter chart needs at least one point");
     }
-    XYChart chart = new XYChartBuilder().width(width).height(height).title(axes.title())
-        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
-    Styler styler = chart.getStyler();
+    XYChart chart = xyChart(axes, width, height, Styler.LegendPosition.OutsideE);
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    chart.getStyler().setYAxisLogarithmic(axes.logY());
-    styler.setLegendPosition(Styler.LegendPosition.OutsideE);
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setPlotBackgroundColor(Color.WHITE);
-    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
-    styler.setLegendBorderColor(new Color(200, 200, 200));
-    styler.setMarkerSize(4);
+    chart.getStyler().setMarkerSize(4);
     Set<String> names = new HashSet<>();
     for (int i = 0; i < drawn.size(); i++) {
       Points g = drawn.get(i);
@@ -235,6 +220,24 @@ public final class Charts {
       series.setMarkerColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 170));
     }
     return write(png, chart);
+  }
+
+  /** An XY chart with the axes' titles and scale, white and lightly gridded, its legend framed in grey. */
+  private static XYChart xyChart(Axes axes, int width, int height, Styler.LegendPosition legend) {
+    XYChart chart = new XYChartBuilder().width(width).height(height).title(axes.title())
+        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
+    chart.getStyler().setYAxisLogarithmic(axes.logY());
+    whiteStyle(chart.getStyler(), legend);
+    chart.getStyler().setLegendBorderColor(new Color(200, 200, 200));
+    return chart;
+  }
+
+  /** The charts' common look: white chart and plot, light grey grid lines, the legend where given. */
+  private static void whiteStyle(AxesChartStyler styler, Styler.LegendPosition legend) {
+    styler.setLegendPosition(legend);
+    styler.setChartBackgroundColor(Color.WHITE);
+    styler.setPlotBackgroundColor(Color.WHITE);
+    styler.setPlotGridLinesColor(new Color(225, 225, 225));
   }
 
   /** Writes a grouped bar chart of default size to {@code png}. */
@@ -253,7 +256,7 @@ public final class Charts {
     }
     CategoryChart chart = new CategoryChartBuilder().width(width).height(height).title(axes.title())
         .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
-    Styler styler = chart.getStyler();
+    AxesChartStyler styler = chart.getStyler();
     chart.getStyler().setYAxisLogarithmic(axes.logY());
     chart.getStyler().setErrorBarsColorSeriesColor(false);
     chart.getStyler().setErrorBarsColor(Color.BLACK);
@@ -263,11 +266,8 @@ public final class Charts {
       // Labels of about 7 px a character would overlap side by side.
       chart.getStyler().setXAxisLabelRotation(20);
     }
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    whiteStyle(styler, Styler.LegendPosition.OutsideS);
     styler.setLegendLayout(Styler.LegendLayout.Horizontal);
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setPlotBackgroundColor(Color.WHITE);
-    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
     double floor = Double.NaN;
     if (axes.logY()) {
       floor = Double.POSITIVE_INFINITY;
