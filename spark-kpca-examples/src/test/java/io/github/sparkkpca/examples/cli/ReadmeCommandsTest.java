@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.examples.Readme;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class ReadmeCommandsTest {
   @Test
   void readmeCommandLinesRun() throws IOException {
     writeCsv(dir.resolve("data.csv"), 2000);
-    List<List<String>> commands = readmeCommands(Files.readString(Path.of("..", "README.md")));
+    List<List<String>> commands = readmeCommands(Readme.text());
     assertTrue(commands.size() >= 4, "README lists " + commands.size() + " commands");
     for (List<String> command : commands) {
       String[] args = command.stream().skip(1).toArray(String[]::new);
@@ -79,10 +80,7 @@ class ReadmeCommandsTest {
 
   /** The {@code bin/spark-kpca} lines of the first bash block of the README's command-line section. */
   static List<List<String>> readmeCommands(String readme) {
-    int section = readme.indexOf("## Command line");
-    assertTrue(section >= 0, "README has no 'Command line' section");
-    int start = readme.indexOf("```bash\n", section) + "```bash\n".length();
-    String block = readme.substring(start, readme.indexOf("```", start));
+    String block = Readme.block(readme, "## Command line", "bash").code();
     List<List<String>> commands = new ArrayList<>();
     for (String line : block.split("\n")) {
       String code = line.contains("#") ? line.substring(0, line.indexOf('#')) : line;

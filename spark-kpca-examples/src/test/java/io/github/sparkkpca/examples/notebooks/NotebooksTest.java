@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.sparkkpca.examples.Readme;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -100,12 +101,7 @@ class NotebooksTest {
    */
   @Test
   void readmeScalaSnippetRuns() throws Exception {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    int section = readme.indexOf("## Use from Scala");
-    assertTrue(section >= 0, "README has no 'Use from Scala' section");
-    int start = readme.indexOf("```scala\n", section) + "```scala\n".length();
-    String snippet = readme.substring(start, readme.indexOf("```", start));
-    int line = (int) readme.substring(0, start).lines().count() + 1;
+    Readme.Block snippet = Readme.block(Readme.text(), "## Use from Scala (spark-shell, notebooks)", "scala");
     String data = String.join("\n",
         "val df = spark.range(0, 3000, 1, 3).selectExpr(",
         "  \"sin(id * 0.37) + 0.1 * randn(1) as x1\", \"cos(id * 0.37) + 0.1 * randn(2) as x2\",",
@@ -114,7 +110,7 @@ class NotebooksTest {
         "require(kpcaModel.numComponents == 5 && kpcaModel.numSupportPoints == 300, kpcaModel.toString)",
         "require(kpcaModel.explainedVarianceRatio.toArray.sum > 0.5, kpcaModel.explainedVarianceRatio.toString)",
         "require(model.transform(df).select(\"kpca\").count() == 3000)");
-    run("README.md", List.of(new NotebookRunner.Cell(1, 0, data), new NotebookRunner.Cell(2, line, snippet),
+    run("README.md", List.of(new NotebookRunner.Cell(1, 0, data), new NotebookRunner.Cell(2, snippet.line(), snippet.code()),
         new NotebookRunner.Cell(3, 0, check)));
   }
 

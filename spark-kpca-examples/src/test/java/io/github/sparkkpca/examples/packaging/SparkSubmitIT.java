@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.packaging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkkpca.examples.Readme;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,19 +72,24 @@ class SparkSubmitIT {
 
   /** The first {@code spark-submit} command of the README's command-line section, its lines joined. */
   static List<String> readmeCommand(String readme) {
-    int section = readme.indexOf("## Command line");
-    assertTrue(section >= 0, "README has no 'Command line' section");
-    int start = readme.indexOf("\nspark-submit ", section) + 1;
-    assertTrue(start > 0, "README's command-line section has no spark-submit command");
     StringBuilder text = new StringBuilder();
-    for (String line : readme.substring(start).split("\n")) {
-      String trimmed = line.strip();
-      boolean continued = trimmed.endsWith("\\");
-      text.append(continued ? trimmed.substring(0, trimmed.length() - 1) : trimmed).append(' ');
-      if (!continued) {
-        break;
+    for (Readme.Block block : Readme.blocks(readme, "## Command line", "bash")) {
+      // The line that starts with spark-submit: its index in "\n" + code is its offset in code.
+      int start = ("\n" + block.code()).indexOf("\nspark-submit ");
+      if (start < 0) {
+        continue;
       }
+      for (String line : block.code().substring(start).split("\n")) {
+        String trimmed = line.strip();
+        boolean continued = trimmed.endsWith("\\");
+        text.append(continued ? trimmed.substring(0, trimmed.length() - 1) : trimmed).append(' ');
+        if (!continued) {
+          break;
+        }
+      }
+      break;
     }
+    assertTrue(text.length() > 0, "README's command-line section has no spark-submit command");
     List<String> args = new ArrayList<>();
     for (String token : text.toString().trim().split("\\s+")) {
       args.add(token.length() >= 2 && token.startsWith("'") && token.endsWith("'")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.Readme;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,9 +46,7 @@ class JavaQuickStartTest {
   /** The README's Java block contains, in order, every line this test runs. */
   @Test
   void readmeShowsTheCodeThisTestRuns() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    int start = readme.indexOf("```java");
-    String block = readme.substring(start, readme.indexOf("```", start + 3));
+    String block = Readme.block(Readme.text(), "## Use from Java", "java").code();
     String source = Files.readString(Path.of("src", "main", "java", "io", "github", "sparkkpca", "examples",
         "quickstart", "JavaQuickStart.java"));
     String tested = source.substring(source.indexOf("// README: begin") + 16, source.indexOf("// README: end"));
