@@ -1,5 +1,6 @@
 package io.github.sparkkpca.feature;
 
+import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.RowBlock;
 import java.io.Serializable;
 import java.util.Iterator;
@@ -9,6 +10,9 @@ import org.apache.spark.ml.linalg.Vector;
  * An explicit, finite-dimensional feature map φ: R^d → R^r whose inner products approximate a kernel.
  * Kernel PCA with such a map is linear PCA of φ (see {@link LinearPCA}). Instances are broadcast and used
  * by several task threads at once, so they hold no mutable state: scratch space is passed in.
+ *
+ * <p>Each kind of map has a name ({@link #kind()}) and one codec that persists it; a fitted model is a map
+ * plus linear PCA of its features ({@link FeaturePCA}).
  */
 public interface FeatureMap extends Serializable {
 
@@ -18,13 +22,35 @@ public interface FeatureMap extends Serializable {
   /** d, the input dimension. */
   int inputDim();
 
+  /** The kind of map, as persisted: {@code nystrom}, {@code rff}. */
+  String kind();
+
+  /** The kernel the map approximates, with its fitted parameters: the model's one source of truth. */
+  Kernel kernel();
+
+  /**
+   * Whether φ(x) is the whole feature vector (an explicit finite map such as random features), rather than
+   * the projection of an element of the kernel's feature space onto a subspace (Nyström). Only then is
+   * ‖φ̄‖² the exact squared norm of the mean feature vector.
+   */
+  boolean isExplicit();
+
+  /**
+   * The functionals Aᵀφ(x) for an r×c matrix A (column-major), in the cheapest form this map allows.
+   * The returned readout may keep a reference to {@code a}.
+   */
+  LinearReadout readout(double[] a, int columns);
+
   /** Doubles of scratch space {@link #map} needs for a block of b rows. */
   int scratchSize(int b);
 
   /** φ(x_i) for each row of the block, as r×b column-major in {@code out}. */
   void map(RowBlock block, double[] scratch, double[] out);
 
-  /** Σ_i k(x_i, x_i) over the block (the exact kernel diagonal, for the total variance). */
+  /**
+   * Σ_i ‖φ_full(x_i)‖² over the block, for the total variance: the exact kernel diagonal Σk(x_i,x_i) for a
+   * projection of the kernel's feature space (Nyström), Σ‖φ(x_i)‖² for an explicit map.
+   */
   double diagonalSum(RowBlock block);
 
   /**

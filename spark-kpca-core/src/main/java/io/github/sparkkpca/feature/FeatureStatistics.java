@@ -103,6 +103,37 @@ public final class FeatureStatistics implements Serializable {
     count = n;
   }
 
+  /**
+   * Statistics restored from their persisted parts.
+   *
+   * @param scatter the centred scatter, r×r column-major (its upper triangle is used)
+   */
+  public static FeatureStatistics of(int dim, long count, double[] mean, double[] scatter, double diagonalSum) {
+    if (count < 0 || (count > 0 && (mean.length != dim || scatter.length != (long) dim * dim))) {
+      throw new IllegalArgumentException("feature statistics: count " + count + ", mean of " + mean.length
+          + ", scatter of " + scatter.length + " for dimension " + dim);
+    }
+    FeatureStatistics s = new FeatureStatistics(dim);
+    s.count = count;
+    s.diagonalSum = diagonalSum;
+    if (count > 0) {
+      s.mean = mean.clone();
+      s.scatter = scatter.clone();
+    }
+    return s;
+  }
+
+  /** A deep copy (merging mutates the receiver). */
+  public FeatureStatistics copy() {
+    return of(dim, count, mean == null ? new double[dim] : mean, scatter == null ? new double[dim * dim]
+        : scatter, diagonalSum);
+  }
+
+  /** The centred scatter M, r×r column-major, upper triangle only (a copy; zeros when empty). */
+  public double[] scatter() {
+    return scatter == null ? new double[dim * dim] : scatter.clone();
+  }
+
   public long count() {
     return count;
   }

@@ -22,7 +22,7 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  *       triangular, so φ = Wᵀk is a triangular multiply: m² flops per row instead of 2m², which halves the
  *       largest term of the fit;
  *   <li>rank-deficient K_mm (duplicated or nearly dependent landmarks), or a Cholesky factorisation that
- *       breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ (DESIGN.md).
+ *       breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ.
  * </ul>
  * Full rank is established without an eigendecomposition: λ_max by power iteration, then the number of
  * eigenvalues above rcond·λ_max by inertia ({@link Inertia}, one LDLᵀ factorisation). Only when that
@@ -76,6 +76,40 @@ public final class NystromFeatureMap implements FeatureMap {
       }
     }
     return new NystromFeatureMap(landmarkKernel, w, r, false);
+  }
+
+  @Override
+  public String kind() {
+    return "nystrom";
+  }
+
+  @Override
+  public io.github.sparkkpca.kernel.Kernel kernel() {
+    return landmarkKernel.kernel();
+  }
+
+  @Override
+  public boolean isExplicit() {
+    return false;
+  }
+
+  /** Aᵀφ(x) = (WA)ᵀk_x: a kernel expansion over the landmarks with coefficients WA (m×c). */
+  @Override
+  public LinearReadout readout(double[] a, int columns) {
+    return new KernelExpansion(landmarkKernel, toLandmarkWeights(a, columns), columns);
+  }
+
+  /**
+   * Rebuilds a map from its persisted parts (W as it was fitted, so a loaded model scores exactly as the
+   * saved one).
+   */
+  public static NystromFeatureMap of(LandmarkKernel landmarkKernel, double[] weights, int rank,
+      boolean triangular) {
+    if (weights.length != (long) landmarkKernel.numLandmarks() * rank) {
+      throw new IllegalArgumentException("Nyström map: " + weights.length + " weights for m = "
+          + landmarkKernel.numLandmarks() + " and rank " + rank);
+    }
+    return new NystromFeatureMap(landmarkKernel, weights, rank, triangular);
   }
 
   @Override

@@ -59,13 +59,13 @@ public final class Preimage implements Serializable {
   private static final double TOLERANCE = 1e-8;
 
   private final Method method;
-  private final NystromProjector projector;
+  private final Projector projector;
   private final int maxIter;
   // ridge only
   private final LandmarkKernel scoreKernel;
   private final double[] dualCoefficients;
 
-  private Preimage(Method method, NystromProjector projector, int maxIter, LandmarkKernel scoreKernel,
+  private Preimage(Method method, Projector projector, int maxIter, LandmarkKernel scoreKernel,
       double[] dualCoefficients) {
     this.method = method;
     this.projector = projector;
@@ -75,17 +75,17 @@ public final class Preimage implements Serializable {
   }
 
   /** The Gaussian fixed-point pre-image with at most {@code maxIter} iterations. */
-  public static Preimage fixedPoint(NystromProjector projector, int maxIter) {
-    if (projector.landmarkKernel().kernel().type() != KernelType.RBF) {
+  public static Preimage fixedPoint(Projector projector, int maxIter) {
+    if (projector.kernel().type() != KernelType.RBF) {
       throw new IllegalArgumentException("preimageMethod fixed-point needs the rbf kernel, the model uses "
-          + projector.landmarkKernel().kernel().type().paramName() + "; use preimageMethod ridge");
+          + projector.kernel().type().paramName() + "; use preimageMethod ridge");
     }
     return new Preimage(Method.FIXED_POINT, projector, maxIter, null, null);
   }
 
   /** The learned kernel ridge map with ridge α > 0, fitted on the landmarks (O(m²(k + d) + m³)). */
-  public static Preimage ridge(NystromProjector projector, double alpha) {
-    LandmarkKernel input = projector.landmarkKernel();
+  public static Preimage ridge(Projector projector, double alpha) {
+    LandmarkKernel input = projector.kernelExpansion().support();
     int m = input.numLandmarks();
     int d = input.dim();
     int k = projector.numComponents();
@@ -130,7 +130,7 @@ public final class Preimage implements Serializable {
 
   /** Doubles of scratch space for a block of b rows. */
   public int scratchSize(int b) {
-    return projector.landmarkKernel().numLandmarks() * b;
+    return projector.kernelExpansion().support().numLandmarks() * b;
   }
 
   /**
@@ -148,7 +148,7 @@ public final class Preimage implements Serializable {
   private void reconstructRidge(int b, double[] scores, double[] scratch, double[] out) {
     int m = scoreKernel.numLandmarks();
     int k = scoreKernel.dim();
-    int d = projector.landmarkKernel().dim();
+    int d = projector.inputDim();
     RowBlock scoreBlock = new RowBlock(b, k);
     scoreBlock.fill(scores, b);
     scoreKernel.compute(scoreBlock, scratch);
@@ -156,18 +156,22 @@ public final class Preimage implements Serializable {
   }
 
   private void reconstructFixedPoint(RowBlock inputs, double[] scores, double[] scratch, double[] out) {
-    LandmarkKernel lk = projector.landmarkKernel();
+    KernelExpansion expansion = projector.kernelExpansion();
+    LandmarkKernel lk = expansion.support();
     int m = lk.numLandmarks();
     int d = lk.dim();
     int k = projector.numComponents();
     int b = inputs.size();
     // Γ (m×b) = P Y + w̄ 1ᵀ, the landmark weights of each row's reconstructed feature vector.
     double[] weights = new double[m * b];
-    double[] mean = projector.meanWeights();
-    for (int i = 0; i < b; i++) {
-      System.arraycopy(mean, 0, weights, i * m, m);
+    if (projector.hasMeanColumn()) {
+      double[] mean = expansion.column(k);
+      for (int i = 0; i < b; i++) {
+        System.arraycopy(mean, 0, weights, i * m, m);
+      }
     }
-    Blas.blas().dgemm("N", "N", m, b, k, 1.0, projector.projector(), m, scores, k, 1.0, weights, m);
+    // The first k columns of the expansion are P (m×k, leading dimension m).
+    Blas.blas().dgemm("N", "N", m, b, k, 1.0, expansion.coefficients(), m, scores, k, 1.0, weights, m);
     double[] kernel = new double[m * b];
     double[] next = new double[b * d];
     boolean[] done = new boolean[b];

@@ -38,6 +38,25 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
     }
   }
 
+  /**
+   * Whether this kernel is positive definite, so that k(x,x) is a squared feature norm and its eigenvalues
+   * variances.
+   */
+  public boolean isPositiveDefinite() {
+    return type.isPositiveDefinite();
+  }
+
+  /**
+   * Whether both kernels are the same function: same family and equal values of the parameters that
+   * family uses (γ, p and c₀ are ignored where they play no part).
+   */
+  public boolean sameFunction(Kernel other) {
+    return type == other.type
+        && (!type.usesGamma() || Double.compare(gamma, other.gamma) == 0)
+        && (type != KernelType.POLYNOMIAL || degree == other.degree)
+        && (!type.usesCoef0() || Double.compare(coef0, other.coef0) == 0);
+  }
+
   /** The Gaussian kernel exp(−γ‖x−y‖²). */
   public static Kernel rbf(double gamma) {
     return new Kernel(KernelType.RBF, gamma, 3, 1.0);

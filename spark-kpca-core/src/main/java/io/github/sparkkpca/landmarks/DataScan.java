@@ -1,15 +1,14 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.data.InputVectors;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
  * One validating pass over the input column that also draws a uniform landmark sample: counts the rows,
- * checks every vector (null, size, NaN/Inf) and keeps the {@code capacity} rows with the smallest
+ * checks every vector ({@link InputVectors}) and keeps the {@code capacity} rows with the smallest
  * pseudo-random keys.
  *
  * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform}, a hash of the seed and the row's non-zero
@@ -53,7 +52,7 @@ public final class DataScan implements Serializable {
     while (vectors.hasNext()) {
       Vector v = vectors.next();
       if (!failed) {
-        String problem = validate(v);
+        String problem = InputVectors.problem(v, dim);
         if (problem != null) {
           recordError(partition, position, problem);
           failed = true;
@@ -65,23 +64,6 @@ public final class DataScan implements Serializable {
     }
     countByPartition.merge(partition, position, Long::sum);
     return this;
-  }
-
-  private String validate(Vector v) {
-    if (v == null) {
-      return "is null";
-    }
-    if (v.size() != dim) {
-      return "has size " + v.size() + ", expected " + dim;
-    }
-    double[] values = v instanceof SparseVector sv ? sv.values()
-        : v instanceof DenseVector dv ? dv.values() : v.toArray();
-    for (double x : values) {
-      if (!Double.isFinite(x)) {
-        return "has a non-finite value (" + x + ")";
-      }
-    }
-    return null;
   }
 
   private void recordError(int partition, long position, String problem) {

@@ -25,12 +25,27 @@ import scala.Tuple2;
  * the landmarks depend on the data and seed only, the rows are first hash-partitioned by their content
  * hash into a number of partitions fixed by n, and sorted by that hash within each partition.
  */
-public final class KMeansLandmarks {
+public final class KMeansLandmarks implements LandmarkSampler {
 
   /** Rows per canonical partition (about 64 MB of 784-dimensional doubles). */
   private static final long ROWS_PER_PARTITION = 10_000;
 
-  private KMeansLandmarks() {
+  private final int maxIter;
+
+  /** A sampler running at most {@code maxIter} Lloyd iterations. */
+  public KMeansLandmarks(int maxIter) {
+    this.maxIter = maxIter;
+  }
+
+  @Override
+  public Landmarks select(Input input) {
+    int m = input.m();
+    Centres centres = io.github.sparkkpca.distributed.DistributedPass.described(input.vectors().context(),
+        input.jobPrefix() + "k-means with k = " + m + " for the landmarks", () -> select(input.spark(),
+            input.vectors(), input.n(), input.d(), m, input.seed(), maxIter));
+    return new Landmarks(centres.rowMajor(), centres.count(), "kmeans: " + centres.count()
+        + " distinct centres of Spark ML KMeans (k = " + m + ", k-means|| init, maxIter = " + maxIter + ")"
+        + (centres.count() < m ? " (k-means|| found fewer distinct centres than k)" : ""));
   }
 
   /** The result: distinct centres (row-major) and how many there are. */

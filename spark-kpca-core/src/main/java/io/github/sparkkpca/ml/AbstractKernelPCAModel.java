@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -53,9 +54,25 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return solution;
   }
 
-  /** The kernel with the parameters used at fit (γ resolved). */
+  /**
+   * The kernel with the parameters used at fit (γ resolved): the one source of truth for scoring. The
+   * model's kernel params mirror it and cannot be changed on a fitted model ({@link #checkKernelParams}).
+   */
   public Kernel fittedKernel() {
-    return solution.projector().landmarkKernel().kernel();
+    return solution.projector().kernel();
+  }
+
+  /**
+   * Refuses kernel params that differ from the fitted kernel (set on the model, or given to
+   * {@code copy}): a fitted model's projector is only valid for the kernel it was fitted with.
+   */
+  void checkKernelParams() {
+    Kernel fitted = fittedKernel();
+    Kernel asked = kernelOf(this);
+    if (!fitted.sameFunction(asked)) {
+      throw new IllegalArgumentException("The kernel params of " + uid + " (" + asked + ") differ from the kernel "
+          + "it was fitted with (" + fitted + "); a fitted model cannot change its kernel: fit a new one");
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -113,7 +130,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** d, the input dimension. */
   public int numFeatures() {
-    return solution.projector().landmarkKernel().dim();
+    return solution.projector().inputDim();
   }
 
   /** n, the number of training rows. */
@@ -123,7 +140,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** m, the number of support points (landmarks, or training rows for exact KPCA). */
   public int numSupportPoints() {
-    return solution.projector().landmarkKernel().numLandmarks();
+    return solution.projector().kernelExpansion().support().numLandmarks();
   }
 
   /**
@@ -132,6 +149,11 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    */
   public int rank() {
     return numSupportPoints() - solution.droppedRank();
+  }
+
+  /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
+  public boolean isUpdatable() {
+    return solution.isUpdatable();
   }
 
   /** How the support points were chosen (strategy, effective count, and why fewer when fewer). */
@@ -157,11 +179,15 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return new DenseVector(Arrays.copyOf(solution.spectrum(), numComponents()));
   }
 
-  /** Σ_i / {@link #totalVariance()} for i = 1..k. */
+  /**
+   * Σ_i / {@link #totalVariance()} for i = 1..k; all 0 when the total variance is 0 (constant data in
+   * feature space), never NaN.
+   */
   public DenseVector explainedVarianceRatio() {
     double[] ratio = Arrays.copyOf(solution.spectrum(), numComponents());
+    double total = solution.totalVariance();
     for (int i = 0; i < ratio.length; i++) {
-      ratio[i] /= solution.totalVariance();
+      ratio[i] = total > 0 ? ratio[i] / total : 0.0;
     }
     return new DenseVector(ratio);
   }
@@ -194,14 +220,16 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** The m×d support points (landmarks), one per row. */
   public DenseMatrix landmarks() {
-    LandmarkKernel lk = solution.projector().landmarkKernel();
+    LandmarkKernel lk = solution.projector().kernelExpansion().support();
     // Row-major m×d equals column-major d×m, hence the transpose.
     return new DenseMatrix(lk.dim(), lk.numLandmarks(), lk.landmarks().clone()).transpose().toDense();
   }
 
   /** P, the m×k projector: y(x) = Pᵀk_x − o. */
   public DenseMatrix projector() {
-    return new DenseMatrix(numSupportPoints(), numComponents(), solution.projector().projector().clone());
+    KernelExpansion expansion = solution.projector().kernelExpansion();
+    int m = numSupportPoints();
+    return new DenseMatrix(m, numComponents(), Arrays.copyOf(expansion.coefficients(), m * numComponents()));
   }
 
   /** o, the score offset (Pᵀ times the mean kernel vector; zero when uncentred). */
@@ -211,6 +239,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public StructType transformSchema(StructType schema) {
+    checkKernelParams();
     StructField input = validateInputColumn(schema);
     int expected = AttributeGroup.fromStructField(input).size();
     if (expected >= 0 && expected != numFeatures()) {
@@ -239,10 +268,10 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public Dataset<Row> transform(Dataset<?> dataset) {
     StructType outSchema = transformSchema(dataset.schema(), true);
     SparkSession spark = dataset.sparkSession();
-    NystromProjector projector = solution.projector();
-    Broadcast<NystromProjector> broadcast = spark.sparkContext().broadcast(projector,
-        scala.reflect.ClassTag$.MODULE$.apply(NystromProjector.class));
-    int blockSize = effectiveBlockSize(numSupportPoints(), numFeatures(), numComponents());
+    Projector projector = solution.projector();
+    Broadcast<Projector> broadcast = spark.sparkContext().broadcast(projector,
+        scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    int blockSize = effectiveBlockSize(projector.scratchSize(1), numFeatures(), numComponents());
     Preimage preimage = preimage();
     Broadcast<Preimage> preimageBroadcast = preimage == null ? null : spark.sparkContext().broadcast(preimage,
         scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
@@ -280,8 +309,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
     @Override
     public void saveImpl(String path) {
-      Persistence.saveMetadata(instance, path, sparkSession());
-      Persistence.saveSolution(instance.solution, path, sparkSession());
+      instance.checkKernelParams();
+      Persistence.saveMetadata(instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
+      ModelData.save(instance.solution, path, sparkSession());
     }
   }
 

@@ -1,7 +1,8 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -138,7 +139,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     transformSchema(dataset.schema(), true);
     String column = getInputCol();
     int k = getK();
-    List<Row> rows = SparkJobs.described(dataset.sparkSession().sparkContext(), "KernelPCA " + uid
+    List<Row> rows = io.github.sparkkpca.distributed.DistributedPass.described(dataset.sparkSession().sparkContext(), "KernelPCA " + uid
         + ": collect '" + column + "'", () -> {
           long n = dataset.count();
           if (n > getMaxRows()) {
@@ -228,7 +229,8 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     }
     SymmetricEigen.fixSigns(alpha, n, k);
     double[] offset = new double[k];
-    double[] meanWeights = new double[n];
+    // Centred, the mean embedding (1/n)Σk(·,x_i) is the expansion's last column.
+    double[] coefficients = java.util.Arrays.copyOf(alpha, n * (centered ? k + 1 : k));
     if (centered) {
       for (int c = 0; c < k; c++) {
         double o = 0;
@@ -237,17 +239,17 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
         }
         offset[c] = o;
       }
-      java.util.Arrays.fill(meanWeights, 1.0 / n);
+      java.util.Arrays.fill(coefficients, n * k, n * (k + 1), 1.0 / n);
     }
     double[] spectrum = new double[rank];
     for (int i = 0; i < rank; i++) {
       spectrum[i] = eig.values()[i] / n;
     }
     double total = trace / n - (centered ? grandMean : 0.0);
-    NystromProjector projector = new NystromProjector(support, alpha, k, offset, meanWeights,
+    Projector projector = new Projector(new KernelExpansion(support, coefficients, centered ? k + 1 : k), k, offset,
         centered ? grandMean : 0.0);
-    return new KernelPCASolution(projector, spectrum, total, "exact: (1/n) tr of the "
-        + (centered ? "centred " : "") + "kernel matrix", n, n - rank, "all " + n + " training rows (exact)");
+    return new KernelPCASolution(projector, spectrum, Math.max(total, 0.0), "exact: (1/n) tr of the "
+        + (centered ? "centred " : "") + "kernel matrix", n, n - rank, "all " + n + " training rows (exact)", null);
   }
 
   @Override

@@ -47,7 +47,7 @@ public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel>
       String uid = metadata.get("uid").asText();
       KernelPCA params = new KernelPCA(uid);
       Persistence.applyParams(params, metadata, path);
-      KernelPCASolution solution = Persistence.loadSolution(path, sparkSession(),
+      KernelPCASolution solution = ModelData.load(path, sparkSession(), metadata,
           AbstractKernelPCAModel.kernelOf(params), KernelPCAModel.class.getSimpleName());
       KernelPCAModel model = new KernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path);

@@ -1,26 +1,19 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.feature.FeatureMap;
+import io.github.sparkkpca.data.InputVectors;
+import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
-import io.github.sparkkpca.feature.LinearPCA;
 import io.github.sparkkpca.feature.NystromFeatureMap;
-import io.github.sparkkpca.feature.NystromProjector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.DataScan;
-import io.github.sparkkpca.landmarks.KMeansLandmarks;
-import io.github.sparkkpca.landmarks.LeverageScoreSampler;
-import io.github.sparkkpca.landmarks.SmallestKeys;
+import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.linalg.Blas;
-import io.github.sparkkpca.linalg.SymmetricEigen;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.apache.spark.SparkContext;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -34,10 +27,7 @@ import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +43,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Plan.</b> (1) One validating pass counts the rows, rejects null, wrongly sized and non-finite
  * vectors (naming the row), and draws the m landmarks uniformly without replacement, reproducibly for a
- * seed and independently of the partitioning ({@link DataScan}). (2) The driver eigendecomposes K_mm
- * (LAPACK dsyevr), drops eigenvalues ≤ rcond·λ_max and broadcasts W with the landmarks. (3) One pass
- * accumulates n, φ̄, the centred scatter and Σk(x,x) block by block with GEMM and SYRK — the n×m kernel
- * matrix is never stored — and {@code treeAggregate}s them. (4) The driver decomposes the r×r covariance
- * and fixes each component's sign (its largest-magnitude landmark weight is positive). Cost: 2·n·m·d
- * flops for kernel blocks, n·m·r + n·r² for the statistics, O(m³) on the driver.
+ * seed and independently of the partitioning ({@link DataScan}); another {@link LandmarkSampler} may
+ * replace them. (2) The driver factors K_mm ({@link NystromFeatureMap}: W with WWᵀ = K_mm⁺ on the
+ * eigenvalues above rcond·λ_max) and broadcasts W with the landmarks. (3) One pass accumulates n, φ̄, the
+ * centred scatter and Σk(x,x) block by block with GEMM and SYRK — the n×m kernel matrix is never stored —
+ * and merges them on the executors. (4) The driver solves linear PCA of the features ({@link FeaturePCA}):
+ * the r×r covariance, each component's sign fixed (its largest-magnitude landmark weight is positive).
+ * Before any pass, a fit whose m×m matrices cannot fit in memory is refused ({@link FitMemory}). Cost:
+ * 2·n·m·d flops for kernel blocks, n·m·r + n·r² for the statistics, O(m³) on the driver. The model keeps
+ * the statistics, so it can absorb more rows ({@link NystromKernelPCAModel#update}).
  *
  * <p>References: Sterge, Sriperumbudur, Rosasco and Rudi, "Gain with no Pain: Efficiency of Kernel-PCA by
  * Nyström Sampling", AISTATS 2020; Williams and Seeger, NIPS 2001; Hallgren, PhD thesis, UCL 2021, ch. 6.
@@ -200,26 +193,42 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     if (landmarks == null || landmarks.length == 0) {
       throw new IllegalArgumentException("landmarks: at least one landmark is needed");
     }
+    if (landmarks[0] == null) {
+      throw new IllegalArgumentException("landmarks: landmark 0 is null");
+    }
     int d = landmarks[0].size();
     double[] rows = new double[Math.multiplyExact(landmarks.length, d)];
     for (int j = 0; j < landmarks.length; j++) {
-      Vector v = landmarks[j];
-      if (v == null || v.size() != d) {
-        throw new IllegalArgumentException("landmarks: landmark " + j + " is " + (v == null ? "null"
-            : "of size " + v.size() + ", expected " + d));
-      }
-      double[] values = v.toArray();
-      for (double x : values) {
-        if (!Double.isFinite(x)) {
-          throw new IllegalArgumentException("landmarks: landmark " + j + " has a non-finite value " + x);
-        }
-      }
-      System.arraycopy(values, 0, rows, j * d, d);
+      InputVectors.require(landmarks[j], d, "landmarks: landmark " + j);
+      System.arraycopy(landmarks[j].toArray(), 0, rows, j * d, d);
     }
     this.suppliedLandmarks = rows;
     this.suppliedCount = landmarks.length;
     this.suppliedDim = d;
     return this;
+  }
+
+  /**
+   * Fits with the landmarks and the kernel of an existing model: its landmarks, and its kernel, γ, degree
+   * and c₀ (set them again afterwards to change them). A fit on rows A ∪ B with the landmarks of a model
+   * fitted on A equals that model updated with B ({@link NystromKernelPCAModel#update}).
+   */
+  public NystromKernelPCA setLandmarksFrom(AbstractKernelPCAModel<?> model) {
+    double[] rows = model.landmarks().transpose().toArray();
+    int m = model.numSupportPoints();
+    int d = model.numFeatures();
+    Vector[] landmarks = new Vector[m];
+    for (int j = 0; j < m; j++) {
+      landmarks[j] = new DenseVector(java.util.Arrays.copyOfRange(rows, j * d, (j + 1) * d));
+    }
+    Kernel kernel = model.fittedKernel();
+    setKernel(kernel.type().paramName());
+    if (kernel.type().usesGamma()) {
+      setGamma(kernel.gamma());
+    }
+    setDegree(kernel.degree());
+    setCoef0(kernel.coef0());
+    return setLandmarks(landmarks);
   }
 
   /** Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks. */
@@ -260,61 +269,51 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     String column = getInputCol();
     int k = getK();
     KernelType type = getKernelType();
-    if (!type.isPositiveDefinite()) {
-      LOG.warn("The {} kernel is not positive definite: negative eigenvalues of K_mm are dropped and the "
-          + "result is the PCA of the positive part only", type.paramName());
-    }
-    SparkSession spark = dataset.sparkSession();
-    SparkContext sc = spark.sparkContext();
-    int d = inputDimension(dataset, column);
+    SparkContext sc = dataset.sparkSession().sparkContext();
+    int d = FeaturePasses.inputDimension(dataset, column);
     if (hasSuppliedLandmarks() && suppliedDim != d) {
       throw new IllegalArgumentException("The supplied landmarks have size " + suppliedDim + " but column '"
           + column + "' holds vectors of size " + d);
     }
     int requested = requestedLandmarks();
-
-    JavaRDD<Vector> vectors = dataset.select(SparkJobs.column(dataset, column)).toJavaRDD().map(row -> (Vector) row.get(0));
-    boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
-    if (persist) {
-      vectors.persist(StorageLevel.MEMORY_AND_DISK());
-    }
-    try {
-      int partitions = vectors.getNumPartitions();
-      int sampleCapacity = hasSuppliedLandmarks() ? 0 : requested;
-      long seed = getSeed();
-      DataScan zero = new DataScan(sampleCapacity, d, seed, column);
-      int scanDepth = SparkJobs.aggregationDepth(sc, partitions, 8L * requested * d);
-      DataScan scan = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": validate '" + column
-          + "' and sample " + sampleCapacity + " landmarks", () -> vectors
-          .mapPartitionsWithIndex((index, it) -> Collections.singletonList(
-              new DataScan(sampleCapacity, d, seed, column).scanPartition(index, it)).iterator(), true)
-          .treeAggregate(zero, DataScan::merge, DataScan::merge, scanDepth));
-      if (scan.errorMessage() != null) {
-        throw new IllegalArgumentException(scan.errorMessage());
-      }
-      long n = scan.count();
-      if (n == 0) {
-        throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
-      }
+    int blockSize = effectiveBlockSize(requested, d, requested);
+    FitMemory.check(sc, requested, d, blockSize, hasSuppliedLandmarks() ? "the number of supplied landmarks m"
+        : "numLandmarks m");
+    String jobs = "NystromKernelPCA " + uid + ": ";
+    int sampleCapacity = hasSuppliedLandmarks() ? 0 : requested;
+    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false,
+        jobs)) {
+      long n = scanned.count();
       if (!hasSuppliedLandmarks() && requested > n) {
         throw new IllegalArgumentException("numLandmarks m = " + requested + " exceeds the number of rows n = " + n
             + "; use m <= n (m = n gives exact kernel PCA)");
       }
+      DataScan scan = scanned.scan();
       double[] uniformSample = hasSuppliedLandmarks() ? suppliedLandmarks : scan.sampleRowMajor();
       int uniformCount = hasSuppliedLandmarks() ? suppliedCount : scan.sampleSize();
       double gammaUsed = isDefined(gamma()) ? getGamma()
           : Kernel.medianHeuristicGamma(type, uniformSample, uniformCount, d, MEDIAN_HEURISTIC_POINTS);
       Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
-      ChosenLandmarks chosen = hasSuppliedLandmarks()
-          ? new ChosenLandmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
-          : chooseLandmarks(spark, vectors, scan, kernel, n, d, requested);
+      if (!kernel.isPositiveDefinite()) {
+        LOG.warn("The {} kernel is not positive definite: negative eigenvalues of K_mm are dropped and the "
+            + "result is the PCA of the positive part only", type.paramName());
+      }
+      LandmarkSampler.Landmarks chosen = hasSuppliedLandmarks()
+          ? new LandmarkSampler.Landmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
+          : LandmarkSampler.of(getLandmarkSelection(), getLeverageRegularization(), getKmeansMaxIter())
+              .select(new LandmarkSampler.Input(dataset.sparkSession(), scanned.vectors(), scan, kernel, n, d,
+                  requested, getSeed(), column, effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize()), jobs));
       if (chosen.count() < k) {
         throw new IllegalArgumentException("k = " + k + " exceeds the number of landmarks obtained, "
             + chosen.description());
       }
+      if (chosen.count() < requested) {
+        LOG.warn("NystromKernelPCA {}: {} landmarks instead of the {} asked for: {}", uid, chosen.count(), requested,
+            chosen.description());
+      }
       int m = chosen.count();
-      LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.rows(), m, d);
-      NystromFeatureMap featureMap = NystromFeatureMap.fit(landmarkKernel, getRcond());
+      NystromFeatureMap featureMap = NystromFeatureMap.fit(new LandmarkKernel(kernel, chosen.rows(), m, d),
+          getRcond());
       int r = featureMap.rank();
       long maxComponents = getCentered() ? Math.min(r, n - 1) : r;
       if (k > maxComponents) {
@@ -325,23 +324,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       }
       LOG.info("NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
           uid, n, d, m, r, m - r, kernel, Blas.implementation());
-
-      int blockSize = effectiveBlockSize(m, d, r);
-      Broadcast<FeatureMap> broadcast = sc.broadcast(featureMap,
-          scala.reflect.ClassTag$.MODULE$.apply(FeatureMap.class));
-      FeatureStatistics stats;
-      try {
-        int depth = SparkJobs.aggregationDepth(sc, partitions, 8L * r * r);
-        stats = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": accumulate the " + r + "x" + r
-            + " Nyström statistics (m = " + m + ", block " + blockSize + ")", () -> vectors
-            .mapPartitions(it -> Collections.singletonList(broadcast.value().accumulate(it, blockSize, column))
-                .iterator())
-            .treeAggregate(new FeatureStatistics(r), FeatureStatistics::merge, FeatureStatistics::merge, depth));
-      } finally {
-        broadcast.destroy();
-      }
-      KernelPCASolution solution = solve(featureMap, stats, k, n, m - r, chosen.description());
-      NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution).setParent(this);
+      FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), featureMap,
+          effectiveBlockSize(m, d, r), column, jobs);
+      FeaturePCA fitted = FeaturePCA.solve(featureMap, stats, k, getCentered());
+      warnOnZeroVariance(fitted.spectrum(), k);
+      NystromKernelPCAModel model = new NystromKernelPCAModel(uid,
+          KernelPCASolution.of(fitted, m - r, chosen.description())).setParent(this);
       copyValues(model, ParamMap.empty());
       if (type.usesGamma()) {
         model.set(model.gamma(), gammaUsed);
@@ -350,41 +338,11 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       LOG.info("NystromKernelPCA {}: fitted in {} s; explained variance ratio {}", uid,
           String.format("%.3f", (System.nanoTime() - start) / 1e9), model.explainedVarianceRatio());
       return model;
-    } finally {
-      if (persist) {
-        vectors.unpersist(false);
-      }
     }
   }
 
-  /** Linear PCA of the Nyström features, mapped back to landmark weights (driver side). */
-  private KernelPCASolution solve(NystromFeatureMap featureMap, FeatureStatistics stats, int k, long n,
-      int droppedRank, String landmarkSelection) {
-    boolean centered = getCentered();
-    LinearPCA pca = LinearPCA.fit(stats, k, centered);
-    int m = featureMap.landmarkKernel().numLandmarks();
-    int r = featureMap.rank();
-    double[] projector = featureMap.toLandmarkWeights(pca.components(), k);
-    double[] signs = SymmetricEigen.fixSigns(projector, m, k);
-    double[] mean = pca.mean();
-    double[] offset = new double[k];
-    double[] meanWeights = new double[m];
-    double meanSqNorm = 0;
-    if (centered) {
-      double[] u = pca.components();
-      for (int c = 0; c < k; c++) {
-        double o = 0;
-        for (int i = 0; i < r; i++) {
-          o += u[i + c * r] * mean[i];
-        }
-        offset[c] = signs[c] * o;
-      }
-      meanWeights = featureMap.toLandmarkWeights(mean, 1);
-      for (double v : mean) {
-        meanSqNorm += v * v;
-      }
-    }
-    double[] spectrum = pca.variances();
+  /** Warns when a kept component has (numerically) zero variance: k is larger than the data support. */
+  void warnOnZeroVariance(double[] spectrum, int k) {
     for (int c = 1; c < k; c++) {
       if (!(spectrum[c] > getRcond() * spectrum[0])) {
         LOG.warn("NystromKernelPCA {}: component {} of {} has (numerically) zero variance {}", uid, c + 1, k,
@@ -392,89 +350,6 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         break;
       }
     }
-    double total;
-    String method;
-    if (!getKernelType().isPositiveDefinite()) {
-      // k(x,x) of an indefinite kernel is no variance; refer the ratios to the positive part found.
-      total = java.util.Arrays.stream(spectrum).sum();
-      method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
-    } else if (centered) {
-      total = pca.diagonalMean() - meanSqNorm;
-      method = "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
-    } else {
-      total = pca.diagonalMean();
-      method = "exact: (1/n) sum k(x,x)";
-    }
-    NystromProjector projectorMap = new NystromProjector(featureMap.landmarkKernel(), projector, k, offset,
-        meanWeights, meanSqNorm);
-    return new KernelPCASolution(projectorMap, spectrum, total, method, n, droppedRank, landmarkSelection);
-  }
-
-  /** Landmarks as chosen by a strategy: m×d row-major rows, their count and how they were obtained. */
-  private record ChosenLandmarks(double[] rows, int count, String description) {
-  }
-
-  /** Runs the {@code landmarkSampling} strategy (the uniform one was drawn by the validating scan). */
-  private ChosenLandmarks chooseLandmarks(SparkSession spark, JavaRDD<Vector> vectors, DataScan scan,
-      Kernel kernel, long n, int d, int m) {
-    SparkContext sc = spark.sparkContext();
-    String fewer = scan.sampleSize() < m ? " (the data have only " + scan.sampleSize() + " distinct rows)" : "";
-    switch (getLandmarkSelection()) {
-      case UNIFORM -> {
-        return new ChosenLandmarks(scan.sampleRowMajor(), scan.sampleSize(), "uniform: " + scan.sampleSize()
-            + " distinct rows of " + n + ", sampled without replacement" + fewer);
-      }
-      case LEVERAGE -> {
-        LeverageScoreSampler sampler = new LeverageScoreSampler(
-            new LandmarkKernel(kernel, scan.sampleRowMajor(), scan.sampleSize(), d), n,
-            getLeverageRegularization(), m, getSeed());
-        int blockSize = effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize());
-        String column = getInputCol();
-        Broadcast<LeverageScoreSampler> broadcast = sc.broadcast(sampler,
-            scala.reflect.ClassTag$.MODULE$.apply(LeverageScoreSampler.class));
-        try {
-          int depth = SparkJobs.aggregationDepth(sc, vectors.getNumPartitions(), 8L * m * d);
-          SmallestKeys kept = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": sample " + m
-              + " landmarks by approximate ridge leverage scores", () -> vectors
-              .mapPartitions(it -> Collections.singletonList(broadcast.value().samplePartition(it, blockSize, column))
-                  .iterator())
-              .treeAggregate(new SmallestKeys(m), SmallestKeys::merge, SmallestKeys::merge, depth));
-          return new ChosenLandmarks(kept.rowsByKey(d), kept.size(), "leverage: " + kept.size() + " distinct rows of "
-              + n + ", sampled without replacement proportionally to approximate ridge leverage scores (lambda = "
-              + getLeverageRegularization() + " x mean k(x,x), n*lambda = " + sampler.ridge() + ", pilot of "
-              + scan.sampleSize() + " uniform rows)" + fewer);
-        } finally {
-          broadcast.destroy();
-        }
-      }
-      case KMEANS -> {
-        KMeansLandmarks.Centres centres = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": k-means with k = "
-            + m + " for the landmarks", () -> KMeansLandmarks.select(spark, vectors, n, d, m, getSeed(),
-            getKmeansMaxIter()));
-        return new ChosenLandmarks(centres.rowMajor(), centres.count(), "kmeans: " + centres.count()
-            + " distinct centres of Spark ML KMeans (k = " + m + ", k-means|| init, maxIter = " + getKmeansMaxIter()
-            + ")" + (centres.count() < m ? " (k-means|| found fewer distinct centres than k)" : ""));
-      }
-      default -> throw new IllegalStateException("unhandled landmark strategy " + getLandmarkSelection());
-    }
-  }
-
-  /** d from the column's size metadata, else from its first row. */
-  private static int inputDimension(Dataset<?> dataset, String column) {
-    StructField field = dataset.schema().apply(column);
-    int size = AttributeGroup.fromStructField(field).size();
-    if (size >= 0) {
-      return size;
-    }
-    List<Row> first = dataset.select(SparkJobs.column(dataset, column)).limit(1).collectAsList();
-    if (first.isEmpty()) {
-      throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
-    }
-    Object v = first.get(0).get(0);
-    if (v == null) {
-      throw new IllegalArgumentException("Column '" + column + "': the vector in row 0 is null");
-    }
-    return ((Vector) v).size();
   }
 
   @Override

@@ -1,8 +1,11 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.feature.FeatureStatistics;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
 
 /**
  * A fitted Nyström kernel PCA: scores y(x) = Pᵀk_x − o, with k_x the kernel between x and the m
@@ -30,6 +33,41 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     return nystromParams;
   }
 
+  /**
+   * This model with the rows of {@code dataset} absorbed: their feature statistics (same landmarks, same
+   * kernel) are merged into the model's and the components solved again. The result equals, to rounding,
+   * a fit on the union of the training rows and these rows with this model's landmarks
+   * ({@link NystromKernelPCA#setLandmarksFrom}): eigenvalues, scores, residuals and total variance. One
+   * validating pass and one statistics pass over {@code dataset}; an empty dataset returns an equal model.
+   *
+   * @throws IllegalArgumentException naming the row when a vector is invalid, or when the model keeps no
+   *                                  statistics (saved in format 1)
+   */
+  public NystromKernelPCAModel update(Dataset<?> dataset) {
+    if (!isUpdatable()) {
+      throw new IllegalArgumentException("NystromKernelPCAModel " + uid() + " keeps no statistics (it was saved "
+          + "in persistence format 1 by spark-kpca 0.1) and cannot be updated; fit a new model, e.g. with "
+          + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
+    }
+    transformSchema(dataset.schema());
+    FeaturePCA fitted = solution().featurePCA();
+    String column = getInputCol();
+    int d = numFeatures();
+    String jobs = "NystromKernelPCAModel " + uid() + ": update: ";
+    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, d, 0, 0L, true, jobs)) {
+      FeatureStatistics more = FeaturePasses.statistics(scanned.vectors(), fitted.map(),
+          effectiveBlockSize(numSupportPoints(), d, fitted.map().outputDim()), column, jobs);
+      KernelPCASolution updated = KernelPCASolution.of(fitted.update(more), droppedRank(), landmarkSelection());
+      NystromKernelPCAModel model = new NystromKernelPCAModel(uid(), updated);
+      return copyValues(model, ParamMap.empty()).setParent(parent());
+    }
+  }
+
+  /** The statistics the model keeps (n, φ̄, scatter, Σk(x,x)); null for a model saved in format 1. */
+  public FeatureStatistics statistics() {
+    return isUpdatable() ? solution().featurePCA().statistics().copy() : null;
+  }
+
   @Override
   public NystromKernelPCAModel copy(ParamMap extra) {
     NystromKernelPCAModel copied = new NystromKernelPCAModel(uid(), solution());
@@ -51,7 +89,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
       String uid = metadata.get("uid").asText();
       NystromKernelPCA params = new NystromKernelPCA(uid);
       Persistence.applyParams(params, metadata, path);
-      KernelPCASolution solution = Persistence.loadSolution(path, sparkSession(),
+      KernelPCASolution solution = ModelData.load(path, sparkSession(), metadata,
           AbstractKernelPCAModel.kernelOf(params), NystromKernelPCAModel.class.getSimpleName());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path);

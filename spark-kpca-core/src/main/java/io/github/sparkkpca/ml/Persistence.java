@@ -3,24 +3,13 @@ package io.github.sparkkpca.ml;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkkpca.feature.NystromProjector;
-import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.LandmarkKernel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamPair;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The on-disk format of stages and models: {@code metadata/} holds one JSON line (class, uid, Spark
@@ -30,35 +19,25 @@ import org.apache.spark.sql.types.StructType;
  */
 final class Persistence {
 
-  /** Bumped whenever the layout changes; readers accept every version up to it. */
-  static final int FORMAT_VERSION = 1;
+  /**
+   * Bumped whenever the layout changes; readers accept every version up to it. Format 1 (spark-kpca 0.1):
+   * a model is its projector over the support points. Format 2: the fitted kernel in the metadata, and a
+   * model is a feature map (one codec per kind) plus its statistics and linear PCA ({@link ModelData}).
+   */
+  static final int FORMAT_VERSION = 2;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  private static final StructType SUPPORT_SCHEMA = new StructType()
-      .add("index", DataTypes.IntegerType, false)
-      .add("point", SQLDataTypes.VectorType(), false)
-      .add("projection", SQLDataTypes.VectorType(), false)
-      .add("meanWeight", DataTypes.DoubleType, false);
-
-  private static final StructType SUMMARY_SCHEMA = new StructType()
-      .add("numSupport", DataTypes.IntegerType, false)
-      .add("numFeatures", DataTypes.IntegerType, false)
-      .add("numComponents", DataTypes.IntegerType, false)
-      .add("offset", SQLDataTypes.VectorType(), false)
-      .add("spectrum", SQLDataTypes.VectorType(), false)
-      .add("numRows", DataTypes.LongType, false)
-      .add("totalVariance", DataTypes.DoubleType, false)
-      .add("totalVarianceMethod", DataTypes.StringType, false)
-      .add("meanSqNorm", DataTypes.DoubleType, false)
-      .add("droppedRank", DataTypes.IntegerType, false)
-      .add("landmarkSelection", DataTypes.StringType, false);
+  static final ObjectMapper JSON = new ObjectMapper();
 
   private Persistence() {
   }
 
   /** Writes {@code path/metadata}. */
   static void saveMetadata(Params instance, String path, SparkSession spark) {
+    saveMetadata(instance, path, spark, null);
+  }
+
+  /** Writes {@code path/metadata} with the fields of {@code extra} added to the JSON object. */
+  static void saveMetadata(Params instance, String path, SparkSession spark, ObjectNode extra) {
     ObjectNode root = JSON.createObjectNode();
     root.put("class", instance.getClass().getName());
     root.put("timestamp", System.currentTimeMillis());
@@ -67,6 +46,9 @@ final class Persistence {
     root.put("uid", instance.uid());
     root.set("paramMap", encode(instance.extractParamMap().toList(), instance, false));
     root.set("defaultParamMap", encode(instance.extractParamMap().toList(), instance, true));
+    if (extra != null) {
+      root.setAll(extra);
+    }
     String json = root.toString();
     spark.createDataset(List.of(json), Encoders.STRING()).coalesce(1).write().text(path + "/metadata");
   }
@@ -147,92 +129,7 @@ final class Persistence {
     }
   }
 
-  /** Writes the solution under {@code path/data}. */
-  static void saveSolution(KernelPCASolution solution, String path, SparkSession spark) {
-    NystromProjector p = solution.projector();
-    LandmarkKernel lk = p.landmarkKernel();
-    int m = lk.numLandmarks();
-    int d = lk.dim();
-    int k = p.numComponents();
-    List<Row> support = new ArrayList<>(m);
-    double[] points = lk.landmarks();
-    double[] projector = p.projector();
-    for (int j = 0; j < m; j++) {
-      double[] point = java.util.Arrays.copyOfRange(points, j * d, (j + 1) * d);
-      double[] projection = new double[k];
-      for (int c = 0; c < k; c++) {
-        projection[c] = projector[j + c * m];
-      }
-      support.add(RowFactory.create(j, new DenseVector(point), new DenseVector(projection),
-          p.meanWeights()[j]));
-    }
-    spark.createDataFrame(support, SUPPORT_SCHEMA).write().parquet(path + "/data/support");
-    Row summary = RowFactory.create(m, d, k, new DenseVector(p.offset()), new DenseVector(solution.spectrum()),
-        solution.numRows(), solution.totalVariance(), solution.totalVarianceMethod(), p.meanSqNorm(),
-        solution.droppedRank(), solution.landmarkSelection());
-    spark.createDataFrame(List.of(summary), SUMMARY_SCHEMA).coalesce(1).write().parquet(path + "/data/summary");
-  }
-
-  /**
-   * Reads a solution written by {@link #saveSolution}.
-   *
-   * @throws IllegalArgumentException naming the path and the inconsistency when the data are missing or
-   *                                  do not fit together
-   */
-  static KernelPCASolution loadSolution(String path, SparkSession spark, Kernel kernel, String className) {
-    String what = "Cannot load " + className + " from '" + path + "': ";
-    List<Row> summaries;
-    List<Row> support;
-    try {
-      summaries = spark.read().schema(SUMMARY_SCHEMA).parquet(path + "/data/summary").collectAsList();
-      support = spark.read().schema(SUPPORT_SCHEMA).parquet(path + "/data/support").collectAsList();
-    } catch (Exception e) {
-      throw new IllegalArgumentException(what + "missing or unreadable model data (" + firstLine(e) + ")", e);
-    }
-    if (summaries.size() != 1) {
-      throw new IllegalArgumentException(what + "expected one summary row, found " + summaries.size());
-    }
-    Row s = summaries.get(0);
-    int m = s.getInt(0);
-    int d = s.getInt(1);
-    int k = s.getInt(2);
-    if (support.size() != m) {
-      throw new IllegalArgumentException(what + "the summary records " + m + " support points but the data "
-          + "hold " + support.size());
-    }
-    double[] points = new double[m * d];
-    double[] projector = new double[m * k];
-    double[] meanWeights = new double[m];
-    boolean[] seen = new boolean[m];
-    for (Row row : support) {
-      int j = row.getInt(0);
-      Vector point = (Vector) row.get(1);
-      Vector projection = (Vector) row.get(2);
-      if (j < 0 || j >= m || seen[j] || point.size() != d || projection.size() != k) {
-        throw new IllegalArgumentException(what + "support row " + j + " is inconsistent with m = " + m
-            + ", d = " + d + ", k = " + k);
-      }
-      seen[j] = true;
-      System.arraycopy(point.toArray(), 0, points, j * d, d);
-      double[] pr = projection.toArray();
-      for (int c = 0; c < k; c++) {
-        projector[j + c * m] = pr[c];
-      }
-      meanWeights[j] = row.getDouble(3);
-    }
-    double[] offset = ((Vector) s.get(3)).toArray();
-    double[] spectrum = ((Vector) s.get(4)).toArray();
-    if (offset.length != k || spectrum.length < k) {
-      throw new IllegalArgumentException(what + "offset has " + offset.length + " entries and the spectrum "
-          + spectrum.length + ", expected " + k + " and >= " + k);
-    }
-    NystromProjector projectorMap = new NystromProjector(new LandmarkKernel(kernel, points, m, d), projector, k,
-        offset, meanWeights, s.getDouble(8));
-    return new KernelPCASolution(projectorMap, spectrum, s.getDouble(6), s.getString(7), s.getLong(5),
-        s.getInt(9), s.getString(10));
-  }
-
-  private static String firstLine(Exception e) {
+  static String firstLine(Exception e) {
     String msg = String.valueOf(e.getMessage());
     int nl = msg.indexOf('\n');
     return nl < 0 ? msg : msg.substring(0, nl);

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.NystromProjector;
+import io.github.sparkkpca.data.InputVectors;
+import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
 import io.github.sparkkpca.linalg.RowBlock;
 import java.util.ArrayList;
@@ -15,12 +16,13 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 
 /**
- * Scores one partition block by block: rows are buffered b at a time, projected with two GEMMs, and
+ * Scores one partition block by block: rows are buffered b at a time, checked ({@link InputVectors}),
+ * projected (a kernel block and one GEMM for landmark models), and
  * emitted in their input order with the score vector (and residual, and pre-image) appended.
  */
 final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
-  private final Broadcast<NystromProjector> projector;
+  private final Broadcast<Projector> projector;
   private final int inputIndex;
   private final String inputCol;
   private final int dim;
@@ -29,7 +31,7 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
   /** The pre-image map, or null when no reconstruction column is requested. */
   private final Broadcast<Preimage> preimage;
 
-  ProjectPartition(Broadcast<NystromProjector> projector, int inputIndex, String inputCol, int dim,
+  ProjectPartition(Broadcast<Projector> projector, int inputIndex, String inputCol, int dim,
       int blockSize, boolean withResidual, Broadcast<Preimage> preimage) {
     this.projector = projector;
     this.inputIndex = inputIndex;
@@ -42,7 +44,8 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
   @Override
   public Iterator<Row> call(Iterator<Row> input) {
-    NystromProjector p = projector.value();
+    Projector p = projector.value();
+    int partition = org.apache.spark.TaskContext.getPartitionId();
     int k = p.numComponents();
     RowBlock block = new RowBlock(blockSize, dim);
     double[] scratch = new double[p.scratchSize(blockSize)];
@@ -83,24 +86,21 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
         while (input.hasNext() && !block.isFull()) {
           Row row = input.next();
           Object value = row.get(inputIndex);
-          if (!(value instanceof Vector v)) {
+          String problem = InputVectors.problem(value, dim, "the model expects");
+          if (problem != null) {
             throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
-                + " of this partition is null");
+                + " of partition " + partition + " " + problem);
           }
-          if (v.size() != dim) {
-            throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
-                + " of this partition has size " + v.size() + ", the model expects " + dim);
-          }
-          try {
-            block.add(v, inputCol);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
-                + " of this partition has a NaN or infinite value", e);
-          }
+          block.add((Vector) value, inputCol);
           pending.add(row);
           position++;
         }
-        p.project(block, scratch, scores, residuals);
+        int bad = p.project(block, scratch, scores, residuals);
+        if (bad >= 0) {
+          throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position "
+              + (position - pending.size() + bad) + " of partition " + partition + " gives non-finite scores: its "
+              + "kernel values overflow (" + p.kernel() + "); rescale the input or choose other kernel parameters");
+        }
         if (pre != null) {
           pre.reconstruct(block, scores, preScratch, reconstructions);
         }

@@ -113,7 +113,7 @@ class PersistenceTest {
         () -> KernelPCAModel.load(path.toString()));
     assertTrue(wrongClass.getMessage().contains("NystromKernelPCAModel"), wrongClass.getMessage());
 
-    deleteTree(path.resolve("data/support"));
+    deleteTree(path.resolve("data/landmarks"));
     IllegalArgumentException noData = assertThrows(IllegalArgumentException.class,
         () -> NystromKernelPCAModel.load(path.toString()));
     assertTrue(noData.getMessage().contains("missing or unreadable model data"), noData.getMessage());

@@ -1,0 +1,45 @@
+package io.github.sparkkpca.landmarks;
+
+import io.github.sparkkpca.kernel.Kernel;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A way of choosing the m landmarks of a Nyström fit. Every sampler is reproducible for a seed and
+ * independent of the partitioning of the data; it may run passes of its own over the validated rows.
+ */
+public interface LandmarkSampler {
+
+  /**
+   * What a sampler may use: the validated rows, the validating scan (count and uniform sample), the kernel
+   * (γ resolved), sizes, seed and the prefix of its Spark job descriptions.
+   */
+  record Input(SparkSession spark, JavaRDD<Vector> vectors, DataScan scan, Kernel kernel, long n, int d, int m,
+      long seed, String column, int blockSize, String jobPrefix) {
+  }
+
+  /**
+   * Landmarks as chosen: m×d row-major rows, their count (fewer than asked when the data have fewer
+   * distinct candidates) and how they were obtained, in words.
+   */
+  record Landmarks(double[] rows, int count, String description) {
+  }
+
+  Landmarks select(Input input);
+
+  /** The sampler a {@code landmarkSampling} value names. */
+  static LandmarkSampler of(LandmarkSelection selection, double leverageRegularization, int kmeansMaxIter) {
+    return switch (selection) {
+      case UNIFORM -> new UniformSampler();
+      case LEVERAGE -> new LeverageScoreSampling(leverageRegularization);
+      case KMEANS -> new KMeansLandmarks(kmeansMaxIter);
+    };
+  }
+
+  /** " (the data have only N distinct rows)" when the scan found fewer than m, else "". */
+  static String fewerNote(Input input) {
+    return input.scan().sampleSize() < input.m() ? " (the data have only " + input.scan().sampleSize()
+        + " distinct rows)" : "";
+  }
+}

@@ -1,0 +1,36 @@
+package io.github.sparkkpca.landmarks;
+
+import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.kernel.LandmarkKernel;
+
+/**
+ * m rows without replacement with probabilities proportional to approximate ridge leverage scores from a
+ * uniform pilot ({@link LeverageScoreSampler}): one pass over the data.
+ */
+final class LeverageScoreSampling implements LandmarkSampler {
+
+  private final double regularization;
+
+  LeverageScoreSampling(double regularization) {
+    this.regularization = regularization;
+  }
+
+  @Override
+  public Landmarks select(Input input) {
+    DataScan scan = input.scan();
+    int m = input.m();
+    int d = input.d();
+    LeverageScoreSampler sampler = new LeverageScoreSampler(
+        new LandmarkKernel(input.kernel(), scan.sampleRowMajor(), scan.sampleSize(), d), input.n(),
+        regularization, m, input.seed());
+    int blockSize = input.blockSize();
+    String column = input.column();
+    SmallestKeys kept = DistributedPass.run(input.vectors().context(), input.jobPrefix() + "sample " + m
+        + " landmarks by approximate ridge leverage scores", input.vectors(), sampler, LeverageScoreSampler.class,
+        (shared, partition, rows) -> shared.samplePartition(rows, blockSize, column), SmallestKeys::merge);
+    return new Landmarks(kept.rowsByKey(d), kept.size(), "leverage: " + kept.size() + " distinct rows of "
+        + input.n() + ", sampled without replacement proportionally to approximate ridge leverage scores (lambda = "
+        + regularization + " x mean k(x,x), n*lambda = " + sampler.ridge() + ", pilot of " + scan.sampleSize()
+        + " uniform rows)" + LandmarkSampler.fewerNote(input));
+  }
+}

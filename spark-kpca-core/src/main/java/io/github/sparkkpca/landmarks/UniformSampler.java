@@ -1,0 +1,12 @@
+package io.github.sparkkpca.landmarks;
+
+/** m rows uniformly without replacement: the sample the validating scan drew (no pass of its own). */
+final class UniformSampler implements LandmarkSampler {
+
+  @Override
+  public Landmarks select(Input input) {
+    DataScan scan = input.scan();
+    return new Landmarks(scan.sampleRowMajor(), scan.sampleSize(), "uniform: " + scan.sampleSize()
+        + " distinct rows of " + input.n() + ", sampled without replacement" + LandmarkSampler.fewerNote(input));
+  }
+}
