@@ -15,7 +15,7 @@
 
 // COMMAND ----------
 
-import io.github.sparkkpca.data.MnistIdx
+import io.github.sparkkpca.examples.data.MnistIdx
 import io.github.sparkkpca.ml.{NystromKernelPCA, NystromKernelPCAModel}
 import org.apache.spark.ml.linalg.Vector
 import java.nio.file.{Files, Path, Paths}

@@ -13,7 +13,7 @@
 
 // COMMAND ----------
 
-import io.github.sparkkpca.data.MnistIdx
+import io.github.sparkkpca.examples.data.MnistIdx
 import io.github.sparkkpca.ml.{NystromKernelPCA, NystromKernelPCAModel}
 import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator
 import org.apache.spark.sql.functions.{avg, col, count, when}

@@ -15,7 +15,7 @@
 
 // COMMAND ----------
 
-import io.github.sparkkpca.data.MnistIdx
+import io.github.sparkkpca.examples.data.MnistIdx
 import io.github.sparkkpca.ml.NystromKernelPCA
 import org.apache.spark.ml.linalg.{Vector, Vectors}
 import java.nio.file.{Files, Path, Paths}

@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.reproduce.ImageData;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.reproduce.StergeReproduction;
 import java.io.PrintWriter;
 import java.nio.file.Path;

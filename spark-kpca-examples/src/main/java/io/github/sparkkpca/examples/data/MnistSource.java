@@ -29,7 +29,7 @@ import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * Reads MNIST from its original IDX files (uncompressed, big-endian) into a DataFrame, distributed: the
- * CLI's {@code mnist:} source. (The core's {@link io.github.sparkkpca.data.MnistIdx} reads a split into
+ * CLI's {@code mnist:} source. (The core's {@link io.github.sparkkpca.examples.data.MnistIdx} reads a split into
  * driver memory, for tests and small experiments; this one scales to files on HDFS or S3.)
  *
  * <p>An IDX3 image file is the magic number 0x00000803, the image count, rows and columns (4-byte
@@ -93,7 +93,7 @@ public final class MnistSource {
 
   /** {@code $MNIST_DIR} if set, else {@code ~/.cache/spark-kpca/mnist} (as {@code bin/fetch-mnist}). */
   public static String defaultDir() {
-    return io.github.sparkkpca.data.MnistIdx.defaultDirectory().toString();
+    return io.github.sparkkpca.examples.data.MnistIdx.defaultDirectory().toString();
   }
 
   /**

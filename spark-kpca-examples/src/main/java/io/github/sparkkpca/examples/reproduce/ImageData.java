@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.reproduce;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.Readme;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.io.DataOutputStream;
 import java.io.IOException;

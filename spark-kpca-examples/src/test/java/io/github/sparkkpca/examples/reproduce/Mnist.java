@@ -2,7 +2,7 @@ package io.github.sparkkpca.examples.reproduce;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

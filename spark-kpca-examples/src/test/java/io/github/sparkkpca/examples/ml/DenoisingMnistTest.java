@@ -1,10 +1,15 @@
-package io.github.sparkkpca.ml;
+package io.github.sparkkpca.examples.ml;
+
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.KernelPCA;
+import io.github.sparkkpca.ml.KernelPCAModel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.github.sparkkpca.data;
+package io.github.sparkkpca.examples.data;
 
 import java.io.DataInputStream;
 import java.io.IOException;
