@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.bench;
 
 /**
- * Floating-point operation counts of a Nyström kernel PCA fit and transform (DESIGN.md, cost model): a
+ * Floating-point operation counts of a Nyström kernel PCA fit and transform (docs/design.md, cost model): a
  * multiply-add counts as two flops, and only the triangle of a triangular or symmetric product is counted.
  *
  * <ul>
