@@ -5,9 +5,10 @@
 // MAGIC Fits `NystromKernelPCA` (Gaussian kernel, m landmarks) on MNIST digits, prints how much of the feature-space
 // MAGIC variance the components explain, and draws a scree plot and the 2-D embedding of held-out digits.
 // MAGIC
-// MAGIC **Cluster library.** The spark-kpca examples jar built for the runtime: it holds the library, the charts
-// MAGIC (`ModelPlots`) and their shaded plotting library. On Databricks Runtime 15.x/16.x LTS (Spark 3.5, Scala 2.12)
-// MAGIC build it with `mvn -P spark-3.5 clean package -DskipTests`; on Spark 4 runtimes use the default build.
+// MAGIC **Cluster library.** The spark-kpca examples jar built for the runtime's Scala version: it holds the library,
+// MAGIC the charts (`ModelPlots`) and their shaded plotting library. On Databricks Runtime 15.x/16.x LTS (Spark 3.5,
+// MAGIC Scala 2.12) that is `spark-kpca-examples_2.12-<version>.jar`, built with `mvn -P spark-3.5 clean package
+// MAGIC -DskipTests`; on Spark 4 runtimes (Scala 2.13) `spark-kpca-examples_2.13-<version>.jar` from the default build.
 // MAGIC
 // MAGIC **Data.** The four MNIST IDX files (`bin/fetch-mnist DIR` downloads them). `MnistIdx` reads them on the
 // MAGIC driver, so on a cluster put them on a path the driver can read (a Unity Catalog volume, for example) and

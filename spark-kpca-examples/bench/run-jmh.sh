@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 target="$root/spark-kpca-examples/target"
-jar="$(ls -t "$target"/spark-kpca-examples-*.jar 2>/dev/null | grep -v -e '-sources\.jar$' -e '-tests\.jar$' | head -n 1 || true)"
+jar="$(ls -t "$target"/spark-kpca-examples_*.jar 2>/dev/null | grep -v -e '-sources\.jar$' -e '-javadoc\.jar$' -e '-tests\.jar$' | head -n 1 || true)"
 if [ -z "$jar" ] || [ ! -s "$target/classpath.txt" ]; then
   echo "run-jmh: build the examples jar first: mvn -B -q -pl spark-kpca-examples -am package -DskipTests" >&2
   exit 1

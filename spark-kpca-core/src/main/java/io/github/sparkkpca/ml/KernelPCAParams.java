@@ -225,7 +225,7 @@ public interface KernelPCAParams extends Params {
 
   /**
    * The schema with this stage's output columns appended: the k scores, then the residual and the
-   * d-dimensional reconstruction when requested (d < 0 when unknown).
+   * d-dimensional reconstruction when requested (d &lt; 0 when unknown).
    */
   default StructType appendOutputColumns(StructType schema, int k, int d) {
     StructType out = schema.add(new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());

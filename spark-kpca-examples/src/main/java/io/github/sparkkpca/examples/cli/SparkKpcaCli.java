@@ -199,8 +199,11 @@ public final class SparkKpcaCli implements Callable<Integer> {
     @Override
     public String[] getVersion() {
       String version = "unknown";
+      // The artifact is named with the Scala binary version it was built for (spark-kpca-examples_2.13), the
+      // one it runs with.
+      String scalaBinary = scala.util.Properties.versionNumberString().replaceAll("^(\\d+\\.\\d+).*", "$1");
       try (InputStream in = SparkKpcaCli.class.getResourceAsStream(
-          "/META-INF/maven/io.github.sparkkpca/spark-kpca-examples/pom.properties")) {
+          "/META-INF/maven/io.github.sparkkpca/spark-kpca-examples_" + scalaBinary + "/pom.properties")) {
         if (in != null) {
           Properties p = new Properties();
           p.load(in);

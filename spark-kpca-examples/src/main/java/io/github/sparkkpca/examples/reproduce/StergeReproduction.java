@@ -30,7 +30,7 @@ import org.apache.spark.sql.SparkSession;
  * error is never below the exact one. Every ℓ of every repetition is checked, with tolerance
  * 1e-9·R_exact(ℓ) + 1e-15·total; violations are counted (0 expected).
  *
- * <p><b>The paper's "surprisingly better" remark.</b> The quantity Σ_{ℓ<i≤r} λ_{i,m} (the Nyström error
+ * <p><b>The paper's "surprisingly better" remark.</b> The quantity Σ_{ℓ&lt;i≤r} λ_{i,m} (the Nyström error
  * without the residual (1/n) tr(K − K̃) of projecting onto the landmarks' span) is reported alongside as
  * a diagnostic: it reaches 0 at ℓ = m and so drops below the exact error for large ℓ.
  *
@@ -166,7 +166,7 @@ public final class StergeReproduction {
    * repetitions.
    *
    * @param checks number of (ℓ, repetition) pairs checked
-   * @param violations how many had R_nys(ℓ) < R_exact(ℓ) beyond the tolerance
+   * @param violations how many had R_nys(ℓ) &lt; R_exact(ℓ) beyond the tolerance
    * @param partialSumViolations how many had Σ_{i≤ℓ} λ_{i,m} > Σ_{i≤ℓ} λ_i beyond the tolerance
    * @param minRelativeMargin the smallest (R_nys(ℓ) − R_exact(ℓ)) / R_exact(ℓ) seen
    */
@@ -179,7 +179,7 @@ public final class StergeReproduction {
    *
    * @param exact R_exact(ℓ) (eq. 18)
    * @param nystrom R_nys(ℓ) = total − Σ_{i≤ℓ} λ_{i,m} (eq. 19)
-   * @param withinSpan Σ_{ℓ<i≤r} λ_{i,m}: eq. 19 without the Nyström residual
+   * @param withinSpan Σ_{ℓ&lt;i≤r} λ_{i,m}: eq. 19 without the Nyström residual
    * @param residual total − Σ_i λ_{i,m}: the Nyström residual (1/n) tr(K − K̃) (centred: its analogue)
    */
   public record VariantRow(int digit, String setting, int m, int ell, double exact, double nystrom,
@@ -220,7 +220,7 @@ public final class StergeReproduction {
       return kyFan.stream().mapToLong(KyFanRow::checks).sum();
     }
 
-    /** Ky Fan violations (R_nys < R_exact) over all checks; 0 expected. */
+    /** Ky Fan violations (R_nys &lt; R_exact) over all checks; 0 expected. */
     public long kyFanViolations() {
       return kyFan.stream().mapToLong(KyFanRow::violations).sum();
     }

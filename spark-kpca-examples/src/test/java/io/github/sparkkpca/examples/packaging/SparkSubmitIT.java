@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.examples.Readme;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,11 @@ class SparkSubmitIT {
     Path root = Path.of("..").toAbsolutePath().normalize();
     List<String> command = readmeCommand(Files.readString(root.resolve("README.md")));
     assertEquals("spark-submit", command.get(0), command::toString);
-    Path jar = root.resolve(command.stream().filter(a -> a.endsWith(".jar")).findFirst().orElseThrow());
+    String readmeJar = command.stream().filter(a -> a.endsWith(".jar")).findFirst().orElseThrow();
+    // The README names the default (Scala 2.13) build's jar; a -P spark-3.5 build runs the same command on its
+    // _2.12 jar.
+    Path jar = root.resolve(readmeJar.replace("_2.13-", "_" + System.getProperty("scala.binary.version") + "-"));
+    assertEquals(builtJar(), jar, "README's spark-submit command names " + readmeJar + ", not the jar this build makes");
     assertTrue(Files.isRegularFile(jar), jar + " is missing: run `mvn package` first");
     Path model = dir.resolve("model");
     Path plots = dir.resolve("plots");
@@ -68,6 +73,27 @@ class SparkSubmitIT {
     if (command.contains("--plots")) {
       assertTrue(Files.isRegularFile(plots.resolve("embedding.png")), "no charts:\n" + output);
     }
+  }
+
+  /** {@code --version} of the packaged jar reads the version from the jar's Maven properties. */
+  @Test
+  void packagedJarReportsItsVersion() throws IOException, InterruptedException {
+    List<String> java = new ArrayList<>();
+    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    java.add("-cp");
+    java.add(builtJar() + File.pathSeparator + Files.readString(Path.of("target", "classpath.txt")).trim());
+    java.add("io.github.sparkkpca.examples.cli.SparkKpcaCli");
+    java.add("--version");
+    Process process = new ProcessBuilder(java).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(2, TimeUnit.MINUTES), output);
+    assertEquals(0, process.exitValue(), output);
+    assertTrue(output.contains("spark-kpca " + System.getProperty("project.version") + "\n"), output);
+  }
+
+  /** The shaded jar this build packaged (target/&lt;artifactId&gt;-&lt;version&gt;.jar), from Maven. */
+  static Path builtJar() {
+    return Path.of(System.getProperty("examples.jar")).toAbsolutePath().normalize();
   }
 
   /** The first {@code spark-submit} command of the README's command-line section, its lines joined. */
