@@ -8,6 +8,10 @@ import org.apache.spark.ml.linalg.Vector;
  * A reusable buffer of up to {@code capacity} rows of dimension d, stored row-major (equivalently: a d×b
  * column-major matrix for BLAS), with each row's squared norm. Sparse vectors are scattered into the
  * block, so at most one block is ever dense. Allocated once per partition; no allocation per row.
+ *
+ * <p>{@link #shift} gives the rows minus a centre, with their squared norms, in a second buffer of the
+ * same size (allocated on first use): shift-invariant kernels use it so that squared distances expanded
+ * as ‖x‖² + ‖z‖² − 2⟨x,z⟩ do not cancel catastrophically for data far from the origin.
  */
 public final class RowBlock {
 
@@ -16,6 +20,8 @@ public final class RowBlock {
   private final double[] values;
   private final double[] sqNorms;
   private int size;
+  private double[] shiftedValues;
+  private double[] shiftedSqNorms;
 
   public RowBlock(int capacity, int dim) {
     if (capacity < 1 || dim < 1) {
@@ -28,9 +34,39 @@ public final class RowBlock {
   }
 
   /**
+   * What makes a vector unusable, or null if nothing does: a NaN or infinite value, or values so large
+   * that its squared norm ‖x‖² overflows a double (|x_j| around 1e154 and above), which no kernel here can
+   * use. Phrased to follow "the vector in row …".
+   */
+  public static String invalidValues(Vector v) {
+    double[] val = v instanceof SparseVector sv ? sv.values() : v instanceof DenseVector dv ? dv.values()
+        : v.toArray();
+    int[] idx = v instanceof SparseVector sv ? sv.indices() : null;
+    double sq = 0;
+    int largest = -1;
+    for (int i = 0; i < val.length; i++) {
+      double x = val[i];
+      if (!Double.isFinite(x)) {
+        return "has a non-finite value (" + x + ")";
+      }
+      sq += x * x;
+      if (largest < 0 || Math.abs(x) > Math.abs(val[largest])) {
+        largest = i;
+      }
+    }
+    if (Double.isInfinite(sq)) {
+      return "has values too large for kernel arithmetic: its squared norm overflows a double (the norm must "
+          + "stay below 1.3e154; largest |value| " + Math.abs(val[largest]) + " at index "
+          + (idx == null ? largest : idx[largest]) + "); rescale the data";
+    }
+    return null;
+  }
+
+  /**
    * Appends a row. The caller has checked its size; the values are validated here.
    *
-   * @throws IllegalArgumentException naming {@code column} if the vector has a NaN or infinite value
+   * @throws IllegalArgumentException naming {@code column} and the problem ({@link #invalidValues}) if the
+   *                                  vector has a NaN or infinite value or a squared norm that overflows
    */
   public void add(Vector v, String column) {
     int offset = size * dim;
@@ -52,7 +88,7 @@ public final class RowBlock {
       }
     }
     if (!Double.isFinite(sq)) {
-      throw new IllegalArgumentException("Column '" + column + "' has a vector with a NaN or infinite value");
+      throw new IllegalArgumentException("Column '" + column + "' has a vector that " + invalidValues(v));
     }
     sqNorms[size] = sq;
     size++;
@@ -72,6 +108,37 @@ public final class RowBlock {
       sqNorms[i] = sq;
     }
     size = b;
+  }
+
+  /**
+   * x_i − c for the rows [0, size) of the block, row-major, into a buffer the block owns (overwritten by
+   * the next call); {@link #shiftedSqNorms()} then holds ‖x_i − c‖². O(b·d), against the b·m·d of the
+   * kernel GEMM that uses it.
+   *
+   * @param centre c, length d
+   * @return the shifted rows (rows [0, size) are valid)
+   */
+  public double[] shift(double[] centre) {
+    if (shiftedValues == null) {
+      shiftedValues = new double[values.length];
+      shiftedSqNorms = new double[capacity];
+    }
+    for (int i = 0; i < size; i++) {
+      int offset = i * dim;
+      double sq = 0;
+      for (int t = 0; t < dim; t++) {
+        double x = values[offset + t] - centre[t];
+        shiftedValues[offset + t] = x;
+        sq += x * x;
+      }
+      shiftedSqNorms[i] = sq;
+    }
+    return shiftedValues;
+  }
+
+  /** ‖x_i − c‖² as of the last {@link #shift}. */
+  public double[] shiftedSqNorms() {
+    return shiftedSqNorms;
   }
 
   public boolean isFull() {

@@ -157,11 +157,14 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return new DenseVector(Arrays.copyOf(solution.spectrum(), numComponents()));
   }
 
-  /** Σ_i / {@link #totalVariance()} for i = 1..k. */
+  /**
+   * Σ_i / {@link #totalVariance()} for i = 1..k; 0 when the total variance is 0 (constant data: there is
+   * no variance, and none is explained), never NaN.
+   */
   public DenseVector explainedVarianceRatio() {
     double[] ratio = Arrays.copyOf(solution.spectrum(), numComponents());
     for (int i = 0; i < ratio.length; i++) {
-      ratio[i] /= solution.totalVariance();
+      ratio[i] = solution.totalVariance() > 0 ? ratio[i] / solution.totalVariance() : 0.0;
     }
     return new DenseVector(ratio);
   }

@@ -260,10 +260,6 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     String column = getInputCol();
     int k = getK();
     KernelType type = getKernelType();
-    if (!type.isPositiveDefinite()) {
-      LOG.warn("The {} kernel is not positive definite: negative eigenvalues of K_mm are dropped and the "
-          + "result is the PCA of the positive part only", type.paramName());
-    }
     SparkSession spark = dataset.sparkSession();
     SparkContext sc = spark.sparkContext();
     int d = inputDimension(dataset, column);
@@ -286,8 +282,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       int scanDepth = SparkJobs.aggregationDepth(sc, partitions, 8L * requested * d);
       DataScan scan = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": validate '" + column
           + "' and sample " + sampleCapacity + " landmarks", () -> vectors
-          .mapPartitionsWithIndex((index, it) -> Collections.singletonList(
-              new DataScan(sampleCapacity, d, seed, column).scanPartition(index, it)).iterator(), true)
+          .zipWithIndex().mapPartitionsWithIndex((index, it) -> Collections.singletonList(
+              new DataScan(sampleCapacity, d, seed, column).scanIndexedPartition(index, it)).iterator(), true)
           .treeAggregate(zero, DataScan::merge, DataScan::merge, scanDepth));
       if (scan.errorMessage() != null) {
         throw new IllegalArgumentException(scan.errorMessage());
@@ -305,6 +301,10 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       double gammaUsed = isDefined(gamma()) ? getGamma()
           : Kernel.medianHeuristicGamma(type, uniformSample, uniformCount, d, MEDIAN_HEURISTIC_POINTS);
       Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
+      if (!kernel.isPositiveDefinite()) {
+        LOG.warn("The kernel {} is not positive definite: negative eigenvalues of K_mm are dropped and the "
+            + "result is the PCA of the positive part only", kernel);
+      }
       ChosenLandmarks chosen = hasSuppliedLandmarks()
           ? new ChosenLandmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
           : chooseLandmarks(spark, vectors, scan, kernel, n, d, requested);
@@ -313,6 +313,10 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             + chosen.description());
       }
       int m = chosen.count();
+      if (m < requested) {
+        LOG.warn("NystromKernelPCA {}: {} landmarks instead of the {} requested: {}", uid, m, requested,
+            chosen.description());
+      }
       LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.rows(), m, d);
       NystromFeatureMap featureMap = NystromFeatureMap.fit(landmarkKernel, getRcond());
       int r = featureMap.rank();
@@ -394,12 +398,14 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     double total;
     String method;
-    if (!getKernelType().isPositiveDefinite()) {
+    if (!featureMap.landmarkKernel().kernel().isPositiveDefinite()) {
       // k(x,x) of an indefinite kernel is no variance; refer the ratios to the positive part found.
       total = java.util.Arrays.stream(spectrum).sum();
       method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
     } else if (centered) {
-      total = pca.diagonalMean() - meanSqNorm;
+      // Clamped at the variance found in H_m, which it bounds in exact arithmetic: rounding must not leave
+      // it below (ratios above 1) or negative (constant data: 0, and 0/0 ratios).
+      total = Math.max(pca.diagonalMean() - meanSqNorm, java.util.Arrays.stream(spectrum).sum());
       method = "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
     } else {
       total = pca.diagonalMean();
@@ -418,11 +424,13 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   private ChosenLandmarks chooseLandmarks(SparkSession spark, JavaRDD<Vector> vectors, DataScan scan,
       Kernel kernel, long n, int d, int m) {
     SparkContext sc = spark.sparkContext();
-    String fewer = scan.sampleSize() < m ? " (the data have only " + scan.sampleSize() + " distinct rows)" : "";
+    String fewer = scan.sampleSize() < m ? "; " + scan.sampleSize() + " landmarks instead of the " + m
+        + " requested: the data have only " + scan.sampleSize() + " distinct rows" : "";
     switch (getLandmarkSelection()) {
       case UNIFORM -> {
         return new ChosenLandmarks(scan.sampleRowMajor(), scan.sampleSize(), "uniform: " + scan.sampleSize()
-            + " distinct rows of " + n + ", sampled without replacement" + fewer);
+            + " distinct rows of " + n + ", rows sampled uniformly without replacement, repeated rows merged"
+            + fewer);
       }
       case LEVERAGE -> {
         LeverageScoreSampler sampler = new LeverageScoreSampler(
@@ -430,17 +438,19 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             getLeverageRegularization(), m, getSeed());
         int blockSize = effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize());
         String column = getInputCol();
+        long[] firstRows = scan.firstRows(vectors.getNumPartitions());
         Broadcast<LeverageScoreSampler> broadcast = sc.broadcast(sampler,
             scala.reflect.ClassTag$.MODULE$.apply(LeverageScoreSampler.class));
         try {
           int depth = SparkJobs.aggregationDepth(sc, vectors.getNumPartitions(), 8L * m * d);
           SmallestKeys kept = SparkJobs.described(sc, "NystromKernelPCA " + uid + ": sample " + m
               + " landmarks by approximate ridge leverage scores", () -> vectors
-              .mapPartitions(it -> Collections.singletonList(broadcast.value().samplePartition(it, blockSize, column))
-                  .iterator())
+              .mapPartitionsWithIndex((index, it) -> Collections.singletonList(broadcast.value()
+                  .samplePartition(it, firstRows[index], blockSize, column)).iterator(), true)
               .treeAggregate(new SmallestKeys(m), SmallestKeys::merge, SmallestKeys::merge, depth));
           return new ChosenLandmarks(kept.rowsByKey(d), kept.size(), "leverage: " + kept.size() + " distinct rows of "
-              + n + ", sampled without replacement proportionally to approximate ridge leverage scores (lambda = "
+              + n + ", rows sampled without replacement proportionally to approximate ridge leverage scores, "
+              + "repeated rows merged (lambda = "
               + getLeverageRegularization() + " x mean k(x,x), n*lambda = " + sampler.ridge() + ", pilot of "
               + scan.sampleSize() + " uniform rows)" + fewer);
         } finally {
@@ -453,7 +463,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             getKmeansMaxIter()));
         return new ChosenLandmarks(centres.rowMajor(), centres.count(), "kmeans: " + centres.count()
             + " distinct centres of Spark ML KMeans (k = " + m + ", k-means|| init, maxIter = " + getKmeansMaxIter()
-            + ")" + (centres.count() < m ? " (k-means|| found fewer distinct centres than k)" : ""));
+            + ")" + (centres.count() < m ? "; " + centres.count() + " landmarks instead of the " + m
+            + " requested: k-means|| found fewer distinct centres than k" : ""));
       }
       default -> throw new IllegalStateException("unhandled landmark strategy " + getLandmarkSelection());
     }

@@ -95,7 +95,7 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
             block.add(v, inputCol);
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
-                + " of this partition has a NaN or infinite value", e);
+                + " of this partition " + RowBlock.invalidValues(v), e);
           }
           pending.add(row);
           position++;

@@ -28,7 +28,8 @@ class DataScanTest {
     int size = (data.size() + parts - 1) / parts;
     for (int p = 0; p < parts; p++) {
       List<Vector> slice = data.subList(Math.min(data.size(), p * size), Math.min(data.size(), (p + 1) * size));
-      total.merge(new DataScan(m, 3, seed, "features").scanPartition(p, slice.iterator()));
+      total.merge(new DataScan(m, 3, seed, "features").scanPartition(p, Math.min(data.size(), p * size),
+          slice.iterator()));
     }
     return total;
   }
@@ -81,13 +82,13 @@ class DataScanTest {
     second.set(3, Vectors.dense(1, Double.NaN, 2));
     second.set(6, null);
     DataScan total = new DataScan(2, 3, 1, "features");
-    total.merge(new DataScan(2, 3, 1, "features").scanPartition(1, second.iterator()));
-    total.merge(new DataScan(2, 3, 1, "features").scanPartition(0, first.iterator()));
+    total.merge(new DataScan(2, 3, 1, "features").scanPartition(1, 10, second.iterator()));
+    total.merge(new DataScan(2, 3, 1, "features").scanPartition(0, 0, first.iterator()));
     assertEquals(20, total.count());
     assertEquals("Column 'features': the vector in row 13 (partition 1, position 3) has a non-finite value (NaN)",
         total.errorMessage());
-    DataScan sized = new DataScan(2, 3, 1, "v").scanPartition(0, List.<Vector>of(Vectors.dense(1, 2)).iterator());
+    DataScan sized = new DataScan(2, 3, 1, "v").scanPartition(0, 0, List.<Vector>of(Vectors.dense(1, 2)).iterator());
     assertTrue(sized.errorMessage().contains("has size 2, expected 3"), sized.errorMessage());
-    assertNull(new DataScan(2, 3, 1, "v").scanPartition(0, rows(4).iterator()).errorMessage());
+    assertNull(new DataScan(2, 3, 1, "v").scanPartition(0, 0, rows(4).iterator()).errorMessage());
   }
 }
