@@ -45,18 +45,21 @@ public final class InputVectors {
       values = v instanceof DenseVector dv ? dv.values() : v.toArray();
     }
     double sq = 0;
-    double largest = 0;
+    int largest = -1;
     for (int i = 0; i < values.length; i++) {
       double x = values[i];
       if (!Double.isFinite(x)) {
         return "has a non-finite value " + x + " at index " + (indices == null ? i : indices[i]);
       }
       sq += x * x;
-      largest = Math.max(largest, Math.abs(x));
+      if (largest < 0 || Math.abs(x) > Math.abs(values[largest])) {
+        largest = i;
+      }
     }
     if (Double.isInfinite(sq)) {
-      return "has values too large for kernel arithmetic (largest |x| = " + largest + "; its squared norm "
-          + "overflows a double): rescale the column";
+      return "has values too large for kernel arithmetic: its squared norm overflows a double (the norm must "
+          + "stay below 1.3e154; largest |value| " + Math.abs(values[largest]) + " at index "
+          + (indices == null ? largest : indices[largest]) + "); rescale the data";
     }
     return null;
   }

@@ -14,7 +14,7 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  *
  * <p><b>Total variance</b> (what ratios and reconstruction errors refer to), for a positive definite
  * kernel: uncentred (1/n)Σ‖φ_full(x_i)‖² (exact: (1/n)Σk(x_i,x_i)); centred that minus ‖φ̄‖², clamped at
- * 0. For Nyström, ‖φ̄‖² ≤ ‖μ‖² (φ̄ is the mean embedding μ projected on the landmarks' span), so the
+ * the sum of the eigenvalues found. For Nyström, ‖φ̄‖² ≤ ‖μ‖² (φ̄ is the mean embedding μ projected on the landmarks' span), so the
  * centred value is an upper bound of the true one, exact when μ lies in the span (m = n). For a kernel that
  * is not positive definite k(x,x) is no variance: the total is the sum of the eigenvalues kept.
  *
@@ -101,7 +101,13 @@ public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean c
       }
       method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
     } else if (centered) {
-      total = Math.max(diagonalMean - meanSqNorm, 0.0);
+      // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave it
+      // below (ratios above 1) or negative (constant data: 0, and ratios 0).
+      double found = 0;
+      for (double v : spectrum) {
+        found += v;
+      }
+      total = Math.max(diagonalMean - meanSqNorm, found);
       method = map.isExplicit()
           ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
           : "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";

@@ -14,6 +14,11 @@ import java.util.Arrays;
  * an element-wise map (for rbf a vectorised exp, {@link FastExp}, within 3e−16 relative of Math.exp). The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
  * directly at b·m·d operations.
  *
+ * <p>The expansion of ‖x−z‖² loses about ε·(‖x‖² + ‖z‖²) to cancellation, which is everything when the
+ * data lie far from the origin (rows 1e8 + N(0,1): ‖x‖² ≈ 1e16·d, distances ≈ 1). The rbf kernel is
+ * shift-invariant, so {@link LandmarkKernel} passes rows and landmarks shifted by a common centre (the
+ * landmark mean) to {@link #block}; the other GEMM kernels are not shift-invariant and get raw rows.
+ *
  * @param type   the kernel family
  * @param gamma  γ: scale of the inner product (polynomial, sigmoid) or inverse bandwidth (rbf, laplacian);
  *               ignored by the linear and cosine kernels
@@ -39,14 +44,6 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   }
 
   /**
-   * Whether this kernel is positive definite, so that k(x,x) is a squared feature norm and its eigenvalues
-   * variances.
-   */
-  public boolean isPositiveDefinite() {
-    return type.isPositiveDefinite();
-  }
-
-  /**
    * Whether both kernels are the same function: same family and equal values of the parameters that
    * family uses (γ, p and c₀ are ignored where they play no part).
    */
@@ -65,6 +62,21 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   /** The linear kernel ⟨x, y⟩. */
   public static Kernel linear() {
     return new Kernel(KernelType.LINEAR, 1.0, 3, 1.0);
+  }
+
+  /**
+   * Whether every Gram matrix of this kernel is positive semi-definite. The sigmoid kernel never is; the
+   * polynomial kernel (γ⟨x,y⟩ + c₀)^p is for c₀ ≥ 0 (a sum of the positive-definite ⟨x,y⟩^i with
+   * non-negative coefficients) but not for c₀ &lt; 0: a point x with γ‖x‖² = −c₀ has k(x,x) = 0 while
+   * k(x,0) = c₀^p ≠ 0, so the Gram matrix of {x, 0} has a negative determinant.
+   */
+  public boolean isPositiveDefinite() {
+    return type.isPositiveDefinite() && !(type == KernelType.POLYNOMIAL && coef0 < 0);
+  }
+
+  /** Whether k(x−c, z−c) = k(x, z) for every shift c (rbf and laplacian). */
+  public boolean isShiftInvariant() {
+    return type == KernelType.RBF || type == KernelType.LAPLACIAN;
   }
 
   /** k(x, y) for two vectors of equal length, evaluated directly (a reference, not the hot path). */
@@ -90,7 +102,7 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
       case LAPLACIAN -> Math.exp(-gamma * l1);
       case LINEAR -> dot;
       case POLYNOMIAL -> Math.pow(gamma * dot + coef0, degree);
-      case COSINE -> xx == 0 || yy == 0 ? 0.0 : dot / Math.sqrt(xx * yy);
+      case COSINE -> xx == 0 || yy == 0 ? 0.0 : dot / (Math.sqrt(xx) * Math.sqrt(yy));
       case SIGMOID -> Math.tanh(gamma * dot + coef0);
     };
   }
@@ -164,11 +176,17 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
         }
       }
       case COSINE -> {
+        // ‖x‖·‖z‖ as √‖x‖²·√‖z‖², not √(‖x‖²‖z‖²): the product of the squared norms overflows from
+        // ‖x‖‖z‖ ≈ 1e154 and underflows below 1e−154, where the cosine is still well defined.
+        double[] landmarkNorms = new double[m];
+        for (int j = 0; j < m; j++) {
+          landmarkNorms[j] = Math.sqrt(landmarkSqNorms[j]);
+        }
         for (int i = 0; i < b; i++) {
-          double xx = rowSqNorms[i];
+          double xNorm = Math.sqrt(rowSqNorms[i]);
           int base = i * m;
           for (int j = 0; j < m; j++) {
-            double denominator = Math.sqrt(xx * landmarkSqNorms[j]);
+            double denominator = xNorm * landmarkNorms[j];
             out[base + j] = denominator == 0 ? 0.0 : out[base + j] / denominator;
           }
         }
@@ -216,8 +234,12 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
    * The median heuristic for γ, computed on up to {@code maxPoints} of the given points (row-major,
    * m×d): rbf γ = 1 / (2·median ‖x−y‖²), i.e. bandwidth σ = median distance; laplacian γ = 1 / median
    * ‖x−y‖₁; polynomial and sigmoid γ = 1/d (scikit-learn's default); linear and cosine ignore γ (1).
+   * Distances are summed from coordinate differences, never expanded through norms, so they are exact up
+   * to rounding of the differences themselves wherever the points lie (the same shift-invariant distances
+   * the kernel blocks see).
    *
-   * @throws IllegalArgumentException when all sampled points coincide, so no bandwidth can be derived
+   * @throws IllegalArgumentException when all sampled points coincide, so no bandwidth can be derived, or
+   *                                  when the median distance overflows a double
    */
   public static double medianHeuristicGamma(KernelType type, double[] points, int m, int d, int maxPoints) {
     switch (type) {
@@ -246,6 +268,11 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
     double median = distances.length == 0 ? 0.0 : distances.length % 2 == 1
         ? distances[distances.length / 2]
         : 0.5 * (distances[distances.length / 2 - 1] + distances[distances.length / 2]);
+    if (median == Double.POSITIVE_INFINITY) {
+      throw new IllegalArgumentException("Cannot choose gamma by the median heuristic: the median pairwise "
+          + (type == KernelType.RBF ? "squared " : "") + "distance among " + p + " landmarks overflows a "
+          + "double; rescale the data");
+    }
     if (!(median > 0)) {
       throw new IllegalArgumentException("Cannot choose gamma by the median heuristic: the median pairwise "
           + "distance among " + p + " landmarks is 0 (duplicated rows?); set gamma explicitly");

@@ -12,7 +12,8 @@ import java.util.Locale;
  * <ul>
  *   <li>{@link #RBF} (alias {@code gaussian}): k(x,y) = exp(−γ‖x−y‖²);</li>
  *   <li>{@link #LAPLACIAN}: k(x,y) = exp(−γ‖x−y‖₁) (the L1 distance, as in scikit-learn);</li>
- *   <li>{@link #POLYNOMIAL}: k(x,y) = (γ⟨x,y⟩ + c₀)^p;</li>
+ *   <li>{@link #POLYNOMIAL}: k(x,y) = (γ⟨x,y⟩ + c₀)^p; positive definite only for c₀ ≥ 0, so with c₀ &lt; 0
+ *       it is treated as the sigmoid kernel is ({@link Kernel#isPositiveDefinite()});</li>
  *   <li>{@link #LINEAR}: k(x,y) = ⟨x,y⟩ (kernel PCA then equals ordinary PCA);</li>
  *   <li>{@link #COSINE}: k(x,y) = ⟨x,y⟩ / (‖x‖‖y‖), and 0 when either vector is zero;</li>
  *   <li>{@link #SIGMOID}: k(x,y) = tanh(γ⟨x,y⟩ + c₀). Not positive definite: accepted with a warning,
@@ -44,7 +45,10 @@ public enum KernelType {
     return paramName;
   }
 
-  /** Whether every Gram matrix of this kernel is positive semi-definite (false only for sigmoid). */
+  /**
+   * Whether the family is positive semi-definite for its usual parameters (false only for sigmoid). Whether
+   * a given kernel is can depend on its parameters too: see {@link Kernel#isPositiveDefinite()}.
+   */
   public boolean isPositiveDefinite() {
     return positiveDefinite;
   }

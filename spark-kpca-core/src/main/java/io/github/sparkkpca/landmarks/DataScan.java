@@ -2,22 +2,28 @@ package io.github.sparkkpca.landmarks;
 
 import io.github.sparkkpca.data.InputVectors;
 import java.io.Serializable;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
+import scala.Tuple2;
 
 /**
  * One validating pass over the input column that also draws a uniform landmark sample: counts the rows,
- * checks every vector ({@link InputVectors}) and keeps the {@code capacity} rows with the smallest
- * pseudo-random keys.
+ * checks every vector ({@link InputVectors}) and keeps the distinct rows with the {@code capacity}
+ * smallest pseudo-random keys.
  *
- * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform}, a hash of the seed and the row's non-zero
- * entries. Keys behave as i.i.d. uniform draws, so the rows with the m smallest keys are a uniform
- * sample of exactly m rows without replacement ("bottom-m" sampling, {@link SmallestKeys}). Because the
- * key depends on the row's content only, the sample is the same for any partitioning and any row order
- * of the same data, and dense and sparse encodings of a vector get the same key. Identical rows share a key, so they are
- * taken together or not at all (the landmark kernel matrix then has a repeated row, which the rank
- * threshold handles). Landmarks are ordered by key, which fixes their order too.
+ * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform(long, long)}, a hash of the seed and the
+ * row's 0-based position in the data. Keys behave as i.i.d. uniform draws, one per row, so taking rows in
+ * key order is a uniformly random order of the rows ("bottom-m" sampling, {@link SmallestKeys}); rows equal
+ * to one already taken are merged and the draw continues until {@code capacity} distinct rows are found (or
+ * the data run out of distinct rows). A value repeated in c rows is therefore drawn as often as c rows
+ * are, not as one row: with 90 % of the rows equal, that value is a landmark in almost every sample.
+ * Removing a repeated landmark loses nothing, since Nyström's span{k(·,z_j)} is the same with it.
+ * The sample depends on the seed and on the rows in their order, not on how they are split into
+ * partitions (the position of a row is its partition's first row number plus its position within the
+ * partition, see {@link #scanIndexedPartition}). Landmarks are ordered by key, which fixes their order too.
  *
  * <p><b>Errors.</b> The first invalid row (lowest partition, then position) is recorded with its
  * partition and position; {@link #errorMessage()} turns it into a global 0-based row number using the
@@ -45,8 +51,15 @@ public final class DataScan implements Serializable {
     this.sample = new SmallestKeys(capacity);
   }
 
-  /** Scans one partition's vectors. */
-  public DataScan scanPartition(int partition, java.util.Iterator<Vector> vectors) {
+  /**
+   * Scans one partition's vectors.
+   *
+   * @param partition the partition's index
+   * @param firstRow  the 0-based position in the data of the partition's first row (the number of rows in
+   *                  the partitions before it), which the sampling keys are derived from
+   * @param vectors   the partition's vectors, in order
+   */
+  public DataScan scanPartition(int partition, long firstRow, Iterator<Vector> vectors) {
     long position = 0;
     boolean failed = false;
     while (vectors.hasNext()) {
@@ -57,13 +70,42 @@ public final class DataScan implements Serializable {
           recordError(partition, position, problem);
           failed = true;
         } else if (capacity > 0) {
-          offer(v);
+          offer(v, firstRow + position);
         }
       }
       position++;
     }
     countByPartition.merge(partition, position, Long::sum);
     return this;
+  }
+
+  /**
+   * Scans one partition of {@code JavaRDD.zipWithIndex()}: each vector with its 0-based position in the
+   * data (consecutive within a partition, so the first one gives the partition's first row).
+   */
+  public DataScan scanIndexedPartition(int partition, Iterator<Tuple2<Vector, Long>> rows) {
+    if (!rows.hasNext()) {
+      return scanPartition(partition, 0, java.util.Collections.emptyIterator());
+    }
+    Tuple2<Vector, Long> first = rows.next();
+    Iterator<Vector> vectors = new Iterator<>() {
+      private boolean firstPending = true;
+
+      @Override
+      public boolean hasNext() {
+        return firstPending || rows.hasNext();
+      }
+
+      @Override
+      public Vector next() {
+        if (firstPending) {
+          firstPending = false;
+          return first._1();
+        }
+        return rows.next()._1();
+      }
+    };
+    return scanPartition(partition, first._2(), vectors);
   }
 
   private void recordError(int partition, long position, String problem) {
@@ -74,10 +116,10 @@ public final class DataScan implements Serializable {
     }
   }
 
-  private void offer(Vector v) {
-    double key = RowHash.uniform(v, seed);
-    if (sample.accepts(key)) {
-      sample.offer(key, v.toArray().clone());
+  private void offer(Vector v, long row) {
+    double key = RowHash.uniform(seed, row);
+    if (sample.accepts(key, row)) {
+      sample.offer(key, row, v instanceof DenseVector dv ? dv.values().clone() : v.toArray());
     }
   }
 
@@ -113,7 +155,24 @@ public final class DataScan implements Serializable {
         + errorPartition + ", position " + errorPosition + ") " + error;
   }
 
-  /** The sampled rows ordered by key, as an m×d row-major array (m = min(capacity, count)). */
+  /**
+   * The 0-based position in the data of the first row of each of {@code partitions} partitions (the
+   * number of rows in the partitions before it), from the counts of this scan.
+   */
+  public long[] firstRows(int partitions) {
+    long[] first = new long[partitions];
+    long before = 0;
+    for (int p = 0; p < partitions; p++) {
+      first[p] = before;
+      before += countByPartition.getOrDefault(p, 0L);
+    }
+    return first;
+  }
+
+  /**
+   * The sampled rows ordered by key, as an m×d row-major array: m = min(capacity, number of distinct
+   * rows) distinct rows.
+   */
   public double[] sampleRowMajor() {
     return sample.rowsByKey(dim);
   }

@@ -45,7 +45,8 @@ public final class KMeansLandmarks implements LandmarkSampler {
             input.vectors(), input.n(), input.d(), m, input.seed(), maxIter));
     return new Landmarks(centres.rowMajor(), centres.count(), "kmeans: " + centres.count()
         + " distinct centres of Spark ML KMeans (k = " + m + ", k-means|| init, maxIter = " + maxIter + ")"
-        + (centres.count() < m ? " (k-means|| found fewer distinct centres than k)" : ""));
+        + (centres.count() < m ? "; " + centres.count() + " landmarks instead of the " + m
+        + " requested: k-means|| found fewer distinct centres than k" : ""));
   }
 
   /** The result: distinct centres (row-major) and how many there are. */

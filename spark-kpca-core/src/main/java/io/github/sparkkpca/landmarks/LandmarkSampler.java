@@ -37,9 +37,10 @@ public interface LandmarkSampler {
     };
   }
 
-  /** " (the data have only N distinct rows)" when the scan found fewer than m, else "". */
+  /** Why there are fewer landmarks than requested when the scan found fewer distinct rows than m, else "". */
   static String fewerNote(Input input) {
-    return input.scan().sampleSize() < input.m() ? " (the data have only " + input.scan().sampleSize()
-        + " distinct rows)" : "";
+    int found = input.scan().sampleSize();
+    return found < input.m() ? "; " + found + " landmarks instead of the " + input.m() + " requested: the data have "
+        + "only " + found + " distinct rows" : "";
   }
 }

@@ -4,14 +4,17 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * How the m landmarks are chosen. Every strategy is reproducible for a seed and independent of the
- * partitioning of the data.
+ * How the m landmarks are chosen. Every strategy is reproducible for a seed and the same rows in the same
+ * order, however they are split into partitions (k-means also for any order). Repeated rows count once
+ * per copy in the draw and are merged afterwards: a landmark repeated adds nothing to span{k(·,z_j)}. The
+ * draw continues until m distinct rows are found, so fewer than m landmarks mean the data have fewer
+ * distinct rows.
  *
  * <ul>
- *   <li>{@link #UNIFORM}: exactly m rows uniformly without replacement, drawn in the validating pass
- *       (no extra pass). Sterge et al. (2020) §3.2, plain Nyström.</li>
- *   <li>{@link #LEVERAGE}: m rows sampled without replacement with probability proportional to
- *       approximate ridge leverage scores l̃_i(λ) from a uniform pilot of m rows (Sterge et al. §3.2.1,
+ *   <li>{@link #UNIFORM}: m distinct rows: rows uniformly without replacement, drawn in the validating
+ *       pass (no extra pass). Sterge et al. (2020) §3.2, plain Nyström.</li>
+ *   <li>{@link #LEVERAGE}: m distinct rows: rows sampled without replacement with probability proportional
+ *       to approximate ridge leverage scores l̃_i(λ) from a uniform pilot of m rows (Sterge et al. §3.2.1,
  *       "approximate leverage score" Nyström). One extra pass over the data: 2·n·m·d + n·m² flops.</li>
  *   <li>{@link #KMEANS}: the centres of Spark ML's {@code KMeans} with k = m (k-means|| initialisation)
  *       run on a canonically partitioned copy of the data. One shuffle plus maxIter passes of n·m·d.</li>

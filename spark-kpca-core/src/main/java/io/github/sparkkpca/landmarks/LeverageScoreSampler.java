@@ -16,9 +16,11 @@ import org.apache.spark.ml.linalg.Vector;
  * l̃_i = (k(x_i,x_i) − k_iᵀ(K_SS + nλI)⁻¹k_i) / (nλ), which equals l_i when S is all of the data.
  * With K_SS = VΛVᵀ and M = V(Λ + nλ)^{-1/2}, k_iᵀ(K_SS + nλI)⁻¹k_i = ‖Mᵀk_i‖², one GEMM per block.
  *
- * <p>m rows are then drawn without replacement with probabilities ∝ l̃_i by keeping the m smallest keys
- * −ln(u_i)/l̃_i (Efraimidis and Spirakis 2006), with u_i the row's content hash, so the sample is exactly
- * m distinct rows (identical rows aside) and independent of the partitioning.
+ * <p>Rows are then drawn without replacement with probabilities ∝ l̃_i by keeping the smallest keys
+ * −ln(u_i)/l̃_i (Efraimidis and Spirakis 2006), with u_i the draw of the row's position in the data
+ * ({@link RowHash#uniform(long, long)}), until m distinct rows are found ({@link SmallestKeys}): identical
+ * rows have equal scores and independent draws, so a value repeated in c rows weighs c·l̃, as c rows do.
+ * The sample depends on the rows in their order, not on how they are split into partitions.
  */
 public final class LeverageScoreSampler implements Serializable {
 
@@ -67,29 +69,33 @@ public final class LeverageScoreSampler implements Serializable {
     return nLambda;
   }
 
-  /** Scores one partition's rows and keeps its m smallest sampling keys. */
-  public SmallestKeys samplePartition(Iterator<Vector> vectors, int blockSize, String column) {
+  /**
+   * Scores one partition's rows and keeps the m distinct rows with the smallest sampling keys.
+   *
+   * @param firstRow the 0-based position in the data of the partition's first row
+   */
+  public SmallestKeys samplePartition(Iterator<Vector> vectors, long firstRow, int blockSize, String column) {
     int p = pilot.numLandmarks();
     int d = pilot.dim();
     SmallestKeys keep = new SmallestKeys(m);
     RowBlock block = new RowBlock(blockSize, d);
-    Vector[] pending = new Vector[blockSize];
     double[] kernel = new double[p * blockSize];
     double[] projected = new double[p * blockSize];
     double[] scores = new double[blockSize];
+    long blockStart = firstRow;
     while (vectors.hasNext()) {
-      Vector v = vectors.next();
-      pending[block.size()] = v;
-      block.add(v, column);
+      block.add(vectors.next(), column);
       if (block.isFull() || !vectors.hasNext()) {
         int b = block.size();
         scores(block, kernel, projected, scores);
         for (int i = 0; i < b; i++) {
-          double key = -Math.log(RowHash.uniform(pending[i], seed ^ STREAM)) / scores[i];
-          if (keep.accepts(key)) {
-            keep.offer(key, java.util.Arrays.copyOfRange(block.values(), i * d, (i + 1) * d));
+          long row = blockStart + i;
+          double key = -Math.log(RowHash.uniform(seed ^ STREAM, row)) / scores[i];
+          if (keep.accepts(key, row)) {
+            keep.offer(key, row, java.util.Arrays.copyOfRange(block.values(), i * d, (i + 1) * d));
           }
         }
+        blockStart += b;
         block.clear();
       }
     }

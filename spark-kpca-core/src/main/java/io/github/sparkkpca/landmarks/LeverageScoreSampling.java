@@ -25,11 +25,15 @@ final class LeverageScoreSampling implements LandmarkSampler {
         regularization, m, input.seed());
     int blockSize = input.blockSize();
     String column = input.column();
+    // A row's sampling key depends on its position in the data, so that repeated rows are drawn as rows.
+    long[] firstRows = scan.firstRows(input.vectors().getNumPartitions());
     SmallestKeys kept = DistributedPass.run(input.vectors().context(), input.jobPrefix() + "sample " + m
         + " landmarks by approximate ridge leverage scores", input.vectors(), sampler, LeverageScoreSampler.class,
-        (shared, partition, rows) -> shared.samplePartition(rows, blockSize, column), SmallestKeys::merge);
+        (shared, partition, rows) -> shared.samplePartition(rows, firstRows[partition], blockSize, column),
+        SmallestKeys::merge);
     return new Landmarks(kept.rowsByKey(d), kept.size(), "leverage: " + kept.size() + " distinct rows of "
-        + input.n() + ", sampled without replacement proportionally to approximate ridge leverage scores (lambda = "
+        + input.n() + ", rows sampled without replacement proportionally to approximate ridge leverage scores, "
+        + "repeated rows merged (lambda = "
         + regularization + " x mean k(x,x), n*lambda = " + sampler.ridge() + ", pilot of " + scan.sampleSize()
         + " uniform rows)" + LandmarkSampler.fewerNote(input));
   }

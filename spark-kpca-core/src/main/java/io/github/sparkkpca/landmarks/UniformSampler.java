@@ -7,6 +7,7 @@ final class UniformSampler implements LandmarkSampler {
   public Landmarks select(Input input) {
     DataScan scan = input.scan();
     return new Landmarks(scan.sampleRowMajor(), scan.sampleSize(), "uniform: " + scan.sampleSize()
-        + " distinct rows of " + input.n() + ", sampled without replacement" + LandmarkSampler.fewerNote(input));
+        + " distinct rows of " + input.n() + ", rows sampled uniformly without replacement, repeated rows merged"
+        + LandmarkSampler.fewerNote(input));
   }
 }

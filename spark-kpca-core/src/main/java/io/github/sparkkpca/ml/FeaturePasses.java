@@ -72,10 +72,16 @@ final class FeaturePasses {
       vectors.persist(StorageLevel.MEMORY_AND_DISK());
     }
     try {
-      DataScan scan = DistributedPass.run(vectors.context(), jobPrefix + "validate '" + column + "'"
-              + (sampleCapacity > 0 ? " and sample " + sampleCapacity + " landmarks" : ""), vectors, null, Object.class,
-          (none, partition, rows) -> new DataScan(sampleCapacity, d, seed, column).scanPartition(partition, rows),
-          DataScan::merge);
+      String description = jobPrefix + "validate '" + column + "'";
+      // Sampling keys depend on each row's position in the data (so repeated rows are drawn as rows): number
+      // the rows first when there is a sample to draw.
+      DataScan scan = sampleCapacity > 0
+          ? DistributedPass.run(vectors.context(), description + " and sample " + sampleCapacity + " landmarks",
+              vectors.zipWithIndex().map(indexed -> indexed), null, Object.class, (none, partition, rows) ->
+                  new DataScan(sampleCapacity, d, seed, column).scanIndexedPartition(partition, rows), DataScan::merge)
+          : DistributedPass.run(vectors.context(), description, vectors, null, Object.class,
+              (none, partition, rows) -> new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
+              DataScan::merge);
       if (scan.errorMessage() != null) {
         throw new IllegalArgumentException(scan.errorMessage());
       }

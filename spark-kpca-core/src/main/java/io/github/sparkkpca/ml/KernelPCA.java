@@ -155,7 +155,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     Object first = rows.get(0).get(0);
     int d = first instanceof Vector v ? v.size() : 0;
     DataScan scan = new DataScan(0, d, 0L, column);
-    scan.scanPartition(0, rows.stream().map(r -> (Vector) r.get(0)).iterator());
+    scan.scanPartition(0, 0L, rows.stream().map(r -> (Vector) r.get(0)).iterator());
     if (scan.errorMessage() != null) {
       throw new IllegalArgumentException(scan.errorMessage());
     }
@@ -245,11 +245,16 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     for (int i = 0; i < rank; i++) {
       spectrum[i] = eig.values()[i] / n;
     }
-    double total = trace / n - (centered ? grandMean : 0.0);
+    double positivePart = java.util.Arrays.stream(spectrum).sum();
+    boolean definite = support.kernel().isPositiveDefinite();
+    // An indefinite kernel's trace is no variance: the ratios then refer to the positive part found. A
+    // definite one's is clamped at that part, which it bounds in exact arithmetic (constant data: 0).
+    double total = definite ? Math.max(trace / n - (centered ? grandMean : 0.0), positivePart) : positivePart;
     Projector projector = new Projector(new KernelExpansion(support, coefficients, centered ? k + 1 : k), k, offset,
         centered ? grandMean : 0.0);
-    return new KernelPCASolution(projector, spectrum, Math.max(total, 0.0), "exact: (1/n) tr of the "
-        + (centered ? "centred " : "") + "kernel matrix", n, n - rank, "all " + n + " training rows (exact)", null);
+    return new KernelPCASolution(projector, spectrum, total, definite ? "exact: (1/n) tr of the "
+        + (centered ? "centred " : "") + "kernel matrix" : "positive-part: sum of the eigenvalues kept (the kernel "
+        + "is not positive definite)", n, n - rank, "all " + n + " training rows (exact)", null);
   }
 
   @Override

@@ -295,8 +295,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           : Kernel.medianHeuristicGamma(type, uniformSample, uniformCount, d, MEDIAN_HEURISTIC_POINTS);
       Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
       if (!kernel.isPositiveDefinite()) {
-        LOG.warn("The {} kernel is not positive definite: negative eigenvalues of K_mm are dropped and the "
-            + "result is the PCA of the positive part only", type.paramName());
+        LOG.warn("The kernel {} is not positive definite: negative eigenvalues of K_mm are dropped and the "
+            + "result is the PCA of the positive part only", kernel);
       }
       LandmarkSampler.Landmarks chosen = hasSuppliedLandmarks()
           ? new LandmarkSampler.Landmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
@@ -308,7 +308,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             + chosen.description());
       }
       if (chosen.count() < requested) {
-        LOG.warn("NystromKernelPCA {}: {} landmarks instead of the {} asked for: {}", uid, chosen.count(), requested,
+        LOG.warn("NystromKernelPCA {}: {} landmarks instead of the {} requested: {}", uid, chosen.count(), requested,
             chosen.description());
       }
       int m = chosen.count();

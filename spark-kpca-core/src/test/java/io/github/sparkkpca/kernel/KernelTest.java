@@ -1,5 +1,6 @@
 package io.github.sparkkpca.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -148,5 +149,131 @@ class KernelTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelType.parse("rbff"));
     assertTrue(e.getMessage().contains("rbff"));
     assertEquals(KernelType.RBF, KernelType.parse("Gaussian"));
+  }
+
+  /** n×d points (1e8 + N(0,1)) − 1e8, exactly: the same points as {@code offset + x} for offsets up to 1e8. */
+  private static double[] pointsNearTheOrigin(int n, int d, long seed) {
+    Random random = new Random(seed);
+    double[] x = new double[n * d];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (1e8 + random.nextGaussian()) - 1e8;
+    }
+    return x;
+  }
+
+  private static double[] shifted(double[] x, double offset) {
+    double[] out = x.clone();
+    for (int i = 0; i < out.length; i++) {
+      out[i] += offset; // exact: x has at most 26 fraction bits, offset + x < 2^27
+    }
+    return out;
+  }
+
+  /**
+   * The rbf kernel depends on x − z only. Far from the origin, ‖x‖² + ‖z‖² − 2⟨x,z⟩ cancels everything
+   * (rows 1e8 + N(0,1): ‖x‖² ≈ 3e16, so its rounding error is about 4 against distances of about 6), so the
+   * blocks and K_mm must come out as at the origin.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(doubles = {1e6, 1e8, -3e7})
+  void rbfBlocksFarFromTheOriginEqualTheBlocksAtTheOrigin(double offset) {
+    int b = 40;
+    int m = 25;
+    int d = 3;
+    double[] rows = pointsNearTheOrigin(b, d, 11);
+    double[] landmarks = pointsNearTheOrigin(m, d, 12);
+    Kernel kernel = Kernel.rbf(0.2);
+    LandmarkKernel near = new LandmarkKernel(kernel, landmarks, m, d);
+    LandmarkKernel far = new LandmarkKernel(kernel, shifted(landmarks, offset), m, d);
+    RowBlock nearBlock = new RowBlock(b, d);
+    nearBlock.fill(rows, b);
+    RowBlock farBlock = new RowBlock(b, d);
+    farBlock.fill(shifted(rows, offset), b);
+    double[] expected = new double[m * b];
+    double[] actual = new double[m * b];
+    near.compute(nearBlock, expected);
+    far.compute(farBlock, actual);
+    for (int i = 0; i < expected.length; i++) {
+      assertEquals(expected[i], actual[i], 1e-14, "offset " + offset + ", entry " + i);
+    }
+    double[] nearGram = near.gram();
+    double[] farGram = far.gram();
+    for (int i = 0; i < nearGram.length; i++) {
+      assertEquals(nearGram[i], farGram[i], 1e-14, "offset " + offset + ", K_mm entry " + i);
+    }
+  }
+
+  @Test
+  void rbfCentreIsAFunctionOfTheLandmarksOnlyAndShiftsExactly() {
+    double[] landmarks = shifted(pointsNearTheOrigin(30, 2, 13), 1e8);
+    double[] centre = new LandmarkKernel(Kernel.rbf(1), landmarks, 30, 2).centre();
+    assertArrayEquals(centre, new LandmarkKernel(Kernel.rbf(1), landmarks.clone(), 30, 2).centre(), 0);
+    for (double c : centre) {
+      // the mean rounded to a multiple of a power of two near the spread: within the spread of 1e8
+      assertEquals(1e8, c, 8.0);
+      assertEquals(c, Math.rint(c), 0, "a round centre keeps x − c exact");
+    }
+    // Integers near the origin are shifted by an integer, so their squared distances stay exact.
+    double[] integers = {-3, 4, 7, 1, 0, -5, 2, 2};
+    for (double c : new LandmarkKernel(Kernel.rbf(1), integers, 4, 2).centre()) {
+      assertEquals(Math.rint(c), c, 0);
+    }
+    assertEquals(null, new LandmarkKernel(Kernel.linear(), integers, 4, 2).centre(), "only rbf is shifted");
+  }
+
+  /** ‖x‖·‖z‖ must not be formed as √(‖x‖²‖z‖²), which overflows from 1e154 and underflows below 1e−154. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(doubles = {1e100, 1e-100})
+  void cosineIsScaleInvariantForHugeAndTinyVectors(double scale) {
+    double[] landmarks = {1, 2, 3, -1, 0, 2};
+    double[] rows = {3, -1, 2, 1, 1, 1};
+    Kernel cosine = new Kernel(KernelType.COSINE, 1, 3, 0);
+    double[] expected = new double[4];
+    new LandmarkKernel(cosine, landmarks, 2, 3).compute(blockOf(rows, 2, 3), expected);
+    double[] scaledLandmarks = landmarks.clone();
+    double[] scaledRows = rows.clone();
+    for (int i = 0; i < 6; i++) {
+      scaledLandmarks[i] *= scale;
+      scaledRows[i] *= scale;
+    }
+    double[] actual = new double[4];
+    new LandmarkKernel(cosine, scaledLandmarks, 2, 3).compute(blockOf(scaledRows, 2, 3), actual);
+    assertArrayEquals(expected, actual, 1e-15);
+    assertEquals(cosine.apply(new double[] {3, -1, 2}, new double[] {1, 2, 3}),
+        cosine.apply(new double[] {3 * scale, -scale, 2 * scale}, new double[] {scale, 2 * scale, 3 * scale}),
+        1e-15);
+    assertTrue(Math.abs(expected[0]) > 0.1, "a test value that is not 0: " + expected[0]);
+  }
+
+  private static RowBlock blockOf(double[] rows, int b, int d) {
+    RowBlock block = new RowBlock(b, d);
+    block.fill(rows, b);
+    return block;
+  }
+
+  /**
+   * (γ⟨x,y⟩ + c₀)^p with c₀ &lt; 0 is indefinite: for γ‖x‖² = −c₀, the Gram matrix of {x, 0} is
+   * [[0, c₀^p], [c₀^p, c₀^p]], with determinant −c₀^{2p} &lt; 0.
+   */
+  @Test
+  void positiveDefinitenessDependsOnCoef0ForThePolynomialKernel() {
+    Kernel negative = new Kernel(KernelType.POLYNOMIAL, 0.5, 2, -1);
+    double[] x = {Math.sqrt(2), 0};
+    double[] origin = {0, 0};
+    double determinant = negative.apply(x, x) * negative.apply(origin, origin)
+        - negative.apply(x, origin) * negative.apply(origin, x);
+    assertTrue(determinant < 0, "an indefinite Gram matrix: det = " + determinant);
+    assertTrue(!negative.isPositiveDefinite());
+    assertTrue(new Kernel(KernelType.POLYNOMIAL, 0.5, 2, 0).isPositiveDefinite());
+    assertTrue(new Kernel(KernelType.POLYNOMIAL, 0.5, 3, 1).isPositiveDefinite());
+    assertTrue(!new Kernel(KernelType.SIGMOID, 0.5, 3, 1).isPositiveDefinite());
+    assertTrue(new Kernel(KernelType.RBF, 0.5, 3, -1).isPositiveDefinite(), "coef0 is not used by rbf");
+  }
+
+  @Test
+  void medianHeuristicRefusesDistancesThatOverflow() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[] {0, 1e160, -1e160}, 3, 1, 10));
+    assertTrue(e.getMessage().contains("overflows") && e.getMessage().contains("rescale"), e.getMessage());
   }
 }

@@ -171,4 +171,26 @@ class BadInputTest {
     }
     assertTrue(root.getMessage().contains("has size 4, the model expects 3"), root.getMessage());
   }
+
+  /** Finite values whose squared norm overflows (|x| ~ 1e154) are named as such, not as NaN or infinite. */
+  @Test
+  void valuesTooLargeForKernelArithmeticNameTheRow() {
+    List<Vector> data = good(50);
+    data.set(17, Vectors.dense(1, 1e154, -1e154));
+    String fit = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
+    assertTrue(fit.contains("Column 'features'") && fit.contains("row 17") && fit.contains("squared norm overflows")
+        && fit.contains("at index 1") && !fit.contains("NaN"), fit);
+
+    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
+        .fit(LocalSpark.vectors(good(30), 2));
+    List<Vector> bad = good(5);
+    bad.set(2, Vectors.dense(3e154, 0, 0));
+    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
+    Throwable root = e;
+    while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
+      root = root.getCause();
+    }
+    assertTrue(root.getMessage().contains("position 2") && root.getMessage().contains("squared norm overflows"),
+        root.getMessage());
+  }
 }

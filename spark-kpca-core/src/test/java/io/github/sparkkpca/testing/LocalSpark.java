@@ -62,7 +62,11 @@ public final class LocalSpark {
     return x;
   }
 
-  /** A DataFrame with a {@code features} vector column (size metadata set) and an {@code id} column. */
+  /**
+   * A DataFrame with a {@code features} vector column (size metadata set) and an {@code id} column, split
+   * into {@code partitions} consecutive slices: row i of the array is row i of the DataFrame for any
+   * number of partitions (the landmark sample depends on the rows in their order, not on the split).
+   */
   public static Dataset<Row> frame(double[][] rows, int partitions) {
     List<Row> out = new ArrayList<>(rows.length);
     for (int i = 0; i < rows.length; i++) {
@@ -71,7 +75,9 @@ public final class LocalSpark {
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
         .add(new AttributeGroup("features", rows.length == 0 ? 1 : rows[0].length).toStructField());
-    return spark().createDataFrame(out, schema).repartition(partitions).sortWithinPartitions("id");
+    org.apache.spark.api.java.JavaSparkContext jsc =
+        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
+    return spark().createDataFrame(jsc.parallelize(out, partitions), schema);
   }
 
   /**
