@@ -39,7 +39,7 @@ public final class InjectedTaskFailure {
    *
    * @throws IllegalArgumentException when the configuration is not a partition index (an integer ≥ 0)
    */
-  public static Dataset<Row> apply(Dataset<Row> rows) {
+  static Dataset<Row> apply(Dataset<Row> rows) {
     Option<String> value = rows.sparkSession().conf().getOption(CONF);
     if (value.isEmpty()) {
       return rows;
