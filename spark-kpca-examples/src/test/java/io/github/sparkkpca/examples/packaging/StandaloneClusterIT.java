@@ -113,7 +113,7 @@ class StandaloneClusterIT {
     try (Cluster cluster = Cluster.start(sparkHome, logs)) {
       Child fit = cluster.submit(jar, logs.resolve("driver-fit.log"), List.of(concat(List.of("fit", "--input",
           INPUT), FIT, List.of("--model-out", clusterModel.toString(), "--summary-out", clusterSummary.toString(),
-          "--progress-interval", "0.2"))));
+          "--progress-interval", "0.05"))));
       // Kill once a few statistics tasks have finished (their shuffle output on the executor is lost too)
       // and at most half of them.
       Matcher running = fit.awaitLine(STATISTICS_RUNNING, m -> Integer.parseInt(m.group(1)) >= KILL_AFTER_TASKS,
@@ -122,25 +122,25 @@ class StandaloneClusterIT {
       int tasks = Integer.parseInt(running.group(2));
       assertTrue(done <= tasks / 2, "the statistics pass was " + done + "/" + tasks + " done when reported "
           + "with at least " + KILL_AFTER_TASKS + " tasks done; too far to kill an executor in its middle:\n"
-          + fit.output());
+          + fit.tail());
       ProcessHandle executor = cluster.killExecutorOfWorker(0);
-      assertEquals(0, fit.awaitExit(Duration.ofMinutes(10)), () -> "fit failed on the cluster:\n" + fit.output());
+      assertEquals(0, fit.awaitExit(Duration.ofMinutes(10)), () -> "fit failed on the cluster:\n" + fit.tail());
 
       List<String> lines = fit.lines();
       int killed = lines.indexOf(running.group());
       int lost = indexOf(lines, Pattern.compile(".*Lost executor.*"), killed);
       int statisticsDone = indexOf(lines, STATISTICS_DONE, killed);
       assertTrue(lost > killed && lost < statisticsDone, "the driver did not lose executor (pid "
-          + executor.pid() + ") while the statistics pass ran:\n" + fit.output());
-      assertTrue(fit.output().contains(injectedFailure()), "no injected task failure:\n" + fit.output());
+          + executor.pid() + ") while the statistics pass ran:\n" + fit.tail());
+      assertTrue(fit.output().contains(injectedFailure()), "no injected task failure:\n" + fit.tail());
 
       Child transform = cluster.submit(jar, logs.resolve("driver-transform.log"), List.of("transform",
           "--model", clusterModel.toString(), "--input", INPUT, "--output", clusterScores.toString(),
           "--progress-interval", "0"));
       assertEquals(0, transform.awaitExit(Duration.ofMinutes(10)),
-          () -> "transform failed on the cluster:\n" + transform.output());
+          () -> "transform failed on the cluster:\n" + transform.tail());
       assertTrue(transform.output().contains(injectedFailure()),
-          "no injected task failure:\n" + transform.output());
+          "no injected task failure:\n" + transform.tail());
     }
 
     assertSameSummary(readJson(localSummary), readJson(clusterSummary));
@@ -350,7 +350,7 @@ class StandaloneClusterIT {
       while (System.nanoTime() < deadline) {
         for (Child child : children) {
           if (!child.process.isAlive()) {
-            fail(child.log.getFileName() + ": exited with " + child.process.exitValue() + ":\n" + child.output());
+            fail(child.log.getFileName() + ": exited with " + child.process.exitValue() + ":\n" + child.tail());
           }
         }
         try {
@@ -364,7 +364,7 @@ class StandaloneClusterIT {
         Thread.sleep(250);
       }
       fail("the workers did not register with the master in " + timeout + "; master's state: " + last
-          + "\n" + master.output());
+          + "\n" + master.tail());
     }
 
     private Child started(Child child) {
@@ -470,6 +470,13 @@ class StandaloneClusterIT {
       return String.join("\n", lines());
     }
 
+    /** The last lines of the output, and where the rest is, for failure messages. */
+    String tail() {
+      List<String> all = lines();
+      return "(whole output in " + log + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - 150),
+          all.size()));
+    }
+
     /**
      * Waits for the first output line that matches {@code pattern} and {@code accept}; fails if the process
      * ends or the time runs out first.
@@ -487,10 +494,10 @@ class StandaloneClusterIT {
         }
         if (!process.isAlive() && !pump.isAlive()) {
           fail(log.getFileName() + ": ended with " + process.exitValue() + " before a line matching " + pattern
-              + ":\n" + output());
+              + ":\n" + tail());
         }
         if (System.nanoTime() > deadline) {
-          fail(log.getFileName() + ": no line matching " + pattern + " in " + timeout + ":\n" + output());
+          fail(log.getFileName() + ": no line matching " + pattern + " in " + timeout + ":\n" + tail());
         }
         Thread.sleep(20);
       }
@@ -499,7 +506,7 @@ class StandaloneClusterIT {
     /** Waits for the exit code (and the rest of the output); fails when the time runs out. */
     int awaitExit(Duration timeout) throws InterruptedException {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        fail(log.getFileName() + ": still running after " + timeout + ":\n" + output());
+        fail(log.getFileName() + ": still running after " + timeout + ":\n" + tail());
       }
       pump.join(TimeUnit.SECONDS.toMillis(30));
       return process.exitValue();
