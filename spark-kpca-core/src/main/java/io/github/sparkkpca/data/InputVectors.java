@@ -49,7 +49,7 @@ public final class InputVectors {
     for (int i = 0; i < values.length; i++) {
       double x = values[i];
       if (!Double.isFinite(x)) {
-        return "has a non-finite value " + x + " at index " + (indices == null ? i : indices[i]);
+        return "has a non-finite value (" + x + ")";
       }
       sq += x * x;
       if (largest < 0 || Math.abs(x) > Math.abs(values[largest])) {

@@ -49,7 +49,8 @@ public final class LoadedData {
 
   LoadedData(Dataset<Row> data, String featuresCol, String labelCol, List<String> orderCols,
       boolean hasErrorCol, boolean headerLine, String description) {
-    this.data = data;
+    // Inert unless the test configuration InjectedTaskFailure.CONF is set.
+    this.data = InjectedTaskFailure.apply(data);
     this.featuresCol = featuresCol;
     this.labelCol = labelCol;
     this.orderCols = List.copyOf(orderCols);
