@@ -375,6 +375,27 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     }
   }
 
+  /**
+   * Loads a saved model of whichever of this library's model classes the directory holds (exact,
+   * Nyström or random features), as its metadata records: for tools that score with any model.
+   *
+   * @throws IllegalArgumentException naming the path when it holds no model, or a model of another class
+   */
+  public static AbstractKernelPCAModel<?> loadAny(String path) {
+    String saved = Persistence.savedClassName(path, SparkSession.builder().getOrCreate());
+    if (saved.equals(NystromKernelPCAModel.class.getName())) {
+      return NystromKernelPCAModel.load(path);
+    }
+    if (saved.equals(RandomFeatureKernelPCAModel.class.getName())) {
+      return RandomFeatureKernelPCAModel.load(path);
+    }
+    if (saved.equals(KernelPCAModel.class.getName())) {
+      return KernelPCAModel.load(path);
+    }
+    throw new IllegalArgumentException("Cannot load a model from '" + path + "': the directory holds a '" + saved
+        + "', not a kernel PCA model of this library");
+  }
+
   /** The kernel a saved model's params describe. */
   static Kernel kernelOf(KernelPCAParams params) {
     double gamma = params.getGamma();
