@@ -7,8 +7,9 @@ package io.github.sparkkpca.linalg;
  *
  * <p><b>Method.</b> Cody–Waite reduction x = k·2π + r with k = rint(x/2π) (found with the 1.5·2^52
  * shifter, so no float-to-int conversion is needed) and |r| ≤ π, 2π split into three parts of which the
- * first two have at most 30 significant bits, so that k·2π_1 and k·2π_2 are exact for |k| ≤ 2^23; then cos r by its Taylor polynomial of degree 28 in r (truncation error below
- * π^30/30! ≈ 3.1e−18 on |r| ≤ π) in r², by Horner's rule in two loops. Each step is its own small loop
+ * first two have at most 30 significant bits, so that k·2π_1 and k·2π_2 are exact for |k| ≤ 2^23; then
+ * cos r by its Taylor polynomial of degree 28 in r (truncation error below π^30/30! ≈ 3.1e−18 on
+ * |r| ≤ π), evaluated in r² by Horner's rule in two loops. Each step is its own small loop
  * with unit-stride indices only, the form C2 vectorises.
  *
  * <p><b>Accuracy.</b> For |x| ≤ {@link #MAX_ARGUMENT} the absolute error against {@link Math#cos} is at

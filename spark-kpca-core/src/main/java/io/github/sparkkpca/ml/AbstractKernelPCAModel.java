@@ -356,7 +356,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   @Override
   public String toString() {
     return getClass().getSimpleName() + ": uid=" + uid + ", k=" + numComponents()
-        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank()) + ", d=" + numFeatures() + ", kernel=" + fittedKernel();
+        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank()) + ", d=" + numFeatures() + ", kernel="
+        + fittedKernel();
   }
 
   /** Writes metadata (params) and the solution. */

@@ -258,6 +258,10 @@ class RandomFeatureKernelPCATest {
     IllegalArgumentException wrongClass = assertThrows(IllegalArgumentException.class,
         () -> NystromKernelPCAModel.load(path));
     assertTrue(wrongClass.getMessage().contains("RandomFeatureKernelPCAModel"), wrongClass.getMessage());
+    AbstractKernelPCAModel<?> any = AbstractKernelPCAModel.loadAny(path);
+    assertInstanceOf(RandomFeatureKernelPCAModel.class, any);
+    assertArrayEquals(LocalSpark.collect(model.transform(df), "kpca")[0], LocalSpark.collect(any.transform(df),
+        "kpca")[0], 0.0);
 
     RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(2).setFeatureScale(0.5).setSeed(11)
         .setKernel("laplacian");
@@ -266,6 +270,10 @@ class RandomFeatureKernelPCATest {
     assertEquals(0.5, reloaded.getFeatureScale(), 0.0);
     assertEquals(11, reloaded.getSeed());
     assertEquals("laplacian", reloaded.getKernel());
+    IllegalArgumentException notAModel = assertThrows(IllegalArgumentException.class,
+        () -> AbstractKernelPCAModel.loadAny(dir.resolve("estimator").toString()));
+    assertTrue(notAModel.getMessage().contains("RandomFeatureKernelPCA', not a kernel PCA model"),
+        notAModel.getMessage());
   }
 
   @Test
