@@ -114,12 +114,13 @@ class RandomFeatureKernelPCATest {
     }
   }
 
+  /** The same rows in the same order, split into 1, 3 or 8 partitions, give the same model. */
   @Test
   void partitionCountDoesNotChangeTheModel() {
-    double[][] x = LocalSpark.clusters(150, 5, 4);
+    List<Vector> x = vectors(LocalSpark.clusters(150, 5, 4), false);
     RandomFeatureKernelPCAModel first = null;
     for (int partitions : new int[] {1, 3, 8}) {
-      Dataset<Row> df = LocalSpark.frame(x, partitions);
+      Dataset<Row> df = LocalSpark.vectors(x, partitions);
       RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCA().setK(3).setNumRandomFeatures(120).setSeed(5)
           .fit(df);
       if (first == null) {
