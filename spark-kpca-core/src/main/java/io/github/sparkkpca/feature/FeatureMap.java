@@ -67,10 +67,20 @@ public interface FeatureMap extends Serializable {
       block.add(vectors.next(), column);
       if (block.isFull() || !vectors.hasNext()) {
         map(block, scratch, features);
-        stats.addBlock(features, block.size(), diagonalSum(block));
+        // An explicit map's Σ‖φ(x)‖² comes from the features, before addBlock centres them in place.
+        stats.addBlock(features, block.size(), isExplicit() ? sumOfSquares(features, r * block.size())
+            : diagonalSum(block));
         block.clear();
       }
     }
     return stats;
+  }
+
+  private static double sumOfSquares(double[] values, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+      s += values[i] * values[i];
+    }
+    return s;
   }
 }

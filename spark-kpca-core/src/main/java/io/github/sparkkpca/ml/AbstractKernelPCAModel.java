@@ -1,5 +1,7 @@
 package io.github.sparkkpca.ml;
 
+import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
@@ -138,17 +140,45 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return solution.numRows();
   }
 
-  /** m, the number of support points (landmarks, or training rows for exact KPCA). */
+  /**
+   * m, the number of support points (landmarks, or training rows for exact KPCA).
+   *
+   * @throws UnsupportedOperationException for a model without landmarks (random features)
+   */
   public int numSupportPoints() {
-    return solution.projector().kernelExpansion().support().numLandmarks();
+    return landmarkExpansion("numSupportPoints()").support().numLandmarks();
   }
 
   /**
-   * The numerical rank of the fit: the number of eigenvalues kept (support points minus
-   * {@link #droppedRank()}).
+   * The numerical rank of the fit: the dimension r of the feature map (support points minus
+   * {@link #droppedRank()} for landmark models, D for random features).
    */
   public int rank() {
-    return numSupportPoints() - solution.droppedRank();
+    return solution.isUpdatable() ? solution.featurePCA().map().outputDim()
+        : numSupportPoints() - solution.droppedRank();
+  }
+
+  /**
+   * Whether the model scores through landmarks (support points): Nyström, exact and format-1 models. A
+   * random feature model has none, so {@link #landmarks()}, {@link #projector()},
+   * {@link #numSupportPoints()} and pre-images are not available for it.
+   */
+  public boolean hasLandmarks() {
+    return solution.projector().hasLandmarks();
+  }
+
+  /** The landmark form of the scores, or a clear error naming {@code accessor} when there are no landmarks. */
+  private KernelExpansion landmarkExpansion(String accessor) {
+    if (!hasLandmarks()) {
+      throw new UnsupportedOperationException(noLandmarks(accessor));
+    }
+    return solution.projector().kernelExpansion();
+  }
+
+  private String noLandmarks(String what) {
+    String map = solution.isUpdatable() ? solution.featurePCA().map().kind() + ", D = " + rank() : "no map";
+    return getClass().getSimpleName() + " " + uid + " has no landmarks: it is a random feature model (" + map
+        + "); " + what + " needs a landmark model (NystromKernelPCA or KernelPCA)";
   }
 
   /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
@@ -218,16 +248,24 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return new DenseVector(error);
   }
 
-  /** The m×d support points (landmarks), one per row. */
+  /**
+   * The m×d support points (landmarks), one per row.
+   *
+   * @throws UnsupportedOperationException for a model without landmarks (random features)
+   */
   public DenseMatrix landmarks() {
-    LandmarkKernel lk = solution.projector().kernelExpansion().support();
+    LandmarkKernel lk = landmarkExpansion("landmarks()").support();
     // Row-major m×d equals column-major d×m, hence the transpose.
     return new DenseMatrix(lk.dim(), lk.numLandmarks(), lk.landmarks().clone()).transpose().toDense();
   }
 
-  /** P, the m×k projector: y(x) = Pᵀk_x − o. */
+  /**
+   * P, the m×k projector: y(x) = Pᵀk_x − o.
+   *
+   * @throws UnsupportedOperationException for a model without landmarks (random features)
+   */
   public DenseMatrix projector() {
-    KernelExpansion expansion = solution.projector().kernelExpansion();
+    KernelExpansion expansion = landmarkExpansion("projector()");
     int m = numSupportPoints();
     return new DenseMatrix(m, numComponents(), Arrays.copyOf(expansion.coefficients(), m * numComponents()));
   }
@@ -245,6 +283,10 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     if (expected >= 0 && expected != numFeatures()) {
       throw new IllegalArgumentException("Input column '" + getInputCol() + "' holds vectors of size " + expected
           + " but the model was fitted on size " + numFeatures());
+    }
+    if (!getReconstructionCol().isEmpty() && !hasLandmarks()) {
+      throw new IllegalArgumentException(noLandmarks("reconstructionCol (pre-images over the landmarks)")
+          + "; leave reconstructionCol empty");
     }
     if (!getReconstructionCol().isEmpty() && Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
         && fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
@@ -288,6 +330,24 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return scored;
   }
 
+  /**
+   * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass accumulating
+   * their statistics under this model's feature map, merged into the model's, and the components solved
+   * again ({@link FeaturePCA#update}). The models' {@code update} methods share it.
+   *
+   * @param blockSize rows per block of the statistics pass
+   * @param jobs      prefix of the Spark job descriptions
+   */
+  KernelPCASolution absorb(Dataset<?> dataset, int blockSize, String jobs) {
+    transformSchema(dataset.schema());
+    FeaturePCA fitted = solution.featurePCA();
+    String column = getInputCol();
+    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
+      FeatureStatistics more = FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
+      return KernelPCASolution.of(fitted.update(more), droppedRank(), landmarkSelection());
+    }
+  }
+
   @Override
   public MLWriter write() {
     return new ModelWriter(this);
@@ -295,8 +355,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + ": uid=" + uid + ", k=" + numComponents() + ", m=" + numSupportPoints()
-        + ", d=" + numFeatures() + ", kernel=" + fittedKernel();
+    return getClass().getSimpleName() + ": uid=" + uid + ", k=" + numComponents()
+        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank()) + ", d=" + numFeatures() + ", kernel="
+        + fittedKernel();
   }
 
   /** Writes metadata (params) and the solution. */
@@ -313,6 +374,27 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       Persistence.saveMetadata(instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
       ModelData.save(instance.solution, path, sparkSession());
     }
+  }
+
+  /**
+   * Loads a saved model of whichever of this library's model classes the directory holds (exact,
+   * Nyström or random features), as its metadata records: for tools that score with any model.
+   *
+   * @throws IllegalArgumentException naming the path when it holds no model, or a model of another class
+   */
+  public static AbstractKernelPCAModel<?> loadAny(String path) {
+    String saved = Persistence.savedClassName(path, SparkSession.builder().getOrCreate());
+    if (saved.equals(NystromKernelPCAModel.class.getName())) {
+      return NystromKernelPCAModel.load(path);
+    }
+    if (saved.equals(RandomFeatureKernelPCAModel.class.getName())) {
+      return RandomFeatureKernelPCAModel.load(path);
+    }
+    if (saved.equals(KernelPCAModel.class.getName())) {
+      return KernelPCAModel.load(path);
+    }
+    throw new IllegalArgumentException("Cannot load a model from '" + path + "': the directory holds a '" + saved
+        + "', not a kernel PCA model of this library");
   }
 
   /** The kernel a saved model's params describe. */

@@ -27,8 +27,9 @@ interface FeatureMapCodec {
   static FeatureMapCodec of(String kind) {
     return switch (kind) {
       case "nystrom" -> new NystromMapCodec();
+      case "rff" -> new RandomFourierMapCodec();
       default -> throw new IllegalArgumentException("unknown feature map kind '" + kind + "' (this library reads "
-          + "nystrom)");
+          + "nystrom, rff)");
     };
   }
 }

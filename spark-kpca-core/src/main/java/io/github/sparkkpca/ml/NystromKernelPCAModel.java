@@ -1,7 +1,6 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
@@ -49,18 +48,10 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
           + "in persistence format 1 by spark-kpca 0.1) and cannot be updated; fit a new model, e.g. with "
           + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
     }
-    transformSchema(dataset.schema());
-    FeaturePCA fitted = solution().featurePCA();
-    String column = getInputCol();
-    int d = numFeatures();
-    String jobs = "NystromKernelPCAModel " + uid() + ": update: ";
-    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, d, 0, 0L, true, jobs)) {
-      FeatureStatistics more = FeaturePasses.statistics(scanned.vectors(), fitted.map(),
-          effectiveBlockSize(numSupportPoints(), d, fitted.map().outputDim()), column, jobs);
-      KernelPCASolution updated = KernelPCASolution.of(fitted.update(more), droppedRank(), landmarkSelection());
-      NystromKernelPCAModel model = new NystromKernelPCAModel(uid(), updated);
-      return copyValues(model, ParamMap.empty()).setParent(parent());
-    }
+    KernelPCASolution updated = absorb(dataset, effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
+        "NystromKernelPCAModel " + uid() + ": update: ");
+    NystromKernelPCAModel model = new NystromKernelPCAModel(uid(), updated);
+    return copyValues(model, ParamMap.empty()).setParent(parent());
   }
 
   /** The statistics the model keeps (n, φ̄, scatter, Σk(x,x)); null for a model saved in format 1. */

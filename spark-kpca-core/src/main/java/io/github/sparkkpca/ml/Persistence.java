@@ -81,18 +81,7 @@ final class Persistence {
    */
   static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
-    JsonNode root;
-    try {
-      List<String> lines = spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
-      if (lines.isEmpty()) {
-        throw new IllegalArgumentException(what + "its metadata is empty");
-      }
-      root = JSON.readTree(lines.get(0));
-    } catch (IllegalArgumentException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalArgumentException(what + "no readable metadata (" + firstLine(e) + ")", e);
-    }
+    JsonNode root = readMetadata(path, spark, what);
     String cls = root.path("class").asText("");
     if (!expected.getName().equals(cls)) {
       throw new IllegalArgumentException(what + "the directory holds a '" + cls + "', not a "
@@ -105,6 +94,31 @@ final class Persistence {
     }
     if (!root.hasNonNull("uid")) {
       throw new IllegalArgumentException(what + "the metadata has no uid");
+    }
+    return root;
+  }
+
+  /**
+   * The class name recorded in {@code path/metadata}.
+   *
+   * @throws IllegalArgumentException naming the path when the metadata is missing or unreadable
+   */
+  static String savedClassName(String path, SparkSession spark) {
+    return readMetadata(path, spark, "Cannot load a model from '" + path + "': ").path("class").asText("");
+  }
+
+  private static JsonNode readMetadata(String path, SparkSession spark, String what) {
+    JsonNode root;
+    try {
+      List<String> lines = spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
+      if (lines.isEmpty()) {
+        throw new IllegalArgumentException(what + "its metadata is empty");
+      }
+      root = JSON.readTree(lines.get(0));
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalArgumentException(what + "no readable metadata (" + firstLine(e) + ")", e);
     }
     return root;
   }

@@ -94,4 +94,53 @@ class ModelExportTest {
         out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration()));
     assertTrue(again.getMessage().contains("exists already"), again.getMessage());
   }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void randomFeatureBundleReproducesTransform(boolean centered) throws IOException {
+    double[][] x = LocalSpark.clusters(60, 4, 22);
+    Dataset<Row> df = LocalSpark.frame(x, 2);
+    RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCA().setK(3).setNumRandomFeatures(40).setSeed(5)
+        .setCentered(centered).fit(df);
+    Path out = dir.resolve("rff-bundle");
+    ModelExport.write(model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
+
+    JsonNode json = new ObjectMapper().readTree(out.resolve("model.json").toFile());
+    assertEquals("rff", json.get("featureMap").asText());
+    assertEquals("rbf", json.get("kernel").asText());
+    assertEquals(40, json.get("D").asInt());
+    assertEquals(3, json.get("k").asInt());
+    assertEquals("omega.csv", json.get("files").get("omega").asText());
+    assertTrue(json.get("scores").asText().contains("sqrt(2/D) cos(omega[j] . x + phase[j])"));
+    assertTrue(!out.resolve("landmarks.csv").toFile().exists());
+    double[][] omega = csv(out.resolve("omega.csv"));
+    double[][] phase = csv(out.resolve("phase.csv"));
+    double[][] projector = csv(out.resolve("projector.csv"));
+    double[][] offset = csv(out.resolve("offset.csv"));
+    assertEquals(40, omega.length);
+    assertEquals(4, omega[0].length);
+    assertEquals(40, phase.length);
+    assertEquals(40, projector.length);
+    assertEquals(3, projector[0].length);
+    assertEquals(3, offset.length);
+
+    double[][] scores = LocalSpark.collect(model.transform(df), "kpca");
+    for (int i = 0; i < x.length; i++) {
+      double[] z = new double[omega.length];
+      for (int j = 0; j < omega.length; j++) {
+        double argument = phase[j][0];
+        for (int t = 0; t < x[i].length; t++) {
+          argument += omega[j][t] * x[i][t];
+        }
+        z[j] = Math.sqrt(2.0 / omega.length) * Math.cos(argument);
+      }
+      for (int c = 0; c < 3; c++) {
+        double y = -offset[c][0];
+        for (int j = 0; j < z.length; j++) {
+          y += projector[j][c] * z[j];
+        }
+        assertEquals(scores[i][c], y, 1e-12, "row " + i + " component " + c);
+      }
+    }
+  }
 }

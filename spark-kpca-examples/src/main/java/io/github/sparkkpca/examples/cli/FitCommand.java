@@ -1,12 +1,15 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
-import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.apache.spark.ml.Estimator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,14 +17,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca fit}: loads the input, fits Nyström kernel PCA, saves the model and reports the
- * spectrum (console table, optional JSON).
+ * {@code spark-kpca fit}: loads the input, fits Nyström kernel PCA (or, with {@code --feature-map rff},
+ * kernel PCA on random Fourier features), saves the model and reports the spectrum (console table,
+ * optional JSON).
  *
  * <p>Parameters are checked before Spark starts, so a typo fails in a second. The input is cached and
  * validated first, so {@code fitSeconds} measures the fit alone and the fit does not cache it again.
  */
 @Command(name = "fit", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Fit Nyström kernel PCA and save the model.")
+    description = "Fit Nyström (or random Fourier feature) kernel PCA and save the model.")
 public final class FitCommand implements Callable<Integer> {
 
   @Spec
@@ -33,9 +37,23 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--k", required = true, paramLabel = "K", description = "Number of principal components.")
   int k;
 
-  @Option(names = "--landmarks", required = true, paramLabel = "M",
-      description = "Number of Nyström landmarks m (k <= m <= n).")
-  int landmarks;
+  @Option(names = "--landmarks", paramLabel = "M",
+      description = "Number of Nyström landmarks m (k <= m <= n); required with --feature-map nystrom.")
+  Integer landmarks;
+
+  @Option(names = "--feature-map", paramLabel = "MAP", defaultValue = "nystrom",
+      description = "nystrom (landmarks: --landmarks) or rff (random Fourier features of the rbf or laplacian "
+          + "kernel: --features or --feature-scale). Default: ${DEFAULT-VALUE}.")
+  String featureMap;
+
+  @Option(names = "--features", paramLabel = "D",
+      description = "With --feature-map rff: the number of random Fourier features D >= k (default 1000).")
+  Integer features;
+
+  @Option(names = "--feature-scale", paramLabel = "C",
+      description = "With --feature-map rff: D = ceil(C * sqrt(n) * ln(n)) for the n input rows, instead of "
+          + "--features.")
+  Double featureScale;
 
   @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rbf",
       description = "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
@@ -56,7 +74,8 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--no-center", description = "Uncentred (second-moment) kernel PCA.")
   boolean noCenter;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Seed of the landmark sample.")
+  @Option(names = "--seed", paramLabel = "S", description = "Seed of the landmark sample (of the random "
+      + "features with rff).")
   Long seed;
 
   @Option(names = "--model-out", required = true, paramLabel = "DIR",
@@ -74,7 +93,7 @@ public final class FitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    NystromKernelPCA estimator = estimator();
+    Estimator<? extends AbstractKernelPCAModel<?>> estimator = configuredEstimator();
     plotOptions.validate(spec);
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
@@ -82,11 +101,13 @@ public final class FitCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
-        estimator.setInputCol(data.featuresCol());
-        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, m = %d)...", kernel, k, landmarks);
+        estimator.set(estimator.getParam("inputCol"), data.featuresCol());
+        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, %s)...", kernel, k, isRandomFeatures()
+            ? (featureScale != null ? "D = ceil(" + featureScale + " sqrt(n) ln n)" : "D = " + estimator
+                .getOrDefault(estimator.getParam("numRandomFeatures"))) : "m = " + landmarks);
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
-        NystromKernelPCAModel model = estimator.fit(data.data());
+        AbstractKernelPCAModel<?> model = estimator.fit(data.data());
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(model, fitSeconds);
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
@@ -96,8 +117,9 @@ public final class FitCommand implements Callable<Integer> {
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
         }
         summary.print(out);
-        plotOptions.write(out, model, data, estimator.getSeed(), String.format(java.util.Locale.ROOT,
-            "%s kernel PCA, m = %d, of %s", kernel, model.numSupportPoints(), data.description()));
+        plotOptions.write(out, model, data, (Long) estimator.getOrDefault(estimator.getParam("seed")),
+            String.format(java.util.Locale.ROOT, "%s kernel PCA, %s, of %s", kernel, model.hasLandmarks()
+                ? "m = " + model.numSupportPoints() : "D = " + model.rank() + " random features", data.description()));
       } finally {
         data.unpersist();
       }
@@ -105,9 +127,59 @@ public final class FitCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The configured estimator; fails with the option's name on a bad value, before Spark starts. */
+  private boolean isRandomFeatures() {
+    return featureMap.equals("rff");
+  }
+
+  /**
+   * The estimator {@code --feature-map} asks for, configured; fails with the option's name on a bad value,
+   * before Spark starts.
+   */
+  Estimator<? extends AbstractKernelPCAModel<?>> configuredEstimator() {
+    SparkKpcaCli.require(spec, featureMap.equals("nystrom") || featureMap.equals("rff"),
+        "--feature-map must be nystrom or rff, got '" + featureMap + "'");
+    if (!isRandomFeatures()) {
+      SparkKpcaCli.require(spec, features == null && featureScale == null, (features != null ? "--features"
+          : "--feature-scale") + " applies to --feature-map rff; with nystrom use --landmarks");
+      return estimator();
+    }
+    SparkKpcaCli.require(spec, landmarks == null, "--landmarks applies to --feature-map nystrom; with rff use "
+        + "--features D or --feature-scale C");
+    SparkKpcaCli.require(spec, features == null || featureScale == null, "--features and --feature-scale are "
+        + "alternatives; give one");
+    SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
+    SparkKpcaCli.require(spec, features == null || features >= 1, "--features must be >= 1, got " + features);
+    SparkKpcaCli.require(spec, features == null || k <= features, "--k " + k + " exceeds --features " + features
+        + "; k must be <= D");
+    SparkKpcaCli.require(spec, featureScale == null || (featureScale > 0 && Double.isFinite(featureScale)),
+        "--feature-scale must be finite and > 0, got " + featureScale);
+    SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
+        "--gamma must be finite and > 0, got " + gamma);
+    try {
+      RandomFourierFeatureMap.requireSupported(KernelType.parse(kernel));
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
+    }
+    RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter);
+    if (features != null) {
+      estimator.setNumRandomFeatures(features);
+    }
+    if (featureScale != null) {
+      estimator.setFeatureScale(featureScale);
+    }
+    if (gamma != null) {
+      estimator.setGamma(gamma);
+    }
+    if (seed != null) {
+      estimator.setSeed(seed);
+    }
+    return estimator;
+  }
+
+  /** The configured Nyström estimator; fails with the option's name on a bad value, before Spark starts. */
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
+    SparkKpcaCli.require(spec, landmarks != null, "--landmarks M is required with --feature-map nystrom");
     SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
     SparkKpcaCli.require(spec, k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks
         + "; k must be <= m");

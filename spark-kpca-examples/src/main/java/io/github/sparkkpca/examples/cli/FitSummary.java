@@ -2,7 +2,7 @@ package io.github.sparkkpca.examples.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -22,8 +22,8 @@ import java.util.Map;
  *
  * @param n training rows
  * @param d input dimension
- * @param m landmarks
- * @param rank numerical rank of the landmark kernel matrix
+ * @param m landmarks (random features D for a random feature model)
+ * @param rank numerical rank of the landmark kernel matrix (D for a random feature model)
  * @param k components
  * @param kernel kernel name
  * @param gamma γ used (NaN when the kernel has none)
@@ -39,8 +39,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     double[] reconstructionError, double fitSeconds) {
 
   /** The summary of a fitted model. */
-  public static FitSummary of(NystromKernelPCAModel model, double fitSeconds) {
-    return new FitSummary(model.numRows(), model.numFeatures(), model.numSupportPoints(), model.rank(),
+  public static FitSummary of(AbstractKernelPCAModel<?> model, double fitSeconds) {
+    return new FitSummary(model.numRows(), model.numFeatures(), model.hasLandmarks() ? model.numSupportPoints()
+        : model.rank(), model.rank(),
         model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
         model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
         model.reconstructionError().toArray(), fitSeconds);

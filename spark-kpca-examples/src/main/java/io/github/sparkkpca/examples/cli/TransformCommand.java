@@ -3,7 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import static io.github.sparkkpca.examples.data.LoadedData.column;
 
 import io.github.sparkkpca.examples.data.LoadedData;
-import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -75,7 +75,7 @@ public final class TransformCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       requireSavedModel(spark, model);
-      NystromKernelPCAModel kpca = NystromKernelPCAModel.load(model);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
           input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
       try {

@@ -145,9 +145,34 @@ class CliErrorsTest {
 
   @Test
   void missingRequiredOptionAndCommand() {
-    assertUsageError(TestSpark.cli("fit", "--input", good.toString()), "--k", "--landmarks", "--model-out");
+    assertUsageError(TestSpark.cli("fit", "--input", good.toString()), "--k", "--model-out");
     assertUsageError(TestSpark.cli(), "a command is needed");
     assertUsageError(TestSpark.cli("fitt"), "fitt");
+  }
+
+  /** fit with the given options after --input, --k 2 and --model-out (no --landmarks). */
+  static TestSpark.Result fitWithout(String... more) {
+    String[] base = {"fit", "--input", good.toString(), "--k", "2", "--model-out", dir.resolve("fm").toString()};
+    String[] args = new String[base.length + more.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return TestSpark.cli(args);
+  }
+
+  @Test
+  void featureMapOptionsAreCheckedTogether() {
+    assertUsageError(fitWithout(), "--landmarks M is required with --feature-map nystrom");
+    assertUsageError(fitWithout("--feature-map", "pca"), "--feature-map must be nystrom or rff", "'pca'");
+    assertUsageError(fitWithout("--landmarks", "5", "--features", "10"), "--features applies to --feature-map rff");
+    assertUsageError(fitWithout("--feature-map", "rff", "--landmarks", "5"),
+        "--landmarks applies to --feature-map nystrom");
+    assertUsageError(fitWithout("--feature-map", "rff", "--features", "10", "--feature-scale", "1"),
+        "--features and --feature-scale are alternatives");
+    assertUsageError(fitWithout("--feature-map", "rff", "--features", "1"), "--k 2 exceeds --features 1");
+    assertUsageError(fitWithout("--feature-map", "rff", "--feature-scale", "-1"),
+        "--feature-scale must be finite and > 0, got -1.0");
+    assertUsageError(fitWithout("--feature-map", "rff", "--kernel", "polynomial"), "--kernel",
+        "'polynomial' has no random Fourier features", "rbf and laplacian");
   }
 
   @Test

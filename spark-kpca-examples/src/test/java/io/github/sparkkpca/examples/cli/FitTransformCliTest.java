@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -144,6 +145,58 @@ class FitTransformCliTest {
       double residual = expected.get(i).getAs("residual");
       assertEquals(residual, Double.parseDouble(line[K]), 1e-9 * (1 + Math.abs(residual)), "residual " + i);
     }
+  }
+
+  @Test
+  void randomFeatureFitIsTransformedByTheSameCommand() throws IOException {
+    Path model = dir.resolve("model-rff");
+    Path summary = dir.resolve("out/summary-rff.json");
+    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
+        String.valueOf(K), "--feature-map", "rff", "--features", "60", "--seed", "5", "--model-out", model.toString(),
+        "--summary-out", summary.toString());
+    assertEquals(0, fit.code(), fit::toString);
+    assertTrue(fit.out().contains("D = 60"), fit::toString);
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    assertEquals(60, json.get("m").asInt());
+    assertEquals(60, json.get("rank").asInt());
+    assertEquals(N, json.get("n").asLong());
+    RandomFeatureKernelPCAModel loaded = RandomFeatureKernelPCAModel.load(model.toString());
+    assertEquals(60, loaded.getNumRandomFeatures());
+    assertEquals(5, loaded.getSeed());
+
+    Path output = dir.resolve("scores-rff");
+    TestSpark.Result transform = TestSpark.cli("transform", "--model", model.toString(), "--input",
+        csv.toString(), "--label-col", LABEL, "--output", output.toString(), "--partitions", "1");
+    assertEquals(0, transform.code(), transform::toString);
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> files = Files.list(output)) {
+      for (Path part : files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+        List<String> all = Files.readAllLines(part);
+        lines.addAll(all.subList(1, all.size()));
+      }
+    }
+    assertEquals(N, lines.size());
+    List<Row> input = new ArrayList<>();
+    for (double[] r : rows) {
+      input.add(RowFactory.create(new DenseVector(r)));
+    }
+    List<Row> expected = loaded.transform(TestSpark.session().createDataFrame(input,
+        new StructType().add("features", SQLDataTypes.VectorType())).coalesce(1)).collectAsList();
+    for (int i = 0; i < N; i += 37) {
+      String[] line = lines.get(i).split(",");
+      double[] scores = ((Vector) expected.get(i).getAs("kpca")).toArray();
+      for (int c = 0; c < K; c++) {
+        assertEquals(scores[c], Double.parseDouble(line[c]), 1e-9 * (1 + Math.abs(scores[c])), "row " + i);
+      }
+    }
+
+    // D from the rate: ceil(0.5 · sqrt(300) · ln 300) = ceil(49.40) = 50.
+    Path scaled = dir.resolve("out/summary-rff-scale.json");
+    TestSpark.Result byScale = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
+        "--feature-map", "rff", "--feature-scale", "0.5", "--kernel", "laplacian", "--model-out",
+        dir.resolve("model-rff-scale").toString(), "--summary-out", scaled.toString());
+    assertEquals(0, byScale.code(), byScale::toString);
+    assertEquals(50, new ObjectMapper().readTree(scaled.toFile()).get("m").asInt());
   }
 
   @Test
