@@ -395,8 +395,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     double total;
     String method;
     if (!getKernelType().isPositiveDefinite()) {
-      // k(x,x) of an indefinite kernel is no variance; refer the ratios to the positive part found.
-      total = java.util.Arrays.stream(spectrum).sum();
+      // k(x,x) of an indefinite kernel is no variance; refer the ratios to the positive part found, tr C.
+      total = pca.trace();
       method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
     } else if (centered) {
       total = pca.diagonalMean() - meanSqNorm;
