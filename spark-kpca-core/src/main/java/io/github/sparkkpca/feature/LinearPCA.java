@@ -30,11 +30,13 @@ public record LinearPCA(double[] variances, double[] components, int k, double[]
     double diagonalMean, double trace) {
 
   /**
-   * The default length of the spectrum: min(r, max(2k, 100)), enough for a scree plot around the k
-   * components kept at a fraction of the cost of all r eigenvalues.
+   * The default length of the spectrum: min(r, max(k, 50)), the k variances and at least a 50-bar scree
+   * plot. Each eigenvalue asked for costs about as much as a component (the iteration converges the
+   * eigenpairs together): measured on kernel covariances at r = 4000 and 8000, 100 eigenvalues took 2.5
+   * times as long as 50.
    */
   public static int defaultNumEigenvalues(int r, int k) {
-    return Math.min(r, Math.max(2 * k, 100));
+    return Math.min(r, Math.max(k, 50));
   }
 
   /** Fits the leading k components with the {@link #defaultNumEigenvalues default} number of eigenvalues. */

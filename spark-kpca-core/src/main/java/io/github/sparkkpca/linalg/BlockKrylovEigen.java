@@ -1,13 +1,7 @@
 package io.github.sparkkpca.linalg;
 
 import dev.ludovic.netlib.blas.BLAS;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.netlib.util.intW;
 
 /**
@@ -47,15 +41,15 @@ import org.netlib.util.intW;
  * the oversampling guards against near-misses.
  *
  * <p><b>Fallback.</b> The dense solver is used when b exceeds a fraction (default
- * {@value #DEFAULT_DENSE_CROSSOVER}) of n: measured with single-threaded OpenBLAS on kernel covariance
- * matrices, the iteration then needs about a dozen blocks, which costs as much as the dense reduction
- * (b = n/25 was the break-even at n = 2000 and 4000). It is also used when the iteration has multiplied
+ * {@value #DEFAULT_DENSE_CROSSOVER}) of n: measured with single-threaded OpenBLAS on centred Gaussian
+ * kernel matrices of MNIST images, the iteration needs about a dozen blocks, and at b = n/25 it took
+ * 0.88 and 0.74 of the dense solver's time at n = 2000 and 4000 (at n = 2000 with b = n/18 it had not
+ * converged when the budget below ran out). It is also used when the iteration has multiplied
  * more than a fraction (default {@value #DEFAULT_MAX_PRODUCT_FRACTION}) of n columns by A without
  * converging, so the worst case costs a bounded multiple of the dense solve. The result says which
  * method answered.
  *
- * <p>The products A·X can be split by row blocks over several Java threads, each calling the BLAS on its
- * rows ({@link #withThreads}). For a given seed, configuration and BLAS the result is deterministic.
+ * <p>For a given seed, configuration and BLAS the result is deterministic.
  */
 public final class BlockKrylovEigen {
 
@@ -109,23 +103,21 @@ public final class BlockKrylovEigen {
   private final int basisBlocks;
   private final double maxProductFraction;
   private final double denseCrossover;
-  private final int threads;
 
   private BlockKrylovEigen(long seed, double tolerance, int oversampling, int basisBlocks,
-      double maxProductFraction, double denseCrossover, int threads) {
+      double maxProductFraction, double denseCrossover) {
     this.seed = seed;
     this.tolerance = tolerance;
     this.oversampling = oversampling;
     this.basisBlocks = basisBlocks;
     this.maxProductFraction = maxProductFraction;
     this.denseCrossover = denseCrossover;
-    this.threads = threads;
   }
 
-  /** The default configuration (seed {@value #DEFAULT_SEED}, one thread). */
+  /** The default configuration (seed {@value #DEFAULT_SEED}). */
   public static BlockKrylovEigen defaults() {
     return new BlockKrylovEigen(DEFAULT_SEED, DEFAULT_TOLERANCE, DEFAULT_OVERSAMPLING, DEFAULT_BASIS_BLOCKS,
-        DEFAULT_MAX_PRODUCT_FRACTION, DEFAULT_DENSE_CROSSOVER, 1);
+        DEFAULT_MAX_PRODUCT_FRACTION, DEFAULT_DENSE_CROSSOVER);
   }
 
   /** The k leading eigenpairs of A with the default configuration. */
@@ -135,8 +127,7 @@ public final class BlockKrylovEigen {
 
   /** The seed of the Gaussian start block. */
   public BlockKrylovEigen withSeed(long value) {
-    return new BlockKrylovEigen(value, tolerance, oversampling, basisBlocks, maxProductFraction, denseCrossover,
-        threads);
+    return new BlockKrylovEigen(value, tolerance, oversampling, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** The relative residual tolerance, in (0, 1). */
@@ -144,8 +135,7 @@ public final class BlockKrylovEigen {
     if (!(value > 0 && value < 1)) {
       throw new IllegalArgumentException("tolerance must be in (0, 1), got " + value);
     }
-    return new BlockKrylovEigen(seed, value, oversampling, basisBlocks, maxProductFraction, denseCrossover,
-        threads);
+    return new BlockKrylovEigen(seed, value, oversampling, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** Block size b = k + {@code value}, {@code value} ≥ 1. */
@@ -153,8 +143,7 @@ public final class BlockKrylovEigen {
     if (value < 1) {
       throw new IllegalArgumentException("oversampling must be >= 1, got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, value, basisBlocks, maxProductFraction, denseCrossover,
-        threads);
+    return new BlockKrylovEigen(seed, tolerance, value, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** Capacity of the basis in blocks before a thick restart, ≥ 3. */
@@ -162,8 +151,7 @@ public final class BlockKrylovEigen {
     if (value < 3) {
       throw new IllegalArgumentException("basisBlocks must be >= 3, got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, value, maxProductFraction, denseCrossover,
-        threads);
+    return new BlockKrylovEigen(seed, tolerance, oversampling, value, maxProductFraction, denseCrossover);
   }
 
   /**
@@ -174,7 +162,7 @@ public final class BlockKrylovEigen {
     if (!(value > 0)) {
       throw new IllegalArgumentException("maxProductFraction must be > 0, got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, value, denseCrossover, threads);
+    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, value, denseCrossover);
   }
 
   /** The dense solver is used when the block size exceeds {@code value}·n; in [0, 1]. */
@@ -182,16 +170,7 @@ public final class BlockKrylovEigen {
     if (!(value >= 0 && value <= 1)) {
       throw new IllegalArgumentException("denseCrossover must be in [0, 1], got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, maxProductFraction, value, threads);
-  }
-
-  /** Java threads that split each product A·X by row blocks, ≥ 1. */
-  public BlockKrylovEigen withThreads(int value) {
-    if (value < 1) {
-      throw new IllegalArgumentException("threads must be >= 1, got " + value);
-    }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, maxProductFraction, denseCrossover,
-        value);
+    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, maxProductFraction, value);
   }
 
   /** The block size used for k wanted pairs of an order-n matrix. */
@@ -222,21 +201,10 @@ public final class BlockKrylovEigen {
     if (k == 0 || n < MIN_ORDER || b > denseCrossover * n || capacity < 3 * b || !(trace(a, n) > 0)) {
       return dense(a, n, k, Method.DENSE, 0, Double.NaN);
     }
-    ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "block-krylov-product");
-      t.setDaemon(true);
-      return t;
-    }) : null;
-    try {
-      return iterate(a, n, k, b, capacity, pool);
-    } finally {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
-    }
+    return iterate(a, n, k, b, capacity);
   }
 
-  private Result iterate(double[] a, int n, int k, int b, int capacity, ExecutorService pool) {
+  private Result iterate(double[] a, int n, int k, int b, int capacity) {
     BLAS blas = Blas.blas();
     Random random = new Random(seed);
     double[] v = new double[n * capacity];
@@ -257,7 +225,7 @@ public final class BlockKrylovEigen {
     while (true) {
       // Append X and A·X, and the new columns of H = Vᵀ(AV).
       System.arraycopy(block, 0, v, c * n, n * b);
-      multiply(a, n, block, b, av, c * n, pool);
+      blas.dgemm("N", "N", n, b, n, 1.0, a, 0, n, block, 0, n, 0.0, av, c * n, n);
       products += b;
       int cols = c + b;
       double[] hNew = new double[cols * b];
@@ -331,33 +299,6 @@ public final class BlockKrylovEigen {
       double[] swap = block;
       block = next;
       next = swap;
-    }
-  }
-
-  /** out[offset…] (n×b) = A·X, split by row blocks over the pool's threads when there is a pool. */
-  private void multiply(double[] a, int n, double[] x, int b, double[] out, int offset, ExecutorService pool) {
-    BLAS blas = Blas.blas();
-    if (pool == null) {
-      blas.dgemm("N", "N", n, b, n, 1.0, a, 0, n, x, 0, n, 0.0, out, offset, n);
-      return;
-    }
-    List<Future<?>> parts = new ArrayList<>();
-    int rows = (n + threads - 1) / threads;
-    for (int start = 0; start < n; start += rows) {
-      int first = start;
-      int count = Math.min(rows, n - start);
-      parts.add(pool.submit(() -> blas.dgemm("N", "N", count, b, n, 1.0, a, first, n, x, 0, n, 0.0, out,
-          offset + first, n)));
-    }
-    try {
-      for (Future<?> part : parts) {
-        part.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted during a matrix product", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("matrix product failed: " + e.getCause(), e.getCause());
     }
   }
 

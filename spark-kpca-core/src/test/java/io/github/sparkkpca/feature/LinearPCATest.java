@@ -54,9 +54,9 @@ class LinearPCATest {
       double[] all = SymmetricEigen.of(stats.covariance(centered), r).values();
       double sum = Arrays.stream(all).sum();
       LinearPCA pca = LinearPCA.fit(stats, k, centered);
-      assertEquals(100, LinearPCA.defaultNumEigenvalues(r, k));
-      assertEquals(100, pca.variances().length, "min(r, max(2k, 100)) eigenvalues by default");
-      assertArrayEquals(Arrays.copyOf(all, 100), pca.variances(), 1e-12 * all[0]);
+      assertEquals(50, LinearPCA.defaultNumEigenvalues(r, k));
+      assertEquals(50, pca.variances().length, "min(r, max(k, 50)) eigenvalues by default");
+      assertArrayEquals(Arrays.copyOf(all, 50), pca.variances(), 1e-12 * all[0]);
       assertEquals(sum, pca.trace(), 1e-12 * sum, "the trace is the sum of all r eigenvalues");
       assertEquals(r * k, pca.components().length);
 
@@ -65,8 +65,8 @@ class LinearPCATest {
       assertArrayEquals(all, full.variances(), 1e-12 * all[0]);
       assertEquals(pca.trace(), full.trace(), 0.0);
     }
-    assertEquals(150, LinearPCA.defaultNumEigenvalues(150, 80));
-    assertEquals(160, LinearPCA.defaultNumEigenvalues(1000, 80));
+    assertEquals(80, LinearPCA.defaultNumEigenvalues(1000, 80));
+    assertEquals(40, LinearPCA.defaultNumEigenvalues(40, 3));
   }
 
   @Test
