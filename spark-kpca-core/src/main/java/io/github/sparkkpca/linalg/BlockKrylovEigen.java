@@ -13,8 +13,8 @@ import org.netlib.util.intW;
  * memory-bound matrix–vector products, whatever k is. A block Krylov method touches A only through
  * products A·X with an n×b block (2n²b flops in one GEMM, compute-bound) and needs about a dozen of them
  * when the spectrum decays as kernel covariance spectra do, so for k ≪ n it does a fraction of the work
- * at a higher flop rate. (ARPACK's Lanczos, which Spark uses for its truncated SVD, needs fewer products
- * but takes them one vector at a time, at matrix–vector speed.)
+ * at a higher flop rate. (ARPACK's Lanczos, which Spark uses for its truncated SVD, multiplies one vector
+ * at a time, at matrix–vector speed.)
  *
  * <p><b>Method.</b> The basis V (n×c, orthonormal) starts from a seeded Gaussian n×b block, b = k plus an
  * oversampling p (default {@value #DEFAULT_OVERSAMPLING}), and grows by one block per product: the next
