@@ -11,7 +11,7 @@ import org.netlib.util.intW;
  * PCA needs: the back-transformation of the eigenvectors (2n²k flops instead of 2n³) dominates a full
  * decomposition; what remains is the tridiagonalisation (4n³/3 flops).
  *
- * @param values  the eigenvalues λ_1 ≥ … ≥ λ_n
+ * @param values  the eigenvalues λ_1 ≥ … ≥ λ_n (only the leading k from {@link BlockKrylovEigen})
  * @param vectors the leading unit eigenvectors, n×c column-major (column i belongs to values[i]); c = n
  *                from {@link #of}, c = k from {@link #leading}
  * @param n       the order of the matrix
@@ -161,7 +161,7 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
 
   /**
    * The number of eigenvalues above {@code rcond·λ_max} (and above 0): the numerical rank used when
-   * inverting. With λ_max ≤ 0 the rank is 0.
+   * inverting. With λ_max ≤ 0 the rank is 0; with only the leading eigenvalues known, at most their count.
    */
   public int rank(double rcond) {
     if (n == 0 || values[0] <= 0) {
@@ -169,7 +169,7 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     }
     double threshold = rcond * values[0];
     int r = 0;
-    while (r < n && values[r] > threshold && values[r] > 0) {
+    while (r < values.length && values[r] > threshold && values[r] > 0) {
       r++;
     }
     return r;
