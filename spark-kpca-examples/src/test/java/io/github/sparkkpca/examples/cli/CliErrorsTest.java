@@ -102,6 +102,31 @@ class CliErrorsTest {
     assertUsageError(fit(bad.toString()), "column 'b'", "empty", "row 2");
   }
 
+  /**
+   * A row with an extra cell used to be cut to the header's width (or, with the extra cell in front, to
+   * shift every feature and the label by one) without a word; now it is refused with its file, row, line
+   * and both counts, also when the shifted cells would all be numbers.
+   */
+  @Test
+  void rowWithMoreCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
+    Path bad = dir.resolve("extra.csv");
+    Files.writeString(bad, "a,b,c\n1,2,3\n4,5,6\n0,7,8,9\n1,1,1\n2,2,2\n3,3,3\n");
+    assertUsageError(fit(bad.toString()), "4 cells", "header's 3", "row 3", "line 4", "extra.csv");
+    Path quoted = dir.resolve("extra-quoted.csv");
+    Files.writeString(quoted, "a,b,y\n1,2,\"x,1\"\n4,5,x,\"\"\n1,1,z\n2,2,z\n3,3,z\n4,4,z\n");
+    assertUsageError(fit(quoted.toString(), "--label-col", "y", "--partitions", "2"), "4 cells",
+        "header's 3", "row 2", "line 3", "extra-quoted.csv");
+  }
+
+  /** A row without its label cell used to get a null label; it is refused like a row with an extra cell. */
+  @Test
+  void rowWithFewerCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
+    Path bad = dir.resolve("short.csv");
+    Files.writeString(bad, "a,b,c,y\n1,2,3,x\n4,5,6,x\n7,8,9\n1,1,1,x\n2,2,2,x\n3,3,3,x\n");
+    assertUsageError(fit(bad.toString(), "--label-col", "y"), "3 cells", "header's 4", "row 3", "line 4",
+        "short.csv");
+  }
+
   @Test
   void unknownFormat() {
     assertUsageError(fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");
