@@ -283,6 +283,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       Persistence.saveMetadata(instance, path, sparkSession());
       Persistence.saveSolution(instance.solution, path, sparkSession());
     }
+
+    /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
+    @Override
+    public void save(String path) throws java.io.IOException {
+      io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
+    }
   }
 
   /** The kernel a saved model's params describe. */
