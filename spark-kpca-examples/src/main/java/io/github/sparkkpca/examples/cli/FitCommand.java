@@ -1,12 +1,15 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.apache.spark.ml.util.MLWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,11 +63,17 @@ public final class FitCommand implements Callable<Integer> {
   Long seed;
 
   @Option(names = "--model-out", required = true, paramLabel = "DIR",
-      description = "Directory to save the model to (overwritten).")
+      description = "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
+          + "only when it holds a model saved by spark-kpca.")
   String modelOut;
 
   @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON.")
   Path summaryOut;
+
+  @Option(names = "--overwrite",
+      description = "Replace the outputs of an earlier run: a model saved by spark-kpca, a summary written by "
+          + "fit, charts written by --plots. Nothing else is replaced, nor a path that is or holds the input.")
+  boolean overwrite;
 
   @Mixin
   PlotOptions plotOptions;
@@ -80,6 +89,13 @@ public final class FitCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      // The outputs are checked before the first Spark job; see OutputTargets.
+      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          DataSources.inputPaths(input.toSourceOptions()));
+      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
+      SafeOutput summaryOutput = summaryOut == null ? null
+          : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      plotOptions.prepare(targets);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         estimator.setInputCol(data.featuresCol());
@@ -90,9 +106,14 @@ public final class FitCommand implements Callable<Integer> {
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(model, fitSeconds);
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-        model.write().overwrite().save(modelOut);
-        if (summaryOut != null) {
-          summary.writeJson(summaryOut);
+        // The model's own writer swaps the new model in and replaces only a saved spark-kpca stage.
+        MLWriter writer = model.write();
+        if (overwrite) {
+          writer.overwrite();
+        }
+        writer.save(modelOut);
+        if (summaryOutput != null) {
+          summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
         }
         summary.print(out);

@@ -10,7 +10,6 @@ import org.apache.spark.ml.functions;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
 
 /**
  * Writes transform output in input row order.
@@ -49,6 +48,7 @@ final class ScoreWriter {
    * @param input the loaded input (order and label columns)
    * @param k number of components
    * @param residualCol the residual column, or null
+   * @param output a directory that does not exist yet (the caller swaps it in; see {@code SafeOutput})
    */
   static void write(Dataset<Row> scored, LoadedData input, String scoresCol, int k, String residualCol,
       Format format, String output) {
@@ -65,8 +65,7 @@ final class ScoreWriter {
       if (input.labelCol() != null) {
         columns.add(column(input.labelCol()));
       }
-      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite)
-          .option("header", "true").csv(output);
+      ordered.select(columns.toArray(new Column[0])).write().option("header", "true").csv(output);
     } else {
       if (input.labelCol() != null) {
         columns.add(column(input.labelCol()));
@@ -75,7 +74,7 @@ final class ScoreWriter {
       if (residualCol != null) {
         columns.add(column(residualCol));
       }
-      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite).parquet(output);
+      ordered.select(columns.toArray(new Column[0])).write().parquet(output);
     }
   }
 }

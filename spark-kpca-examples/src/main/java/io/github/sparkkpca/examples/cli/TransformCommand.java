@@ -2,8 +2,10 @@ package io.github.sparkkpca.examples.cli;
 
 import static io.github.sparkkpca.examples.data.LoadedData.column;
 
+import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -47,8 +49,14 @@ public final class TransformCommand implements Callable<Integer> {
   InputOptions input;
 
   @Option(names = "--output", required = true, paramLabel = "DIR",
-      description = "Output directory (overwritten).")
+      description = "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
+          + "an earlier output of spark-kpca (marked by its " + SafeOutput.MARKER + " file).")
   String output;
+
+  @Option(names = "--overwrite",
+      description = "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
+          + "else is replaced, nor a path that is or holds the input or the model.")
+  boolean overwrite;
 
   @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "csv",
       description = "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,label] with a header; "
@@ -67,7 +75,7 @@ public final class TransformCommand implements Callable<Integer> {
   SparkOptions sparkOptions;
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
     plotOptions.validate(spec);
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
@@ -75,6 +83,13 @@ public final class TransformCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       requireSavedModel(spark, model);
+      // The outputs are checked before the first Spark job; see OutputTargets.
+      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
+      reads.add(model);
+      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          reads);
+      SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
+      plotOptions.prepare(targets);
       NystromKernelPCAModel kpca = NystromKernelPCAModel.load(model);
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
           input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
@@ -92,8 +107,8 @@ public final class TransformCommand implements Callable<Integer> {
         Dataset<Row> scored = kpca.transform(data.data().select(keep.toArray(new Column[0])));
         SparkKpcaCli.progress(out, "scoring %d rows (k = %d) and writing %s to %s...", rows,
             kpca.numComponents(), outputFormat, output);
-        ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(), residual ? RESIDUAL_COL : null,
-            outputFormat, output);
+        scores.write(staging -> ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(),
+            residual ? RESIDUAL_COL : null, outputFormat, staging));
         SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
         plotOptions.write(out, kpca, data, 1L, String.format(java.util.Locale.ROOT, "model %s on %s", model,
             data.description()));

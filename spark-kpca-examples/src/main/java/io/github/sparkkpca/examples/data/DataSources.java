@@ -73,6 +73,22 @@ public final class DataSources {
     };
   }
 
+  /**
+   * The files or directories {@link #load} reads for {@code options}: the path or glob, the MNIST directory,
+   * none for synthetic data. Outputs must not replace them.
+   */
+  public static List<String> inputPaths(SourceOptions options) {
+    String input = options.input().trim();
+    String lower = input.toLowerCase(Locale.ROOT);
+    if (lower.equals(MNIST) || lower.startsWith(MNIST + ":")) {
+      return List.of(options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir());
+    }
+    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":")) {
+      return List.of();
+    }
+    return List.of(input);
+  }
+
   private static String labelName(SourceOptions options) {
     return options.labelCol() != null ? options.labelCol() : "label";
   }
