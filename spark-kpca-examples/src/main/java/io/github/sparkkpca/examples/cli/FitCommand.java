@@ -3,11 +3,13 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.util.MLWriter;
 import picocli.CommandLine.Command;
@@ -62,6 +64,21 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "S", description = "Seed of the landmark sample.")
   Long seed;
 
+  @Option(names = "--landmark-sampling", paramLabel = "NAME", defaultValue = "uniform",
+      description = "How the landmarks are chosen: uniform (m rows, no extra pass), leverage (m rows by "
+          + "approximate ridge leverage scores, one extra pass) or kmeans (the centres of k-means with k = m, a "
+          + "shuffle and --kmeans-max-iter passes). Default: ${DEFAULT-VALUE}.")
+  String landmarkSampling;
+
+  @Option(names = "--leverage-regularization", paramLabel = "L",
+      description = "leverage: the ridge lambda of the leverage scores, relative to the mean k(x,x) (> 0; "
+          + "smaller favours rarer directions). Default 1e-3.")
+  Double leverageRegularization;
+
+  @Option(names = "--kmeans-max-iter", paramLabel = "N",
+      description = "kmeans: Lloyd iterations (>= 1). Default 20.")
+  Integer kmeansMaxIter;
+
   @Option(names = "--model-out", required = true, paramLabel = "DIR",
       description = "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
           + "only when it holds a model saved by spark-kpca.")
@@ -99,11 +116,13 @@ public final class FitCommand implements Callable<Integer> {
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         estimator.setInputCol(data.featuresCol());
-        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, m = %d)...", kernel, k, landmarks);
+        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, m = %d, %s landmarks)...", kernel, k, landmarks,
+            estimator.getLandmarkSampling());
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
         NystromKernelPCAModel model = estimator.fit(data.data());
         double fitSeconds = (System.nanoTime() - start) / 1e9;
+        SparkKpcaCli.progress(out, "landmarks: %s", model.landmarkSelection());
         FitSummary summary = FitSummary.of(model, fitSeconds);
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
         // The model's own writer swaps the new model in and replaces only a saved spark-kpca stage.
@@ -141,8 +160,27 @@ public final class FitCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
+    LandmarkSelection sampling = Arrays.stream(LandmarkSelection.values())
+        .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim())).findFirst()
+        .orElseThrow(() -> SparkKpcaCli.usage(spec, "--landmark-sampling: expected one of "
+            + String.join(", ", LandmarkSelection.NAMES) + ", got '" + landmarkSampling + "'"));
+    SparkKpcaCli.require(spec, leverageRegularization == null || sampling == LandmarkSelection.LEVERAGE,
+        "--leverage-regularization applies to --landmark-sampling leverage only");
+    SparkKpcaCli.require(spec, leverageRegularization == null
+        || (leverageRegularization > 0 && Double.isFinite(leverageRegularization)),
+        "--leverage-regularization must be finite and > 0, got " + leverageRegularization);
+    SparkKpcaCli.require(spec, kmeansMaxIter == null || sampling == LandmarkSelection.KMEANS,
+        "--kmeans-max-iter applies to --landmark-sampling kmeans only");
+    SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
+        "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
     NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setNumLandmarks(landmarks).setKernel(kernel)
-        .setCentered(!noCenter);
+        .setCentered(!noCenter).setLandmarkSampling(sampling.paramName());
+    if (leverageRegularization != null) {
+      estimator.setLeverageRegularization(leverageRegularization);
+    }
+    if (kmeansMaxIter != null) {
+      estimator.setKmeansMaxIter(kmeansMaxIter);
+    }
     if (gamma != null) {
       estimator.setGamma(gamma);
     }

@@ -128,6 +128,48 @@ class CliErrorsTest {
   }
 
   @Test
+  void badLandmarkSamplingOptions() {
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "random"), "--landmark-sampling",
+        "uniform, leverage, kmeans", "'random'");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "leverage", "--leverage-regularization", "0"),
+        "--leverage-regularization", "> 0", "got 0.0");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--kmeans-max-iter", "0"),
+        "--kmeans-max-iter", ">= 1", "got 0");
+    assertUsageError(fit(good.toString(), "--kmeans-max-iter", "5"), "--kmeans-max-iter",
+        "--landmark-sampling kmeans only");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--leverage-regularization", "0.1"),
+        "--leverage-regularization", "--landmark-sampling leverage only");
+  }
+
+  @Test
+  void badPreimageOptions() {
+    String model = dir.resolve("no-model").toString();
+    String out = dir.resolve("o").toString();
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "newton"), "--preimage-method", "fixed-point, ridge", "'newton'");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-max-iter", "0"), "--preimage-max-iter", ">= 1", "got 0");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "ridge", "--preimage-ridge", "-1"), "--preimage-ridge", "> 0");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "fixed-point", "--preimage-ridge", "0.1"), "--preimage-ridge",
+        "ridge only");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--preimage-method", "ridge"), "--preimage-method", "--reconstruction only");
+  }
+
+  /** fixed-point pre-images exist for the Gaussian kernel only; other models are told to use ridge. */
+  @Test
+  void fixedPointPreimageOfANonRbfModel() {
+    String model = dir.resolve("linear-model").toString();
+    assertEquals(0, TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "5", "--kernel",
+        "linear", "--model-out", model).code());
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output",
+        dir.resolve("o-linear").toString(), "--reconstruction", "--preimage-method", "fixed-point"),
+        "--preimage-method fixed-point needs an rbf model", "linear kernel", "--preimage-method ridge");
+  }
+
+  @Test
   void unknownFormat() {
     assertUsageError(fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");
   }
