@@ -374,6 +374,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       Persistence.saveMetadata(instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
       ModelData.save(instance.solution, path, sparkSession());
     }
+
+    /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
+    @Override
+    public void save(String path) throws java.io.IOException {
+      io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
+    }
   }
 
   /**

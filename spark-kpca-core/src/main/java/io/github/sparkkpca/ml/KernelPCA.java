@@ -269,6 +269,12 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
       public void saveImpl(String path) {
         Persistence.saveMetadata(KernelPCA.this, path, sparkSession());
       }
+
+      /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
+      @Override
+      public void save(String path) throws java.io.IOException {
+        io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
+      }
     };
   }
 

@@ -397,6 +397,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         sparkSession().createDataFrame(rows, schema).write().parquet(path + "/data/landmarks");
       }
     }
+
+    /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
+    @Override
+    public void save(String path) throws java.io.IOException {
+      io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
+    }
   }
 
   private static final class Reader extends MLReader<NystromKernelPCA> {

@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.bench;
 
-import io.github.sparkkpca.data.MnistIdx;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.BlockKrylovEigen;
 import io.github.sparkkpca.linalg.SymmetricEigen;

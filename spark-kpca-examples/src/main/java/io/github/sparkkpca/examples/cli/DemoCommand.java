@@ -54,6 +54,9 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Rows of scores to print. Default: ${DEFAULT-VALUE}.")
   int rows;
 
+  @Option(names = "--overwrite", description = "Replace the charts of an earlier run in --plots.")
+  boolean overwrite;
+
   @Mixin
   PlotOptions plotOptions;
 
@@ -61,7 +64,7 @@ public final class DemoCommand implements Callable<Integer> {
   SparkOptions sparkOptions;
 
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     SparkKpcaCli.require(spec, n >= 1, "--n must be >= 1, got " + n);
     SparkKpcaCli.require(spec, d >= 1, "--d must be >= 1, got " + d);
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
@@ -74,6 +77,8 @@ public final class DemoCommand implements Callable<Integer> {
     String source = "synthetic:n=" + n + ",d=" + d + ",seed=" + seed;
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      plotOptions.prepare(new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          List.of()));
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
           SourceOptions.of(source).withPartitions(partitions), out);
       try {

@@ -1,15 +1,20 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
+import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.util.MLWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,12 +83,33 @@ public final class FitCommand implements Callable<Integer> {
       + "features with rff).")
   Long seed;
 
+  @Option(names = "--landmark-sampling", paramLabel = "NAME", defaultValue = "uniform",
+      description = "How the landmarks are chosen: uniform (m rows, no extra pass), leverage (m rows by "
+          + "approximate ridge leverage scores, one extra pass) or kmeans (the centres of k-means with k = m, a "
+          + "shuffle and --kmeans-max-iter passes). Default: ${DEFAULT-VALUE}.")
+  String landmarkSampling;
+
+  @Option(names = "--leverage-regularization", paramLabel = "L",
+      description = "leverage: the ridge lambda of the leverage scores, relative to the mean k(x,x) (> 0; "
+          + "smaller favours rarer directions). Default 1e-3.")
+  Double leverageRegularization;
+
+  @Option(names = "--kmeans-max-iter", paramLabel = "N",
+      description = "kmeans: Lloyd iterations (>= 1). Default 20.")
+  Integer kmeansMaxIter;
+
   @Option(names = "--model-out", required = true, paramLabel = "DIR",
-      description = "Directory to save the model to (overwritten).")
+      description = "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
+          + "only when it holds a model saved by spark-kpca.")
   String modelOut;
 
   @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON.")
   Path summaryOut;
+
+  @Option(names = "--overwrite",
+      description = "Replace the outputs of an earlier run: a model saved by spark-kpca, a summary written by "
+          + "fit, charts written by --plots. Nothing else is replaced, nor a path that is or holds the input.")
+  boolean overwrite;
 
   @Mixin
   PlotOptions plotOptions;
@@ -99,21 +125,35 @@ public final class FitCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      // The outputs are checked before the first Spark job; see OutputTargets.
+      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          DataSources.inputPaths(input.toSourceOptions()));
+      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
+      SafeOutput summaryOutput = summaryOut == null ? null
+          : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      plotOptions.prepare(targets);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         estimator.set(estimator.getParam("inputCol"), data.featuresCol());
         SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, %s)...", kernel, k, isRandomFeatures()
             ? (featureScale != null ? "D = ceil(" + featureScale + " sqrt(n) ln n)" : "D = " + estimator
-                .getOrDefault(estimator.getParam("numRandomFeatures"))) : "m = " + landmarks);
+                .getOrDefault(estimator.getParam("numRandomFeatures")))
+            : "m = " + landmarks + ", " + landmarkSampling + " landmarks");
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
         AbstractKernelPCAModel<?> model = estimator.fit(data.data());
         double fitSeconds = (System.nanoTime() - start) / 1e9;
+        SparkKpcaCli.progress(out, "landmarks: %s", model.landmarkSelection());
         FitSummary summary = FitSummary.of(model, fitSeconds);
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-        model.write().overwrite().save(modelOut);
-        if (summaryOut != null) {
-          summary.writeJson(summaryOut);
+        // The model's own writer swaps the new model in and replaces only a saved spark-kpca stage.
+        MLWriter writer = model.write();
+        if (overwrite) {
+          writer.overwrite();
+        }
+        writer.save(modelOut);
+        if (summaryOutput != null) {
+          summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
         }
         summary.print(out);
@@ -145,6 +185,9 @@ public final class FitCommand implements Callable<Integer> {
     }
     SparkKpcaCli.require(spec, landmarks == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
+    SparkKpcaCli.require(spec, landmarkSampling.equals("uniform") && leverageRegularization == null
+        && kmeansMaxIter == null, "--landmark-sampling, --leverage-regularization and --kmeans-max-iter apply to "
+        + "--feature-map nystrom; random features have no landmarks");
     SparkKpcaCli.require(spec, features == null || featureScale == null, "--features and --feature-scale are "
         + "alternatives; give one");
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
@@ -192,8 +235,27 @@ public final class FitCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
+    LandmarkSelection sampling = Arrays.stream(LandmarkSelection.values())
+        .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim())).findFirst()
+        .orElseThrow(() -> SparkKpcaCli.usage(spec, "--landmark-sampling: expected one of "
+            + String.join(", ", LandmarkSelection.NAMES) + ", got '" + landmarkSampling + "'"));
+    SparkKpcaCli.require(spec, leverageRegularization == null || sampling == LandmarkSelection.LEVERAGE,
+        "--leverage-regularization applies to --landmark-sampling leverage only");
+    SparkKpcaCli.require(spec, leverageRegularization == null
+        || (leverageRegularization > 0 && Double.isFinite(leverageRegularization)),
+        "--leverage-regularization must be finite and > 0, got " + leverageRegularization);
+    SparkKpcaCli.require(spec, kmeansMaxIter == null || sampling == LandmarkSelection.KMEANS,
+        "--kmeans-max-iter applies to --landmark-sampling kmeans only");
+    SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
+        "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
     NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setNumLandmarks(landmarks).setKernel(kernel)
-        .setCentered(!noCenter);
+        .setCentered(!noCenter).setLandmarkSampling(sampling.paramName());
+    if (leverageRegularization != null) {
+      estimator.setLeverageRegularization(leverageRegularization);
+    }
+    if (kmeansMaxIter != null) {
+      estimator.setKmeansMaxIter(kmeansMaxIter);
+    }
     if (gamma != null) {
       estimator.setGamma(gamma);
     }

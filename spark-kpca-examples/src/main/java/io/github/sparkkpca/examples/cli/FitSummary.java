@@ -3,13 +3,18 @@ package io.github.sparkkpca.examples.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 
 /**
  * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the console.
@@ -37,6 +42,43 @@ import java.util.Map;
 public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
     double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
     double[] reconstructionError, double fitSeconds) {
+
+  /** The keys of the JSON document, in their order. */
+  static final List<String> JSON_KEYS = List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues",
+      "explainedVariance", "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds");
+
+  /** Files larger than this are not summaries (k numbers in three arrays). */
+  private static final long MAX_SUMMARY_BYTES = 1 << 24;
+
+  /**
+   * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object with
+   * exactly {@link #JSON_KEYS}, in order.
+   */
+  static final SafeOutput.Kind EARLIER_SUMMARY = new SafeOutput.Kind() {
+    @Override
+    public String description() {
+      return "a summary written by spark-kpca fit";
+    }
+
+    @Override
+    public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
+      FileStatus status = fs.getFileStatus(path);
+      if (status.isDirectory()) {
+        return "is a directory";
+      }
+      String notOurs = "is not a summary written by spark-kpca fit";
+      if (status.getLen() > MAX_SUMMARY_BYTES) {
+        return notOurs;
+      }
+      List<String> keys = new ArrayList<>();
+      try (var in = fs.open(path)) {
+        new ObjectMapper().readTree(in).fieldNames().forEachRemaining(keys::add);
+      } catch (IOException e) {
+        return notOurs;
+      }
+      return keys.equals(JSON_KEYS) ? null : notOurs;
+    }
+  };
 
   /** The summary of a fitted model. */
   public static FitSummary of(AbstractKernelPCAModel<?> model, double fitSeconds) {

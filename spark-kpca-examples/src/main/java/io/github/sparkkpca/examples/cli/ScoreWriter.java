@@ -10,7 +10,6 @@ import org.apache.spark.ml.functions;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
 
 /**
  * Writes transform output in input row order.
@@ -20,13 +19,13 @@ import org.apache.spark.sql.SaveMode;
  * when the input was read, before any repartitioning. A global sort range-partitions the rows, so part
  * file i holds only rows that precede those of part file i+1: concatenating the part files in name order
  * gives the input order, while the writing stays parallel (no {@code coalesce(1)}). The sort shuffles
- * only the k scores, the residual and the label.
+ * only the k scores, the residual, the reconstruction and the label.
  *
- * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}), then the
- * label column when the input has one. Spark writes a header into every part file, so each part is a
+ * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}), then
+ * {@code rec_1..rec_d} (with {@code --reconstruction}), then the label column when the input has one. Spark writes a header into every part file, so each part is a
  * valid CSV file and the directory reads back with {@code spark.read().option("header", true).csv(dir)};
  * to concatenate the parts into one file, drop the first line of all but the first part.
- * <b>Parquet</b> gets the label, the score vector column and the residual.
+ * <b>Parquet</b> gets the label, the score vector column, the residual and the reconstruction vector.
  */
 final class ScoreWriter {
 
@@ -49,9 +48,12 @@ final class ScoreWriter {
    * @param input the loaded input (order and label columns)
    * @param k number of components
    * @param residualCol the residual column, or null
+   * @param reconstructionCol the reconstruction (pre-image) vector column, or null
+   * @param d the input dimension, the size of the reconstruction
+   * @param output a directory that does not exist yet (the caller swaps it in; see {@code SafeOutput})
    */
   static void write(Dataset<Row> scored, LoadedData input, String scoresCol, int k, String residualCol,
-      Format format, String output) {
+      String reconstructionCol, int d, Format format, String output) {
     Dataset<Row> ordered = scored.orderBy(input.orderBy());
     List<Column> columns = new ArrayList<>();
     if (format == Format.CSV) {
@@ -62,11 +64,16 @@ final class ScoreWriter {
       if (residualCol != null) {
         columns.add(column(residualCol));
       }
+      if (reconstructionCol != null) {
+        Column reconstruction = functions.vector_to_array(column(reconstructionCol), "float64");
+        for (int j = 0; j < d; j++) {
+          columns.add(reconstruction.getItem(j).as("rec_" + (j + 1)));
+        }
+      }
       if (input.labelCol() != null) {
         columns.add(column(input.labelCol()));
       }
-      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite)
-          .option("header", "true").csv(output);
+      ordered.select(columns.toArray(new Column[0])).write().option("header", "true").csv(output);
     } else {
       if (input.labelCol() != null) {
         columns.add(column(input.labelCol()));
@@ -75,7 +82,10 @@ final class ScoreWriter {
       if (residualCol != null) {
         columns.add(column(residualCol));
       }
-      ordered.select(columns.toArray(new Column[0])).write().mode(SaveMode.Overwrite).parquet(output);
+      if (reconstructionCol != null) {
+        columns.add(column(reconstructionCol));
+      }
+      ordered.select(columns.toArray(new Column[0])).write().parquet(output);
     }
   }
 }

@@ -2,12 +2,17 @@ package io.github.sparkkpca.examples.cli;
 
 import static io.github.sparkkpca.examples.data.LoadedData.column;
 
+import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.feature.Preimage;
+import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
@@ -36,6 +41,8 @@ public final class TransformCommand implements Callable<Integer> {
   static final String SCORES_COL = "kpca";
   /** The residual column. */
   static final String RESIDUAL_COL = "residual";
+  /** The reconstruction (pre-image) vector column of Parquet output; CSV gets rec_1..rec_d. */
+  static final String RECONSTRUCTION_COL = "reconstruction";
 
   @Spec
   CommandSpec spec;
@@ -47,18 +54,45 @@ public final class TransformCommand implements Callable<Integer> {
   InputOptions input;
 
   @Option(names = "--output", required = true, paramLabel = "DIR",
-      description = "Output directory (overwritten).")
+      description = "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
+          + "an earlier output of spark-kpca (marked by its " + SafeOutput.MARKER + " file).")
   String output;
 
+  @Option(names = "--overwrite",
+      description = "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
+          + "else is replaced, nor a path that is or holds the input or the model.")
+  boolean overwrite;
+
   @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "csv",
-      description = "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,label] with a header; "
-          + "parquet writes the label, the score vector '" + SCORES_COL + "' and the residual. "
+      description = "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,rec_1..rec_d][,label] with a "
+          + "header; parquet writes the label, the score vector '" + SCORES_COL + "', the residual and the "
+          + "reconstruction. "
           + "Default: ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
   @Option(names = "--residual",
       description = "Also write each row's feature-space reconstruction residual (a novelty score).")
   boolean residual;
+
+  @Option(names = "--reconstruction",
+      description = "Also write each row's reconstruction in input space: the pre-image of its projection on "
+          + "the k components (kernel PCA denoising); CSV columns rec_1..rec_d, Parquet vector '"
+          + RECONSTRUCTION_COL + "'.")
+  boolean reconstruction;
+
+  @Option(names = "--preimage-method", paramLabel = "NAME",
+      description = "Pre-image of --reconstruction: fixed-point (Mika et al. 1999, rbf models only) or ridge "
+          + "(a kernel ridge map from scores back to inputs, any kernel). Default: fixed-point for rbf models, "
+          + "else ridge.")
+  String preimageMethod;
+
+  @Option(names = "--preimage-max-iter", paramLabel = "N",
+      description = "fixed-point: the maximum number of iterations (>= 1). Default 100.")
+  Integer preimageMaxIter;
+
+  @Option(names = "--preimage-ridge", paramLabel = "ALPHA",
+      description = "ridge: the ridge alpha of the map (> 0). Default 0.01.")
+  Double preimageRidge;
 
   @Mixin
   PlotOptions plotOptions;
@@ -67,7 +101,8 @@ public final class TransformCommand implements Callable<Integer> {
   SparkOptions sparkOptions;
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
+    Preimage.Method method = preimageMethod();
     plotOptions.validate(spec);
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
@@ -75,7 +110,17 @@ public final class TransformCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       requireSavedModel(spark, model);
+      // The outputs are checked before the first Spark job; see OutputTargets.
+      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
+      reads.add(model);
+      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          reads);
+      SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
+      plotOptions.prepare(targets);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      if (reconstruction) {
+        configurePreimage(kpca, method);
+      }
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
           input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
       try {
@@ -90,11 +135,14 @@ public final class TransformCommand implements Callable<Integer> {
         kpca.setInputCol(data.featuresCol()).setOutputCol(SCORES_COL)
             .setResidualCol(residual ? RESIDUAL_COL : "");
         Dataset<Row> scored = kpca.transform(data.data().select(keep.toArray(new Column[0])));
-        SparkKpcaCli.progress(out, "scoring %d rows (k = %d) and writing %s to %s...", rows,
-            kpca.numComponents(), outputFormat, output);
-        ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(), residual ? RESIDUAL_COL : null,
+        SparkKpcaCli.progress(out, "scoring %d rows (k = %d%s) and writing %s to %s...", rows,
+            kpca.numComponents(), reconstruction ? ", " + kpca.getPreimageMethod() + " pre-images" : "",
             outputFormat, output);
+        scores.write(staging -> ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(),
+            residual ? RESIDUAL_COL : null, reconstruction ? RECONSTRUCTION_COL : null, kpca.numFeatures(),
+            outputFormat, staging));
         SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
+        kpca.setReconstructionCol(""); // the charts need the scores only
         plotOptions.write(out, kpca, data, 1L, String.format(java.util.Locale.ROOT, "model %s on %s", model,
             data.description()));
       } finally {
@@ -102,6 +150,67 @@ public final class TransformCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * The pre-image method asked for (null for the model's kind's default); fails with the option's name on a
+   * bad value, or on a pre-image option without {@code --reconstruction}, before Spark starts.
+   */
+  Preimage.Method preimageMethod() {
+    SparkKpcaCli.require(spec, reconstruction || (preimageMethod == null && preimageMaxIter == null
+        && preimageRidge == null), "--preimage-method, --preimage-max-iter and --preimage-ridge apply to "
+        + "--reconstruction only");
+    Preimage.Method method = null;
+    if (preimageMethod != null) {
+      method = Arrays.stream(Preimage.Method.values())
+          .filter(m -> m.paramName().equalsIgnoreCase(preimageMethod.trim())).findFirst()
+          .orElseThrow(() -> SparkKpcaCli.usage(spec, "--preimage-method: expected one of "
+              + String.join(", ", Preimage.Method.NAMES) + ", got '" + preimageMethod + "'"));
+    }
+    SparkKpcaCli.require(spec, preimageMaxIter == null || preimageMaxIter >= 1,
+        "--preimage-max-iter must be >= 1, got " + preimageMaxIter);
+    SparkKpcaCli.require(spec, preimageRidge == null || (preimageRidge > 0 && Double.isFinite(preimageRidge)),
+        "--preimage-ridge must be finite and > 0, got " + preimageRidge);
+    if (method != null) {
+      requireMatchingPreimageOptions(method);
+    } else {
+      SparkKpcaCli.require(spec, preimageMaxIter == null || preimageRidge == null,
+          "--preimage-max-iter and --preimage-ridge belong to different --preimage-method values; give one");
+    }
+    return method;
+  }
+
+  private void requireMatchingPreimageOptions(Preimage.Method method) {
+    SparkKpcaCli.require(spec, preimageMaxIter == null || method == Preimage.Method.FIXED_POINT,
+        "--preimage-max-iter applies to --preimage-method fixed-point only, the pre-image is ridge");
+    SparkKpcaCli.require(spec, preimageRidge == null || method == Preimage.Method.RIDGE,
+        "--preimage-ridge applies to --preimage-method ridge only, the pre-image is fixed-point");
+  }
+
+  /**
+   * Sets the reconstruction column and pre-image params on the loaded model: the method asked for, else
+   * fixed-point for rbf models (the library's default) and ridge for the others, since the fixed-point
+   * iteration exists for the Gaussian kernel only.
+   */
+  private void configurePreimage(AbstractKernelPCAModel<?> kpca, Preimage.Method asked) {
+    if (!kpca.solution().projector().hasLandmarks()) {
+      throw SparkKpcaCli.usage(spec, "--reconstruction needs a landmark model; " + model + " is a random feature "
+          + "model, whose components have no pre-image here");
+    }
+    boolean rbf = kpca.fittedKernel().type() == KernelType.RBF;
+    Preimage.Method method = asked != null ? asked : rbf ? Preimage.Method.FIXED_POINT : Preimage.Method.RIDGE;
+    if (method == Preimage.Method.FIXED_POINT && !rbf) {
+      throw SparkKpcaCli.usage(spec, "--preimage-method fixed-point needs an rbf model, " + model + " uses the "
+          + kpca.fittedKernel().type().paramName() + " kernel; use --preimage-method ridge");
+    }
+    requireMatchingPreimageOptions(method);
+    kpca.setReconstructionCol(RECONSTRUCTION_COL).setPreimageMethod(method.paramName());
+    if (preimageMaxIter != null) {
+      kpca.setPreimageMaxIter(preimageMaxIter);
+    }
+    if (preimageRidge != null) {
+      kpca.setPreimageRidge(preimageRidge);
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -27,7 +28,8 @@ import org.apache.spark.sql.types.StructType;
  *
  * <ul>
  *   <li><b>csv</b>: a header row; every column except the label column is a feature and must hold
- *       finite numbers (checked cell by cell, errors name the column, value, row and file).
+ *       finite numbers (checked cell by cell, errors name the column, value, row and file); every row
+ *       must have as many cells as the header (errors give both counts, the row and the file).
  *   <li><b>parquet</b>: the vector column named by the features column when it exists; otherwise all
  *       columns except the label are assembled like CSV and must be numeric.
  *   <li><b>libsvm</b>: Spark's libsvm reader ({@code label}, sparse {@code features}), columns renamed
@@ -69,6 +71,22 @@ public final class DataSources {
       case PARQUET -> parquet(spark, input, options);
       case LIBSVM -> libsvm(spark, input, options);
     };
+  }
+
+  /**
+   * The files or directories {@link #load} reads for {@code options}: the path or glob, the MNIST directory,
+   * none for synthetic data. Outputs must not replace them.
+   */
+  public static List<String> inputPaths(SourceOptions options) {
+    String input = options.input().trim();
+    String lower = input.toLowerCase(Locale.ROOT);
+    if (lower.equals(MNIST) || lower.startsWith(MNIST + ":")) {
+      return List.of(options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir());
+    }
+    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":")) {
+      return List.of();
+    }
+    return List.of(input);
   }
 
   private static String labelName(SourceOptions options) {
@@ -115,9 +133,17 @@ public final class DataSources {
             + " from " + dir);
   }
 
+  /**
+   * Reads the header's columns as strings plus {@link LoadedData#MALFORMED_COL}: Spark's CSV reader keeps a
+   * row whose number of cells differs from the header's, cut to the header's width or padded with nulls,
+   * and only says so in the corrupt-record column, where it puts the row's text. Asking for that column
+   * also turns off CSV column pruning, so every row is tokenized in full and such rows are always seen.
+   */
   private static LoadedData csv(SparkSession spark, String input, SourceOptions options) {
-    Dataset<Row> raw = spark.read().option("header", "true").option("inferSchema", "false")
-        .option("mode", "PERMISSIVE").csv(input);
+    StructType header = spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
+    Dataset<Row> raw = spark.read().option("header", "true").option("mode", "PERMISSIVE")
+        .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
+        .schema(header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true)).csv(input);
     return assemble(raw, input, options, InputFormat.CSV);
   }
 
@@ -168,9 +194,10 @@ public final class DataSources {
     if (label != null) {
       requireColumn(schema, label, input);
     }
+    boolean csv = format == InputFormat.CSV;
     List<String> features = new ArrayList<>();
     for (String name : schema.fieldNames()) {
-      if (!name.equals(label)) {
+      if (!name.equals(label) && !(csv && name.equals(LoadedData.MALFORMED_COL))) {
         features.add(name);
       }
     }
@@ -183,10 +210,12 @@ public final class DataSources {
     List<String> pass = List.of(LoadedData.FILE_COL, LoadedData.POS_COL);
     StructType out = ColumnAssembler.outputSchema(ordered.schema(), options.featuresCol(), features.size(),
         label, pass);
-    Dataset<Row> data = VectorColumns.withSize(
-        ordered.map(new ColumnAssembler(ordered.schema(), features, label, pass), Encoders.row(out)),
-        options.featuresCol(), features.size());
-    return finish(data, options, label, true, format == InputFormat.CSV,
+    int headerColumns = features.size() + (label == null ? 0 : 1);
+    ColumnAssembler assembler = new ColumnAssembler(ordered.schema(), features, label, pass,
+        csv ? LoadedData.MALFORMED_COL : null, headerColumns);
+    Dataset<Row> data = VectorColumns.withSize(ordered.map(assembler, Encoders.row(out)), options.featuresCol(),
+        features.size());
+    return finish(data, options, label, true, csv,
         format.cliName() + " " + input + " (" + features.size() + " feature columns"
             + (label == null ? "" : ", label '" + label + "'") + ")");
   }

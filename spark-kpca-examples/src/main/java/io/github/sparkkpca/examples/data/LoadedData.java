@@ -35,6 +35,11 @@ public final class LoadedData {
   public static final String FILE_COL = "__spark_kpca_file";
   /** A position increasing with the row's place in its file (file sources). */
   public static final String POS_COL = "__spark_kpca_pos";
+  /**
+   * CSV sources: the text of a row whose number of cells differs from the header's (Spark's corrupt-record
+   * column), null for other rows; read by the assembler, not part of the loaded data.
+   */
+  public static final String MALFORMED_COL = "__spark_kpca_malformed";
   /** Why the row could not be assembled into a vector, or null (assembled sources only). */
   public static final String ERROR_COL = "__spark_kpca_error";
 

@@ -102,6 +102,73 @@ class CliErrorsTest {
     assertUsageError(fit(bad.toString()), "column 'b'", "empty", "row 2");
   }
 
+  /**
+   * A row with an extra cell used to be cut to the header's width (or, with the extra cell in front, to
+   * shift every feature and the label by one) without a word; now it is refused with its file, row, line
+   * and both counts, also when the shifted cells would all be numbers.
+   */
+  @Test
+  void rowWithMoreCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
+    Path bad = dir.resolve("extra.csv");
+    Files.writeString(bad, "a,b,c\n1,2,3\n4,5,6\n0,7,8,9\n1,1,1\n2,2,2\n3,3,3\n");
+    assertUsageError(fit(bad.toString()), "4 cells", "header's 3", "row 3", "line 4", "extra.csv");
+    Path quoted = dir.resolve("extra-quoted.csv");
+    Files.writeString(quoted, "a,b,y\n1,2,\"x,1\"\n4,5,x,\"\"\n1,1,z\n2,2,z\n3,3,z\n4,4,z\n");
+    assertUsageError(fit(quoted.toString(), "--label-col", "y", "--partitions", "2"), "4 cells",
+        "header's 3", "row 2", "line 3", "extra-quoted.csv");
+  }
+
+  /** A row without its label cell used to get a null label; it is refused like a row with an extra cell. */
+  @Test
+  void rowWithFewerCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
+    Path bad = dir.resolve("short.csv");
+    Files.writeString(bad, "a,b,c,y\n1,2,3,x\n4,5,6,x\n7,8,9\n1,1,1,x\n2,2,2,x\n3,3,3,x\n");
+    assertUsageError(fit(bad.toString(), "--label-col", "y"), "3 cells", "header's 4", "row 3", "line 4",
+        "short.csv");
+  }
+
+  @Test
+  void badLandmarkSamplingOptions() {
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "random"), "--landmark-sampling",
+        "uniform, leverage, kmeans", "'random'");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "leverage", "--leverage-regularization", "0"),
+        "--leverage-regularization", "> 0", "got 0.0");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--kmeans-max-iter", "0"),
+        "--kmeans-max-iter", ">= 1", "got 0");
+    assertUsageError(fit(good.toString(), "--kmeans-max-iter", "5"), "--kmeans-max-iter",
+        "--landmark-sampling kmeans only");
+    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--leverage-regularization", "0.1"),
+        "--leverage-regularization", "--landmark-sampling leverage only");
+  }
+
+  @Test
+  void badPreimageOptions() {
+    String model = dir.resolve("no-model").toString();
+    String out = dir.resolve("o").toString();
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "newton"), "--preimage-method", "fixed-point, ridge", "'newton'");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-max-iter", "0"), "--preimage-max-iter", ">= 1", "got 0");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "ridge", "--preimage-ridge", "-1"), "--preimage-ridge", "> 0");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--reconstruction", "--preimage-method", "fixed-point", "--preimage-ridge", "0.1"), "--preimage-ridge",
+        "ridge only");
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
+        "--preimage-method", "ridge"), "--preimage-method", "--reconstruction only");
+  }
+
+  /** fixed-point pre-images exist for the Gaussian kernel only; other models are told to use ridge. */
+  @Test
+  void fixedPointPreimageOfANonRbfModel() {
+    String model = dir.resolve("linear-model").toString();
+    assertEquals(0, TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "5", "--kernel",
+        "linear", "--model-out", model).code());
+    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output",
+        dir.resolve("o-linear").toString(), "--reconstruction", "--preimage-method", "fixed-point"),
+        "--preimage-method fixed-point needs an rbf model", "linear kernel", "--preimage-method ridge");
+  }
+
   @Test
   void unknownFormat() {
     assertUsageError(fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");

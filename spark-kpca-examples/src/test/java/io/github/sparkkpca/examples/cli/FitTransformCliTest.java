@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -215,6 +216,107 @@ class FitTransformCliTest {
     for (Row row : back) {
       assertEquals(2, ((Vector) row.getAs("kpca")).size());
     }
+  }
+
+  /** CSV output lines (header included) of a transform, part files in name order. */
+  static List<String> csvLines(Path output) throws IOException {
+    List<Path> parts;
+    try (Stream<Path> files = Files.list(output)) {
+      parts = files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+    }
+    List<String> lines = new ArrayList<>();
+    for (Path part : parts) {
+      List<String> partLines = Files.readAllLines(part);
+      lines.addAll(lines.isEmpty() ? partLines : partLines.subList(1, partLines.size()));
+    }
+    return lines;
+  }
+
+  /** The training rows as a DataFrame of "features" vectors, in file order. */
+  static Dataset<Row> trainingVectors() {
+    List<Row> input = new ArrayList<>();
+    for (double[] r : rows) {
+      input.add(RowFactory.create(new DenseVector(r)));
+    }
+    return TestSpark.session().createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
+        .coalesce(1);
+  }
+
+  /**
+   * {@code transform --reconstruction} writes the library's pre-images, fixed-point (the default for rbf) and
+   * ridge, with the iteration count and ridge given on the command line: kernel PCA denoising from
+   * spark-submit.
+   */
+  @Test
+  void reconstructionWritesTheLibrarysPreimages() throws IOException {
+    Path model = dir.resolve("model-rec");
+    assertEquals(0, TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "3",
+        "--landmarks", "40", "--seed", "5", "--model-out", model.toString()).code());
+    NystromKernelPCAModel loaded = NystromKernelPCAModel.load(model.toString()).setReconstructionCol("rec");
+
+    Path fixedPoint = dir.resolve("scores-fixed-point");
+    TestSpark.Result r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
+        "--label-col", LABEL, "--output", fixedPoint.toString(), "--reconstruction", "--preimage-max-iter", "7");
+    assertEquals(0, r.code(), r::toString);
+    assertTrue(r.out().contains("fixed-point pre-images"), r::toString);
+    List<String> lines = csvLines(fixedPoint);
+    assertEquals("pc_1,pc_2,pc_3,rec_1,rec_2,rec_3,rec_4," + LABEL, lines.get(0));
+    List<Row> expected = loaded.setPreimageMethod("fixed-point").setPreimageMaxIter(7).transform(trainingVectors())
+        .collectAsList();
+    assertEquals(N + 1, lines.size());
+    double squaredDistance = 0;
+    for (int i = 0; i < N; i++) {
+      String[] cells = lines.get(i + 1).split(",");
+      assertEquals("row" + i, cells[K + D], "row order");
+      double[] rec = ((Vector) expected.get(i).getAs("rec")).toArray();
+      for (int j = 0; j < D; j++) {
+        assertEquals(rec[j], Double.parseDouble(cells[K + j]), 1e-9 * (1 + Math.abs(rec[j])),
+            "row " + i + " rec_" + (j + 1));
+        squaredDistance += (rec[j] - rows[i][j]) * (rec[j] - rows[i][j]);
+      }
+    }
+    // Three well separated clusters: the pre-images stay near the rows (per-coordinate spread 0.3 to 1).
+    assertTrue(squaredDistance / N < 2.0, "mean squared distance to the input " + squaredDistance / N);
+
+    Path ridge = dir.resolve("scores-ridge");
+    r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(), "--label-col", LABEL,
+        "--output", ridge.toString(), "--output-format", "parquet", "--reconstruction", "--preimage-method",
+        "ridge", "--preimage-ridge", "0.05");
+    assertEquals(0, r.code(), r::toString);
+    Dataset<Row> parquet = TestSpark.session().read().parquet(ridge.toString());
+    assertEquals(List.of(LABEL, "kpca", "reconstruction"), List.of(parquet.columns()));
+    expected = loaded.setPreimageMethod("ridge").setPreimageRidge(0.05).transform(trainingVectors()).collectAsList();
+    for (Row row : parquet.collectAsList()) {
+      int i = Integer.parseInt(row.getString(0).substring(3));
+      assertArrayEquals(((Vector) expected.get(i).getAs("rec")).toArray(), ((Vector) row.get(2)).toArray(), 1e-9,
+          "row " + i);
+    }
+  }
+
+  /** {@code fit --landmark-sampling} and its parameters reach the estimator and the saved model. */
+  @Test
+  void landmarkSamplingOptionsReachTheModel() {
+    Path kmeans = dir.resolve("model-kmeans");
+    TestSpark.Result r = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
+        "--landmarks", "12", "--landmark-sampling", "kmeans", "--kmeans-max-iter", "3", "--model-out",
+        kmeans.toString());
+    assertEquals(0, r.code(), r::toString);
+    NystromKernelPCAModel model = NystromKernelPCAModel.load(kmeans.toString());
+    assertEquals("kmeans", model.getLandmarkSampling());
+    assertEquals(3, model.getKmeansMaxIter());
+    assertTrue(model.landmarkSelection().startsWith("kmeans: ") && model.landmarkSelection().contains("maxIter = 3"),
+        model.landmarkSelection());
+    assertTrue(r.out().contains("spark-kpca: landmarks: kmeans: "), r::toString);
+
+    Path leverage = dir.resolve("model-leverage");
+    r = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2", "--landmarks", "12",
+        "--landmark-sampling", "LEVERAGE", "--leverage-regularization", "0.01", "--model-out", leverage.toString());
+    assertEquals(0, r.code(), r::toString);
+    model = NystromKernelPCAModel.load(leverage.toString());
+    assertEquals("leverage", model.getLandmarkSampling());
+    assertEquals(0.01, model.getLeverageRegularization(), 0.0);
+    assertTrue(model.landmarkSelection().startsWith("leverage: ") && model.landmarkSelection().contains(
+        "lambda = 0.01"), model.landmarkSelection());
   }
 
   /**

@@ -63,6 +63,14 @@ class ReadmeCommandsTest {
     try (Stream<Path> files = Files.list(dir.resolve("scores"))) {
       assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".csv")), "transform wrote no CSV");
     }
+    for (List<String> command : commands) {
+      if (command.contains("--reconstruction")) {
+        String output = command.get(command.indexOf("--output") + 1);
+        String header = String.join(",", TestSpark.session().read().option("header", "true")
+            .csv(dir.resolve(output).toString()).columns());
+        assertTrue(header.contains("rec_1,rec_2,rec_3,rec_4,rec_5,label"), output + ": " + header);
+      }
+    }
     List<String> chartDirs = new ArrayList<>();
     for (List<String> command : commands) {
       int i = command.indexOf("--plots");

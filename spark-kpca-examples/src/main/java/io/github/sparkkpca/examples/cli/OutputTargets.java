@@ -1,0 +1,85 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.ml.util.SafeOutput;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The files and directories one command writes, checked together when the command starts, before any Spark
+ * job: each against {@link SafeOutput}'s rules (an existing target is replaced only when it is an earlier
+ * result of its kind and {@code --overwrite} is given; never one that is or contains an input), and all of
+ * them against each other (no output inside another, which the other's swap would delete). A refusal is a
+ * one-line error naming the option, exit code 2.
+ */
+final class OutputTargets {
+
+  private final Configuration conf;
+  private final boolean overwrite;
+  private final List<String> inputs;
+  private final List<String> options = new ArrayList<>();
+  private final List<SafeOutput> outputs = new ArrayList<>();
+
+  /**
+   * @param conf the Hadoop configuration of the session (file systems of the paths)
+   * @param overwrite whether {@code --overwrite} was given
+   * @param inputs the paths the command reads (files, directories, globs, the model), never replaced
+   */
+  OutputTargets(Configuration conf, boolean overwrite, List<String> inputs) {
+    this.conf = conf;
+    this.overwrite = overwrite;
+    this.inputs = List.copyOf(inputs);
+  }
+
+  /** Checks the output {@code target} of {@code option} (a path on any Hadoop file system). */
+  SafeOutput add(String option, String target, SafeOutput.Kind kind) {
+    return add(option, target, target, kind);
+  }
+
+  /** Checks a local output (charts, the summary), which the driver writes with java.nio. */
+  SafeOutput addLocal(String option, java.nio.file.Path target, SafeOutput.Kind kind) {
+    return add(option, target.toString(), target.toAbsolutePath().normalize().toUri().toString(), kind);
+  }
+
+  private SafeOutput add(String option, String shown, String target, SafeOutput.Kind kind) {
+    String name = option + " " + shown;
+    SafeOutput output;
+    try {
+      output = SafeOutput.to(target, kind).overwrite(overwrite).named(name, "add --overwrite").protecting(inputs)
+          .prepare(conf);
+    } catch (FileAlreadyExistsException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+    }
+    for (int i = 0; i < outputs.size(); i++) {
+      Path other = outputs.get(i).target();
+      if (contains(other, output.target()) || contains(output.target(), other)) {
+        throw new IllegalArgumentException(name + ": it overlaps " + options.get(i) + "; give the outputs "
+            + "separate paths");
+      }
+    }
+    options.add(name);
+    outputs.add(output);
+    return output;
+  }
+
+  /** Whether {@code path} is {@code ancestor} or lies below it. */
+  private static boolean contains(Path ancestor, Path path) {
+    for (Path p = path; p != null; p = p.getParent()) {
+      if (p.equals(ancestor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A local path of the Hadoop local file system (a {@code file:} path or URI) as a java.nio path. */
+  static java.nio.file.Path local(String path) {
+    return java.nio.file.Path.of(new Path(path).toUri());
+  }
+}
