@@ -331,6 +331,18 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
+   * This model with the rows of {@code dataset} absorbed, equal to rounding to a fit on all rows with the same
+   * feature map. Models that keep their statistics override it (Nyström and random-feature models);
+   * this one refuses.
+   *
+   * @throws IllegalArgumentException when the model keeps no statistics (exact kernel PCA)
+   */
+  public M update(Dataset<?> dataset) {
+    throw new IllegalArgumentException(getClass().getSimpleName() + " " + uid + " keeps no statistics and cannot "
+        + "be updated; fit it again on all rows");
+  }
+
+  /**
    * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass accumulating
    * their statistics under this model's feature map, merged into the model's, and the components solved
    * again ({@link FeaturePCA#update}). The models' {@code update} methods share it.

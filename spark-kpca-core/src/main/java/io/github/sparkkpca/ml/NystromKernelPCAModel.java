@@ -42,6 +42,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
    * @throws IllegalArgumentException naming the row when a vector is invalid, or when the model keeps no
    *                                  statistics (saved in format 1)
    */
+  @Override
   public NystromKernelPCAModel update(Dataset<?> dataset) {
     if (!isUpdatable()) {
       throw new IllegalArgumentException("NystromKernelPCAModel " + uid() + " keeps no statistics (it was saved "

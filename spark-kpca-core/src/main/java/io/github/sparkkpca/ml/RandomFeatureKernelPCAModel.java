@@ -78,6 +78,7 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
    *
    * @throws IllegalArgumentException naming the row when a vector is invalid
    */
+  @Override
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {
     int features = featureMap().numFeatures();
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(features, numFeatures(), features),

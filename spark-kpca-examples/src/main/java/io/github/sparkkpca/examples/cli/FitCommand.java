@@ -11,7 +11,9 @@ import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.util.MLWriter;
@@ -43,8 +45,14 @@ public final class FitCommand implements Callable<Integer> {
   int k;
 
   @Option(names = "--landmarks", paramLabel = "M",
-      description = "Number of Nyström landmarks m (k <= m <= n); required with --feature-map nystrom.")
+      description = "Number of Nyström landmarks m (k <= m <= n); with --feature-map nystrom, this or "
+          + "--landmarks-from is required.")
   Integer landmarks;
+
+  @Option(names = "--landmarks-from", paramLabel = "MODEL_DIR",
+      description = "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
+          + "sampling m landmarks: a fit on its rows and more equals that model updated with the more.")
+  String landmarksFrom;
 
   @Option(names = "--feature-map", paramLabel = "MAP", defaultValue = "nystrom",
       description = "nystrom (landmarks: --landmarks) or rff (random Fourier features of the rbf or laplacian "
@@ -126,12 +134,19 @@ public final class FitCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       // The outputs are checked before the first Spark job; see OutputTargets.
+      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
+      if (landmarksFrom != null) {
+        reads.add(landmarksFrom);
+      }
       OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          DataSources.inputPaths(input.toSourceOptions()));
+          reads);
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
       SafeOutput summaryOutput = summaryOut == null ? null
           : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
+      if (landmarksFrom != null) {
+        useLandmarksOf(spark, (NystromKernelPCA) estimator);
+      }
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         estimator.set(estimator.getParam("inputCol"), data.featuresCol());
@@ -185,6 +200,7 @@ public final class FitCommand implements Callable<Integer> {
     }
     SparkKpcaCli.require(spec, landmarks == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
+    SparkKpcaCli.require(spec, landmarksFrom == null, "--landmarks-from applies to --feature-map nystrom");
     SparkKpcaCli.require(spec, landmarkSampling.equals("uniform") && leverageRegularization == null
         && kmeansMaxIter == null, "--landmark-sampling, --leverage-regularization and --kmeans-max-iter apply to "
         + "--feature-map nystrom; random features have no landmarks");
@@ -219,12 +235,38 @@ public final class FitCommand implements Callable<Integer> {
     return estimator;
   }
 
+  /** Sets the landmarks and kernel of the {@code --landmarks-from} model, refusing a kernel that differs. */
+  private void useLandmarksOf(ManagedSession spark, NystromKernelPCA estimator) {
+    TransformCommand.requireSavedModel(spark, landmarksFrom);
+    AbstractKernelPCAModel<?> base = AbstractKernelPCAModel.loadAny(landmarksFrom);
+    if (!base.hasLandmarks()) {
+      throw SparkKpcaCli.usage(spec, "--landmarks-from " + landmarksFrom + " is a random feature model; it has no "
+          + "landmarks");
+    }
+    if (base.fittedKernel().type() != KernelType.parse(kernel)) {
+      throw SparkKpcaCli.usage(spec, "--landmarks-from " + landmarksFrom + " was fitted with the "
+          + base.fittedKernel().type().paramName() + " kernel, not --kernel " + kernel);
+    }
+    if (k > base.numSupportPoints()) {
+      throw SparkKpcaCli.usage(spec, "--k " + k + " exceeds the " + base.numSupportPoints() + " landmarks of "
+          + landmarksFrom);
+    }
+    estimator.setLandmarksFrom(base);
+    landmarks = base.numSupportPoints();
+  }
+
   /** The configured Nyström estimator; fails with the option's name on a bad value, before Spark starts. */
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
-    SparkKpcaCli.require(spec, landmarks != null, "--landmarks M is required with --feature-map nystrom");
-    SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
-    SparkKpcaCli.require(spec, k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks
+    SparkKpcaCli.require(spec, landmarks != null || landmarksFrom != null,
+        "--landmarks M or --landmarks-from MODEL_DIR is required with --feature-map nystrom");
+    SparkKpcaCli.require(spec, landmarks == null || landmarksFrom == null,
+        "--landmarks and --landmarks-from are alternatives; give one");
+    SparkKpcaCli.require(spec, landmarksFrom == null || (gamma == null && degree == null && coef0 == null
+        && landmarkSampling.equals("uniform")), "--landmarks-from takes the kernel and landmarks of the model; "
+        + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
+    SparkKpcaCli.require(spec, landmarks == null || landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    SparkKpcaCli.require(spec, landmarks == null || k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks
         + "; k must be <= m");
     SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
         "--gamma must be finite and > 0, got " + gamma);
@@ -248,8 +290,11 @@ public final class FitCommand implements Callable<Integer> {
         "--kmeans-max-iter applies to --landmark-sampling kmeans only");
     SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
         "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
-    NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setNumLandmarks(landmarks).setKernel(kernel)
-        .setCentered(!noCenter).setLandmarkSampling(sampling.paramName());
+    NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
+        .setLandmarkSampling(sampling.paramName());
+    if (landmarks != null) {
+      estimator.setNumLandmarks(landmarks);
+    }
     if (leverageRegularization != null) {
       estimator.setLeverageRegularization(leverageRegularization);
     }

@@ -1,0 +1,100 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.util.SafeOutput;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.spark.ml.util.MLWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca update}: absorbs more rows into a saved model and saves the result. The model keeps
+ * its sufficient statistics, so the result equals, to rounding, a fit on the old and new rows together with
+ * the same landmarks (or random features): {@code AbstractKernelPCAModel#update}.
+ */
+@Command(name = "update", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Absorb more rows into a saved model (exactly: as a fit on all rows with the same landmarks "
+        + "would) and save the updated model.")
+public final class UpdateCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by fit or update.")
+  String model;
+
+  @Mixin
+  InputOptions input;
+
+  @Option(names = "--model-out", required = true, paramLabel = "DIR",
+      description = "Directory to save the updated model to; not --model itself. An existing DIR is replaced only "
+          + "with --overwrite, and only when it holds a model saved by spark-kpca.")
+  String modelOut;
+
+  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON "
+      + "(fit's keys; n counts every row absorbed so far).")
+  Path summaryOut;
+
+  @Option(names = "--overwrite", description = "Replace an earlier model or summary written by spark-kpca.")
+  boolean overwrite;
+
+  @Mixin
+  SparkOptions sparkOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    sparkOptions.validate(spec);
+    PrintWriter out = spec.commandLine().getOut();
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
+        ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      TransformCommand.requireSavedModel(spark, model);
+      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
+      reads.add(model);
+      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
+          reads);
+      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
+      SafeOutput summaryOutput = summaryOut == null ? null
+          : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      SparkKpcaCli.progress(out, "loading the model from %s...", model);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      if (!kpca.isUpdatable()) {
+        throw SparkKpcaCli.usage(spec, "--model " + model + " keeps no statistics (a model saved by spark-kpca 0.1 "
+            + "or an exact kernel PCA) and cannot be updated; fit a new one (fit --landmarks-from " + model
+            + " keeps its landmarks)");
+      }
+      LoadedData data = SparkKpcaCli.loadAndCache(spark,
+          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+      try {
+        kpca.setInputCol(data.featuresCol());
+        SparkKpcaCli.progress(out, "absorbing %d rows into a model of %d rows...", data.rows(), kpca.numRows());
+        long start = System.nanoTime();
+        AbstractKernelPCAModel<?> updated = kpca.update(data.data());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        FitSummary summary = FitSummary.of(updated, seconds);
+        SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
+        MLWriter writer = updated.write();
+        if (overwrite) {
+          writer.overwrite();
+        }
+        writer.save(modelOut);
+        if (summaryOutput != null) {
+          summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
+          SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
+        }
+        summary.print(out);
+      } finally {
+        data.unpersist();
+      }
+    }
+    return 0;
+  }
+}
