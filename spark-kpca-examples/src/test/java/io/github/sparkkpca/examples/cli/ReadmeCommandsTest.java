@@ -30,7 +30,7 @@ class ReadmeCommandsTest {
 
   /** Options whose value is a file or directory. */
   static final Set<String> PATH_OPTIONS = Set.of("--input", "--model-out", "--summary-out", "--model", "--output",
-      "--plots");
+      "--plots", "--out", "--landmarks-from");
 
   @TempDir
   Path dir;
@@ -60,6 +60,15 @@ class ReadmeCommandsTest {
       assertEquals(10, summary.get("k").asInt());
     }
     assertTrue(Files.isDirectory(dir.resolve("model/metadata")), "fit --model-out model/ saved no model");
+    if (lines.stream().anyMatch(l -> l.contains("update --model model/"))) {
+      // The same 2000 rows absorbed a second time: the updated model counts both.
+      assertEquals(4000, new ObjectMapper().readTree(dir.resolve("updated.json").toFile()).get("n").asLong());
+    }
+    if (lines.stream().anyMatch(l -> l.contains("export --model model-updated/ --out bundle/"))) {
+      JsonNode exported = new ObjectMapper().readTree(dir.resolve("bundle/model.json").toFile());
+      assertEquals(4000, exported.get("n").asLong());
+      assertEquals(exported.get("m").asInt(), Files.readAllLines(dir.resolve("bundle/landmarks.csv")).size());
+    }
     try (Stream<Path> files = Files.list(dir.resolve("scores"))) {
       assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".csv")), "transform wrote no CSV");
     }
