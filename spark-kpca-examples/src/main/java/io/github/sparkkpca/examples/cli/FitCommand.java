@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
-import org.apache.spark.ml.util.MLWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -160,18 +159,7 @@ public final class FitCommand implements Callable<Integer> {
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "landmarks: %s", model.landmarkSelection());
         FitSummary summary = FitSummary.of(model, fitSeconds);
-        SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-        // The model's own writer swaps the new model in and replaces only a saved spark-kpca stage.
-        MLWriter writer = model.write();
-        if (overwrite) {
-          writer.overwrite();
-        }
-        writer.save(modelOut);
-        if (summaryOutput != null) {
-          summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
-          SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
-        }
-        summary.print(out);
+        summary.saveWithModel(model, modelOut, overwrite, summaryOutput, out);
         plotOptions.write(out, model, data, (Long) estimator.getOrDefault(estimator.getParam("seed")),
             String.format(java.util.Locale.ROOT, "%s kernel PCA, %s, of %s", kernel, model.hasLandmarks()
                 ? "m = " + model.numSupportPoints() : "D = " + model.rank() + " random features", data.description()));

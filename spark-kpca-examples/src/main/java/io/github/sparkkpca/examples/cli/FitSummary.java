@@ -80,6 +80,26 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     }
   };
 
+  /**
+   * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces only a
+   * saved spark-kpca stage, with {@code overwrite}), writes this summary to {@code summaryOutput} when
+   * given, and prints it: the ending that fit and update share.
+   */
+  void saveWithModel(AbstractKernelPCAModel<?> model, String modelOut, boolean overwrite, SafeOutput summaryOutput,
+      java.io.PrintWriter out) throws java.io.IOException {
+    SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
+    org.apache.spark.ml.util.MLWriter writer = model.write();
+    if (overwrite) {
+      writer.overwrite();
+    }
+    writer.save(modelOut);
+    if (summaryOutput != null) {
+      summaryOutput.write(staging -> writeJson(OutputTargets.local(staging)));
+      SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
+    }
+    print(out);
+  }
+
   /** The summary of a fitted model. */
   public static FitSummary of(AbstractKernelPCAModel<?> model, double fitSeconds) {
     return new FitSummary(model.numRows(), model.numFeatures(), model.hasLandmarks() ? model.numSupportPoints()

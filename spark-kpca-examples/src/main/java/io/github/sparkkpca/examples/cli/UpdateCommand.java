@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.spark.ml.util.MLWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -79,18 +78,7 @@ public final class UpdateCommand implements Callable<Integer> {
         long start = System.nanoTime();
         AbstractKernelPCAModel<?> updated = kpca.update(data.data());
         double seconds = (System.nanoTime() - start) / 1e9;
-        FitSummary summary = FitSummary.of(updated, seconds);
-        SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-        MLWriter writer = updated.write();
-        if (overwrite) {
-          writer.overwrite();
-        }
-        writer.save(modelOut);
-        if (summaryOutput != null) {
-          summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
-          SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOut);
-        }
-        summary.print(out);
+        FitSummary.of(updated, seconds).saveWithModel(updated, modelOut, overwrite, summaryOutput, out);
       } finally {
         data.unpersist();
       }
