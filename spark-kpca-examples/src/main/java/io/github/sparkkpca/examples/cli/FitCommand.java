@@ -247,7 +247,7 @@ public final class FitCommand implements Callable<Integer> {
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
     SparkKpcaCli.require(spec, landmarks != null || landmarksFrom != null,
-        "--landmarks M or --landmarks-from MODEL_DIR is required with --feature-map nystrom");
+        "--landmarks M is required with --feature-map nystrom (or --landmarks-from MODEL_DIR)");
     SparkKpcaCli.require(spec, landmarks == null || landmarksFrom == null,
         "--landmarks and --landmarks-from are alternatives; give one");
     SparkKpcaCli.require(spec, landmarksFrom == null || (gamma == null && degree == null && coef0 == null

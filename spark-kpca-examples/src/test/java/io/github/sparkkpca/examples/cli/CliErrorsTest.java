@@ -240,6 +240,12 @@ class CliErrorsTest {
         "--feature-scale must be finite and > 0, got -1.0");
     assertUsageError(fitWithout("--feature-map", "rff", "--kernel", "polynomial"), "--kernel",
         "'polynomial' has no random Fourier features", "rbf and laplacian");
+    assertUsageError(fitWithout("--landmarks", "5", "--landmarks-from", "m/"),
+        "--landmarks and --landmarks-from are alternatives");
+    assertUsageError(fitWithout("--landmarks-from", "m/", "--gamma", "0.5"),
+        "--landmarks-from takes the kernel and landmarks of the model");
+    assertUsageError(fitWithout("--feature-map", "rff", "--landmarks-from", "m/"),
+        "--landmarks-from applies to --feature-map nystrom");
   }
 
   @Test
