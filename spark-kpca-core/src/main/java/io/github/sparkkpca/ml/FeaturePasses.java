@@ -75,10 +75,12 @@ final class FeaturePasses {
       String description = jobPrefix + "validate '" + column + "'";
       // Sampling keys depend on each row's position in the data (so repeated rows are drawn as rows): number
       // the rows first when there is a sample to draw.
+      // zipWithIndex runs a job of its own (the partition sizes): under the same description.
+      String sampling = description + " and sample " + sampleCapacity + " landmarks";
       DataScan scan = sampleCapacity > 0
-          ? DistributedPass.run(vectors.context(), description + " and sample " + sampleCapacity + " landmarks",
-              vectors.zipWithIndex().map(indexed -> indexed), null, Object.class, (none, partition, rows) ->
-                  new DataScan(sampleCapacity, d, seed, column).scanIndexedPartition(partition, rows), DataScan::merge)
+          ? DistributedPass.described(vectors.context(), sampling, () -> DistributedPass.run(vectors.context(),
+              sampling, vectors.zipWithIndex().map(indexed -> indexed), null, Object.class, (none, partition, rows) ->
+                  new DataScan(sampleCapacity, d, seed, column).scanIndexedPartition(partition, rows), DataScan::merge))
           : DistributedPass.run(vectors.context(), description, vectors, null, Object.class,
               (none, partition, rows) -> new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
               DataScan::merge);
