@@ -65,6 +65,29 @@ public final class Mpress {
    */
   public static Curve compute(Dataset<?> dataset, String column, Kernel kernel, int maxK, int maxRows,
       OptionalLong subsampleSeed) {
+    Sample sample = sample(dataset, column, maxRows, subsampleSeed);
+    return compute(kernel, sample.points(), sample.n(), sample.d(), maxK);
+  }
+
+  /**
+   * Row-major points (n×d) collected on the driver.
+   *
+   * @param points the rows, row-major
+   * @param n      the number of rows
+   * @param d      the length of each row
+   */
+  public record Sample(double[] points, int n, int d) {
+  }
+
+  /**
+   * The rows of {@code column} on the driver, at most {@code maxRows} of them: more fail (counted before
+   * anything is collected), unless {@code subsampleSeed} is given, which takes a seeded uniform subsample of
+   * maxRows rows (reproducible for the same input and partitioning).
+   *
+   * @throws IllegalArgumentException naming the limit when the input is too large, or the row of a null or
+   *                                  mis-sized vector
+   */
+  public static Sample sample(Dataset<?> dataset, String column, int maxRows, OptionalLong subsampleSeed) {
     if (maxRows < 2) {
       throw new IllegalArgumentException("maxRows must be at least 2, got " + maxRows);
     }
@@ -90,7 +113,7 @@ public final class Mpress {
       }
       System.arraycopy(v.toArray(), 0, points, i * d, d);
     }
-    return compute(kernel, points, size, d, maxK);
+    return new Sample(points, size, d);
   }
 
   /**
