@@ -54,31 +54,39 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object with
    * exactly {@link #JSON_KEYS}, in order.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = new SafeOutput.Kind() {
-    @Override
-    public String description() {
-      return "a summary written by spark-kpca fit";
-    }
+  static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS);
 
-    @Override
-    public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
-      FileStatus status = fs.getFileStatus(path);
-      if (status.isDirectory()) {
-        return "is a directory";
+  /**
+   * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace: a file
+   * (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
+   */
+  static SafeOutput.Kind jsonSummary(String command, List<String> keys) {
+    return new SafeOutput.Kind() {
+      @Override
+      public String description() {
+        return "a summary written by spark-kpca " + command;
       }
-      String notOurs = "is not a summary written by spark-kpca fit";
-      if (status.getLen() > MAX_SUMMARY_BYTES) {
-        return notOurs;
+
+      @Override
+      public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
+        FileStatus status = fs.getFileStatus(path);
+        if (status.isDirectory()) {
+          return "is a directory";
+        }
+        String notOurs = "is not a summary written by spark-kpca " + command;
+        if (status.getLen() > MAX_SUMMARY_BYTES) {
+          return notOurs;
+        }
+        List<String> found = new ArrayList<>();
+        try (var in = fs.open(path)) {
+          new ObjectMapper().readTree(in).fieldNames().forEachRemaining(found::add);
+        } catch (IOException e) {
+          return notOurs;
+        }
+        return found.equals(keys) ? null : notOurs;
       }
-      List<String> keys = new ArrayList<>();
-      try (var in = fs.open(path)) {
-        new ObjectMapper().readTree(in).fieldNames().forEachRemaining(keys::add);
-      } catch (IOException e) {
-        return notOurs;
-      }
-      return keys.equals(JSON_KEYS) ? null : notOurs;
-    }
-  };
+    };
+  }
 
   /**
    * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces only a

@@ -8,7 +8,6 @@ import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.util.SafeOutput;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -89,31 +86,7 @@ public final class SelectKCommand implements Callable<Integer> {
   SparkOptions sparkOptions;
 
   /** An earlier {@code --summary-out} of select-k: a JSON object with exactly {@link #JSON_KEYS}. */
-  static final SafeOutput.Kind EARLIER_SUMMARY = new SafeOutput.Kind() {
-    @Override
-    public String description() {
-      return "a summary written by spark-kpca select-k";
-    }
-
-    @Override
-    public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
-      FileStatus status = fs.getFileStatus(path);
-      if (status.isDirectory()) {
-        return "is a directory";
-      }
-      String notOurs = "is not a summary written by spark-kpca select-k";
-      if (status.getLen() > (1 << 24)) {
-        return notOurs;
-      }
-      List<String> keys = new ArrayList<>();
-      try (var in = fs.open(path)) {
-        new ObjectMapper().readTree(in).fieldNames().forEachRemaining(keys::add);
-      } catch (IOException e) {
-        return notOurs;
-      }
-      return keys.equals(JSON_KEYS) ? null : notOurs;
-    }
-  };
+  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("select-k", JSON_KEYS);
 
   @Override
   public Integer call() throws Exception {
