@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.data;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
@@ -228,7 +229,10 @@ public final class DataSources {
   private static LoadedData finish(Dataset<Row> data, SourceOptions options, String label,
       boolean hasErrorCol, boolean headerLine, String description) {
     if (options.partitions() != null) {
-      data = data.repartition(options.partitions());
+      // By range of (file, position), sorted within: the rows keep one order whatever the partition count, and
+      // the landmark sample, which follows the rows' positions, stays the same (round-robin would reshuffle).
+      data = data.repartitionByRange(options.partitions(), col(LoadedData.FILE_COL), col(LoadedData.POS_COL))
+          .sortWithinPartitions(LoadedData.FILE_COL, LoadedData.POS_COL);
     }
     return new LoadedData(data, options.featuresCol(), label, List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
         hasErrorCol, headerLine, description);

@@ -66,6 +66,28 @@ class FitTransformCliTest {
     Files.writeString(csv, text.toString(), StandardCharsets.UTF_8);
   }
 
+  /** --partitions keeps the rows' order, so the landmarks, and the model, do not depend on it. */
+  @Test
+  void partitionCountDoesNotChangeTheModel() throws IOException {
+    double[][] eigenvalues = new double[2][];
+    int[] counts = {1, 4};
+    for (int c = 0; c < 2; c++) {
+      Path summary = dir.resolve("partitions-" + counts[c] + ".json");
+      TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
+          String.valueOf(K), "--landmarks", "15", "--seed", "8", "--partitions", String.valueOf(counts[c]),
+          "--model-out", dir.resolve("partitions-model-" + counts[c]).toString(), "--summary-out", summary.toString());
+      assertEquals(0, fit.code(), fit::toString);
+      JsonNode json = new ObjectMapper().readTree(summary.toFile());
+      eigenvalues[c] = new double[K];
+      for (int i = 0; i < K; i++) {
+        eigenvalues[c][i] = json.get("eigenvalues").get(i).asDouble();
+      }
+    }
+    for (int i = 0; i < K; i++) {
+      assertEquals(eigenvalues[0][i], eigenvalues[1][i], 1e-9 * eigenvalues[0][0], "eigenvalue " + i);
+    }
+  }
+
   @Test
   void fitWritesModelAndSummaryAndTransformKeepsRowOrder() throws IOException {
     Path model = dir.resolve("model");
