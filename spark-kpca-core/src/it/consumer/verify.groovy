@@ -29,10 +29,10 @@ def dependencies = pom.dependencies.dependency.collect { d ->
   "${d.groupId.text()}:${d.artifactId.text()}:${d.version.text()}:${d.scope.text()}".toString()
 }
 def expected = ["spark-core_${scalaBinaryVersion}", "spark-sql_${scalaBinaryVersion}", "spark-mllib_${scalaBinaryVersion}",
-    'scala-library']*.toString()
+    'scala-library', 'commons-math3']*.toString()
 assert pom.dependencies.dependency.collect { it.artifactId.text() }.sort() == expected.sort() : dependencies
 pom.dependencies.dependency.each { d ->
-  assert d.groupId.text() in ['org.apache.spark', 'org.scala-lang'] : dependencies
+  assert d.groupId.text() in ['org.apache.spark', 'org.scala-lang', 'org.apache.commons'] : dependencies
   assert d.scope.text() == 'provided' : "not provided: ${dependencies}"
   assert d.version.text() ==~ /\d+\.\d+\.\d+/ : dependencies
 }
