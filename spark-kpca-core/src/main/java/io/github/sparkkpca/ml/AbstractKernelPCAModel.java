@@ -373,7 +373,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /** Writes metadata (params) and the solution. */
-  static final class ModelWriter extends MLWriter {
+  static final class ModelWriter extends StageWriter {
     private final AbstractKernelPCAModel<?> instance;
 
     ModelWriter(AbstractKernelPCAModel<?> instance) {
@@ -385,12 +385,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       instance.checkKernelParams();
       Persistence.saveMetadata(instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
       ModelData.save(instance.solution, path, sparkSession());
-    }
-
-    /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
-    @Override
-    public void save(String path) throws java.io.IOException {
-      io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
     }
   }
 

@@ -264,18 +264,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
 
   @Override
   public MLWriter write() {
-    return new MLWriter() {
-      @Override
-      public void saveImpl(String path) {
-        Persistence.saveMetadata(KernelPCA.this, path, sparkSession());
-      }
-
-      /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
-      @Override
-      public void save(String path) throws java.io.IOException {
-        io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
-      }
-    };
+    return StageWriter.paramsOnly(this);
   }
 
   public static MLReader<KernelPCA> read() {

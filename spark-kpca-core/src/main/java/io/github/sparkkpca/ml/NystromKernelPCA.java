@@ -376,7 +376,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return read().load(path);
   }
 
-  private static final class Writer extends MLWriter {
+  private static final class Writer extends StageWriter {
     private final NystromKernelPCA instance;
 
     Writer(NystromKernelPCA instance) {
@@ -396,12 +396,6 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         StructType schema = new StructType().add("index", "int").add("landmark", SQLDataTypes.VectorType());
         sparkSession().createDataFrame(rows, schema).write().parquet(path + "/data/landmarks");
       }
-    }
-
-    /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
-    @Override
-    public void save(String path) throws java.io.IOException {
-      io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
     }
   }
 

@@ -256,12 +256,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
 
   @Override
   public MLWriter write() {
-    return new MLWriter() {
-      @Override
-      public void saveImpl(String path) {
-        Persistence.saveMetadata(RandomFeatureKernelPCA.this, path, sparkSession());
-      }
-    };
+    return StageWriter.paramsOnly(this);
   }
 
   public static MLReader<RandomFeatureKernelPCA> read() {

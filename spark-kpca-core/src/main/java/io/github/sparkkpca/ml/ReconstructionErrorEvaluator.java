@@ -107,18 +107,7 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
   /** Saves the params only (there is no data), in the layout of the library's stages. */
   @Override
   public MLWriter write() {
-    return new MLWriter() {
-      @Override
-      public void saveImpl(String path) {
-        Persistence.saveMetadata(ReconstructionErrorEvaluator.this, path, sparkSession());
-      }
-
-      /** Replaces only a saved spark-kpca stage, atomically ({@link io.github.sparkkpca.ml.util.SafeOutput}). */
-      @Override
-      public void save(String path) throws java.io.IOException {
-        io.github.sparkkpca.ml.util.SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
-      }
-    };
+    return StageWriter.paramsOnly(this);
   }
 
   public static MLReader<ReconstructionErrorEvaluator> read() {

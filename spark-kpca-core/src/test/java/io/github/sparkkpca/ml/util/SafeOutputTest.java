@@ -57,6 +57,21 @@ class SafeOutputTest {
     }
   }
 
+  /** Every stage of the library saves through the same rule, estimators and the evaluator included. */
+  @Test
+  void everyStageRefusesToOverwriteUserFiles() throws IOException {
+    Path data = Files.createDirectories(dir.resolve("user-data"));
+    Files.writeString(data.resolve("train.csv"), "a,b\n1,2\n");
+    List<org.apache.spark.ml.util.MLWritable> stages = List.of(new io.github.sparkkpca.ml.KernelPCA(),
+        new NystromKernelPCA(), new io.github.sparkkpca.ml.RandomFeatureKernelPCA(),
+        new io.github.sparkkpca.ml.ReconstructionErrorEvaluator());
+    for (org.apache.spark.ml.util.MLWritable stage : stages) {
+      assertThrows(FileAlreadyExistsException.class, () -> stage.write().overwrite().save(data.toString()),
+          stage.getClass().getSimpleName());
+      assertEquals("a,b\n1,2\n", Files.readString(data.resolve("train.csv")), stage.getClass().getSimpleName());
+    }
+  }
+
   /** Spark's own save deleted a directory of user files when overwrite was requested. */
   @Test
   void overwriteRefusesADirectoryThatIsNotASavedStage() throws IOException {
