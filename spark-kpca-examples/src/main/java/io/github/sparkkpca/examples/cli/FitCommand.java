@@ -2,11 +2,14 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
+import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
@@ -16,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.linalg.Vector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +56,17 @@ public final class FitCommand implements Callable<Integer> {
       description = "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
           + "sampling m landmarks: a fit on its rows and more equals that model updated with the more.")
   String landmarksFrom;
+
+  @Option(names = "--landmarks-file", paramLabel = "FILE.csv",
+      description = "Use the landmarks in this local CSV file (headerless, one landmark per line, the input's "
+          + "dimension) instead of sampling them.")
+  Path landmarksFile;
+
+  @Option(names = "--confidence", paramLabel = "C",
+      description = "Add to the summary Theorem 4's bound (Hallgren 2021) on the excess reconstruction error over "
+          + "exact kernel PCA for d = 1..k, holding with this probability in (0, 1), e.g. 0.9. Needs --no-center, a "
+          + "bounded kernel (rbf, laplacian, cosine) and landmarks sampled from the rows (uniform or leverage).")
+  Double confidence;
 
   @Option(names = "--feature-map", paramLabel = "MAP", defaultValue = "nystrom",
       description = "nystrom (landmarks: --landmarks) or rff (random Fourier features of the rbf or laplacian "
@@ -137,6 +152,9 @@ public final class FitCommand implements Callable<Integer> {
       if (landmarksFrom != null) {
         reads.add(landmarksFrom);
       }
+      if (landmarksFile != null) {
+        reads.add(landmarksFile.toString());
+      }
       OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
           reads);
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
@@ -146,8 +164,18 @@ public final class FitCommand implements Callable<Integer> {
       if (landmarksFrom != null) {
         useLandmarksOf(spark, (NystromKernelPCA) estimator);
       }
+      Vector[] fileLandmarks = landmarksFile == null ? null : LandmarkFile.read(landmarksFile);
+      if (fileLandmarks != null) {
+        SparkKpcaCli.require(spec, k <= fileLandmarks.length, "--k " + k + " exceeds the " + fileLandmarks.length
+            + " landmarks of --landmarks-file " + landmarksFile + "; k must be <= m");
+        ((NystromKernelPCA) estimator).setLandmarks(fileLandmarks);
+        landmarks = fileLandmarks.length;
+      }
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
+        if (fileLandmarks != null) {
+          LandmarkFile.requireDimension(landmarksFile, fileLandmarks, data.data(), data.featuresCol());
+        }
         estimator.set(estimator.getParam("inputCol"), data.featuresCol());
         SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, %s)...", kernel, k, isRandomFeatures()
             ? (featureScale != null ? "D = ceil(" + featureScale + " sqrt(n) ln n)" : "D = " + estimator
@@ -159,6 +187,9 @@ public final class FitCommand implements Callable<Integer> {
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "landmarks: %s", model.landmarkSelection());
         FitSummary summary = FitSummary.of(model, fitSeconds);
+        if (confidence != null) {
+          summary = summary.withBound((NystromKernelPCAModel) model, confidence);
+        }
         summary.saveWithModel(model, modelOut, overwrite, summaryOutput, out);
         plotOptions.write(out, model, data, (Long) estimator.getOrDefault(estimator.getParam("seed")),
             String.format(java.util.Locale.ROOT, "%s kernel PCA, %s, of %s", kernel, model.hasLandmarks()
@@ -188,7 +219,10 @@ public final class FitCommand implements Callable<Integer> {
     }
     SparkKpcaCli.require(spec, landmarks == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
-    SparkKpcaCli.require(spec, landmarksFrom == null, "--landmarks-from applies to --feature-map nystrom");
+    SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, (landmarksFrom != null
+        ? "--landmarks-from" : "--landmarks-file") + " applies to --feature-map nystrom");
+    SparkKpcaCli.require(spec, confidence == null, "--confidence applies to --feature-map nystrom: Theorem 4 "
+        + "bounds Nyström kernel PCA");
     SparkKpcaCli.require(spec, landmarkSampling.equals("uniform") && leverageRegularization == null
         && kmeansMaxIter == null, "--landmark-sampling, --leverage-regularization and --kmeans-max-iter apply to "
         + "--feature-map nystrom; random features have no landmarks");
@@ -243,13 +277,43 @@ public final class FitCommand implements Callable<Integer> {
     landmarks = base.numSupportPoints();
   }
 
+  /**
+   * Refuses {@code --confidence} where Theorem 4 does not apply, before Spark starts: a centred fit (the
+   * thesis leaves it open), an unbounded kernel, landmarks that are not rows of the training data, or k ≥ m.
+   */
+  private void requireBoundable() {
+    if (confidence == null) {
+      return;
+    }
+    SparkKpcaCli.require(spec, confidence > 0 && confidence < 1, "--confidence must be in (0, 1), got "
+        + confidence);
+    SparkKpcaCli.require(spec, noCenter, "--confidence needs --no-center: Theorem 4's bound holds for uncentred "
+        + "kernel PCA; the thesis leaves the centred case open");
+    try {
+      NystromConfidenceBound.kernelBound(new Kernel(KernelType.parse(kernel), 1.0, 3, 1.0));
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--confidence: " + e.getMessage());
+    }
+    SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, "--confidence needs landmarks "
+        + "sampled from the training rows; it cannot be combined with --landmarks-from or --landmarks-file");
+    SparkKpcaCli.require(spec, !landmarkSampling.trim().equalsIgnoreCase("kmeans"), "--confidence needs "
+        + "landmarks sampled from the training rows: --landmark-sampling kmeans builds new points; use uniform or "
+        + "leverage");
+    SparkKpcaCli.require(spec, landmarks == null || k < landmarks, "--confidence: the bound covers d = 1..m - 1, "
+        + "so --k " + k + " must be < --landmarks " + landmarks);
+  }
+
   /** The configured Nyström estimator; fails with the option's name on a bad value, before Spark starts. */
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
-    SparkKpcaCli.require(spec, landmarks != null || landmarksFrom != null,
-        "--landmarks M is required with --feature-map nystrom (or --landmarks-from MODEL_DIR)");
-    SparkKpcaCli.require(spec, landmarks == null || landmarksFrom == null,
-        "--landmarks and --landmarks-from are alternatives; give one");
+    int landmarkSources = (landmarks != null ? 1 : 0) + (landmarksFrom != null ? 1 : 0)
+        + (landmarksFile != null ? 1 : 0);
+    SparkKpcaCli.require(spec, landmarkSources >= 1, "--landmarks M is required with --feature-map nystrom (or "
+        + "--landmarks-from MODEL_DIR, or --landmarks-file FILE.csv)");
+    SparkKpcaCli.require(spec, landmarkSources == 1,
+        "--landmarks, --landmarks-from and --landmarks-file are alternatives; give one");
+    SparkKpcaCli.require(spec, landmarksFile == null || landmarkSampling.equals("uniform"),
+        "--landmark-sampling cannot be combined with --landmarks-file, whose rows are the landmarks");
     SparkKpcaCli.require(spec, landmarksFrom == null || (gamma == null && degree == null && coef0 == null
         && landmarkSampling.equals("uniform")), "--landmarks-from takes the kernel and landmarks of the model; "
         + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
@@ -265,6 +329,7 @@ public final class FitCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
+    requireBoundable();
     LandmarkSelection sampling = Arrays.stream(LandmarkSelection.values())
         .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim())).findFirst()
         .orElseThrow(() -> SparkKpcaCli.usage(spec, "--landmark-sampling: expected one of "

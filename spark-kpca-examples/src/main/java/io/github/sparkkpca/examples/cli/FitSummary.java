@@ -2,7 +2,9 @@ package io.github.sparkkpca.examples.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,7 +25,11 @@ import org.apache.hadoop.fs.FileSystem;
  * (null when the kernel has none: linear, cosine), {@code centered}, {@code eigenvalues} (the first k, equal
  * to {@code explainedVariance}), {@code explainedVariance}, {@code explainedVarianceRatio},
  * {@code totalVariance}, {@code reconstructionError} and {@code fitSeconds} (wall time of
- * {@code NystromKernelPCA.fit} on data already loaded and cached).
+ * {@code NystromKernelPCA.fit} on data already loaded and cached); then, only when they apply,
+ * {@code confidence} and {@code reconstructionErrorBound} (fit {@code --confidence}: Theorem 4 of Hallgren's
+ * thesis, the bound on the excess reconstruction error over exact kernel PCA for d = 1..k, see
+ * {@code NystromConfidenceBound}) and {@code landmarkResidualCurve} (landmarks chosen by residual growth: the
+ * mean probe residual, relative to the mean k(x,x), after each landmark added).
  *
  * @param n training rows
  * @param d input dimension
@@ -38,29 +44,44 @@ import org.apache.hadoop.fs.FileSystem;
  * @param totalVariance total feature-space variance
  * @param reconstructionError total variance minus the captured variance, for 1..k components
  * @param fitSeconds wall time of the fit
+ * @param confidence the confidence level of {@code reconstructionErrorBound} (NaN when there is none)
+ * @param reconstructionErrorBound Theorem 4's bound on R_n(Ṽ_d) − R_n(V̂_d) for d = 1..k, or null
+ * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual growth), or null
  */
 public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
     double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
-    double[] reconstructionError, double fitSeconds) {
+    double[] reconstructionError, double fitSeconds, double confidence, double[] reconstructionErrorBound,
+    double[] landmarkResidualCurve) {
 
   /** The keys of the JSON document, in their order. */
   static final List<String> JSON_KEYS = List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues",
       "explainedVariance", "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds");
+  /** Keys that follow {@link #JSON_KEYS} when they apply, in this order. */
+  static final List<String> OPTIONAL_KEYS = List.of("confidence", "reconstructionErrorBound",
+      "landmarkResidualCurve");
 
   /** Files larger than this are not summaries (k numbers in three arrays). */
   private static final long MAX_SUMMARY_BYTES = 1 << 24;
 
   /**
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object with
-   * exactly {@link #JSON_KEYS}, in order.
+   * exactly {@link #JSON_KEYS}, in order, followed by some of {@link #OPTIONAL_KEYS}, in order.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS, OPTIONAL_KEYS);
 
   /**
    * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace: a file
    * (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
    */
   static SafeOutput.Kind jsonSummary(String command, List<String> keys) {
+    return jsonSummary(command, keys, List.of());
+  }
+
+  /**
+   * As {@link #jsonSummary(String, List)}, the object's keys being {@code keys} followed by a subsequence of
+   * {@code optional}.
+   */
+  static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional) {
     return new SafeOutput.Kind() {
       @Override
       public String description() {
@@ -83,9 +104,23 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         } catch (IOException e) {
           return notOurs;
         }
-        return found.equals(keys) ? null : notOurs;
+        boolean ours = found.size() >= keys.size() && found.subList(0, keys.size()).equals(keys)
+            && isSubsequence(found.subList(keys.size(), found.size()), optional);
+        return ours ? null : notOurs;
       }
     };
+  }
+
+  private static boolean isSubsequence(List<String> part, List<String> whole) {
+    int at = 0;
+    for (String key : part) {
+      int found = whole.subList(at, whole.size()).indexOf(key);
+      if (found < 0) {
+        return false;
+      }
+      at += found + 1;
+    }
+    return true;
   }
 
   /**
@@ -114,7 +149,20 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         : model.rank(), model.rank(),
         model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
         model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
-        model.reconstructionError().toArray(), fitSeconds);
+        model.reconstructionError().toArray(), fitSeconds, Double.NaN, null, null);
+  }
+
+  /**
+   * This summary with Theorem 4's bound at {@code confidence} for the (uncentred, bounded-kernel) Nyström
+   * model it describes ({@link NystromConfidenceBound#compute(NystromKernelPCAModel, double)}).
+   *
+   * @throws IllegalArgumentException as {@code NystromConfidenceBound.compute}: centred model, unbounded
+   *                                  kernel, k-means landmarks, k ≥ m
+   */
+  public FitSummary withBound(NystromKernelPCAModel model, double confidence) {
+    double[] bound = NystromConfidenceBound.compute(model, confidence).reconstructionErrorBound();
+    return new FitSummary(n, d, m, rank, k, kernel, gamma, centered, explainedVariance, explainedVarianceRatio,
+        totalVariance, reconstructionError, fitSeconds, confidence, bound, landmarkResidualCurve);
   }
 
   /** The JSON document, keys in the documented order. */
@@ -133,6 +181,13 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     json.put("totalVariance", totalVariance);
     json.put("reconstructionError", reconstructionError);
     json.put("fitSeconds", fitSeconds);
+    if (reconstructionErrorBound != null) {
+      json.put("confidence", confidence);
+      json.put("reconstructionErrorBound", reconstructionErrorBound);
+    }
+    if (landmarkResidualCurve != null) {
+      json.put("landmarkResidualCurve", landmarkResidualCurve);
+    }
     return json;
   }
 
@@ -143,6 +198,14 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
       Files.createDirectories(parent);
     }
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), toJsonMap());
+  }
+
+  private static String formatted(double[] values) {
+    StringBuilder text = new StringBuilder();
+    for (double v : values) {
+      text.append(text.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.4g", v));
+    }
+    return text.toString();
   }
 
   /** The sum of the explained variance ratios. */
@@ -169,6 +232,14 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
           explainedVarianceRatio[i], cumulative, reconstructionError[i]);
     }
     out.printf(Locale.ROOT, "cumulative explained variance ratio (k = %d): %.4f%n", k, cumulativeRatio());
+    if (reconstructionErrorBound != null) {
+      out.printf(Locale.ROOT, "excess reconstruction error over exact kernel PCA, bound at confidence %s "
+          + "(Hallgren, Theorem 4), d = 1..%d: %s%n", confidence, k, formatted(reconstructionErrorBound));
+    }
+    if (landmarkResidualCurve != null && landmarkResidualCurve.length > 0) {
+      out.printf(Locale.ROOT, "landmarks by residual growth: m = %d, relative probe residual %.4g%n",
+          landmarkResidualCurve.length, landmarkResidualCurve[landmarkResidualCurve.length - 1]);
+    }
     out.flush();
   }
 }
