@@ -21,19 +21,25 @@ public interface LandmarkSampler {
 
   /**
    * Landmarks as chosen: m×d row-major rows, their count (fewer than asked when the data have fewer
-   * distinct candidates) and how they were obtained, in words.
+   * distinct candidates), how they were obtained, in words, and, for {@link ResidualGrowth}, the mean
+   * residual of its held-out probe rows relative to their mean k(x,x) after each landmark (else null).
    */
-  record Landmarks(double[] rows, int count, String description) {
+  record Landmarks(double[] rows, int count, String description, double[] residualCurve) {
+    public Landmarks(double[] rows, int count, String description) {
+      this(rows, count, description, null);
+    }
   }
 
   Landmarks select(Input input);
 
   /** The sampler a {@code landmarkSampling} value names. */
-  static LandmarkSampler of(LandmarkSelection selection, double leverageRegularization, int kmeansMaxIter) {
+  static LandmarkSampler of(LandmarkSelection selection, double leverageRegularization, int kmeansMaxIter,
+      ResidualGrowth.Settings growth) {
     return switch (selection) {
       case UNIFORM -> new UniformSampler();
       case LEVERAGE -> new LeverageScoreSampling(leverageRegularization);
       case KMEANS -> new KMeansLandmarks(kmeansMaxIter);
+      case RESIDUAL -> new ResidualGrowth(growth);
     };
   }
 

@@ -18,13 +18,17 @@ import java.util.Locale;
  *       "approximate leverage score" Nyström). One extra pass over the data: 2·n·m·d + n·m² flops.</li>
  *   <li>{@link #KMEANS}: the centres of Spark ML's {@code KMeans} with k = m (k-means|| initialisation)
  *       run on a canonically partitioned copy of the data. One shuffle plus maxIter passes of n·m·d.</li>
+ *   <li>{@link #RESIDUAL}: m is chosen: rows in a seeded random order are admitted while their feature-space
+ *       residual against the landmarks so far is large, until a held-out probe sample is explained to a
+ *       tolerance, an F-test stops, or a maximum is reached ({@link ResidualGrowth}; Hallgren 2021, §3.4 and
+ *       ch. 4). About log₂ of the rows scanned passes.</li>
  * </ul>
  */
 public enum LandmarkSelection {
-  UNIFORM, LEVERAGE, KMEANS;
+  UNIFORM, LEVERAGE, KMEANS, RESIDUAL;
 
   /** The parameter values, lower case. */
-  public static final String[] NAMES = {"uniform", "leverage", "kmeans"};
+  public static final String[] NAMES = {"uniform", "leverage", "kmeans", "residual"};
 
   public String paramName() {
     return name().toLowerCase(Locale.ROOT);

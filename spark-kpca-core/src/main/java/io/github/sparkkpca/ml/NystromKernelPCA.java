@@ -10,6 +10,8 @@ import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
+import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,6 +177,41 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  /**
+   * Chooses m automatically ({@code landmarkSampling = residual}): landmarks are admitted until the held-out
+   * probe rows' mean residual is at most {@code tolerance} times their mean k(x,x).
+   */
+  public NystromKernelPCA setNumLandmarksAuto(double tolerance) {
+    set(landmarkTolerance(), tolerance);
+    return setLandmarkSampling("residual");
+  }
+
+  public NystromKernelPCA setLandmarkTolerance(double value) {
+    set(landmarkTolerance(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setMaxLandmarks(int value) {
+    set(maxLandmarks(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setLandmarkProbeSize(int value) {
+    set(landmarkProbeSize(), value);
+    return this;
+  }
+
+  /** {@code tolerance} or {@code f} (the experimental F-test of Hallgren's thesis, ch. 4). */
+  public NystromKernelPCA setLandmarkTest(String value) {
+    set(landmarkTest(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setLandmarkAlpha(double value) {
+    set(landmarkAlpha(), value);
+    return this;
+  }
+
   public NystromKernelPCA setRcond(double value) {
     set(rcond(), value);
     return this;
@@ -246,8 +283,14 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return suppliedLandmarks != null;
   }
 
+  /** Landmarks grown until the data are explained ({@code landmarkSampling = residual}), not a set number. */
+  private boolean growsLandmarks() {
+    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSelection.RESIDUAL;
+  }
+
+  /** m, or its maximum when m is chosen by residual growth. */
   private int requestedLandmarks() {
-    return hasSuppliedLandmarks() ? suppliedCount : getNumLandmarks();
+    return hasSuppliedLandmarks() ? suppliedCount : growsLandmarks() ? getMaxLandmarks() : getNumLandmarks();
   }
 
   @Override
@@ -257,7 +300,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     int m = requestedLandmarks();
     if (k > m) {
       throw new IllegalArgumentException("k = " + k + " exceeds the number of landmarks m = " + m
-          + (hasSuppliedLandmarks() ? " (supplied)" : " (numLandmarks)") + "; k must be <= m");
+          + (hasSuppliedLandmarks() ? " (supplied)" : growsLandmarks() ? " (maxLandmarks)" : " (numLandmarks)")
+          + "; k must be <= m");
     }
     return appendOutputColumns(schema, k, AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
@@ -278,13 +322,16 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     int requested = requestedLandmarks();
     int blockSize = effectiveBlockSize(requested, d, requested);
     FitMemory.check(sc, requested, d, blockSize, hasSuppliedLandmarks() ? "the number of supplied landmarks m"
-        : "numLandmarks m");
+        : growsLandmarks() ? "maxLandmarks M" : "numLandmarks m");
+    ResidualGrowth.Settings growth = residualGrowthSettings();
     String jobs = "NystromKernelPCA " + uid + ": ";
-    int sampleCapacity = hasSuppliedLandmarks() ? 0 : requested;
+    // Residual growth draws its own rows; the uniform sample then only serves the median heuristic for γ.
+    int sampleCapacity = hasSuppliedLandmarks() ? 0 : growsLandmarks() ? Math.min(requested,
+        MEDIAN_HEURISTIC_POINTS) : requested;
     try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false,
         jobs)) {
       long n = scanned.count();
-      if (!hasSuppliedLandmarks() && requested > n) {
+      if (!hasSuppliedLandmarks() && !growsLandmarks() && requested > n) {
         throw new IllegalArgumentException("numLandmarks m = " + requested + " exceeds the number of rows n = " + n
             + "; use m <= n (m = n gives exact kernel PCA)");
       }
@@ -300,14 +347,14 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       }
       LandmarkSampler.Landmarks chosen = hasSuppliedLandmarks()
           ? new LandmarkSampler.Landmarks(suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
-          : LandmarkSampler.of(getLandmarkSelection(), getLeverageRegularization(), getKmeansMaxIter())
+          : LandmarkSampler.of(getLandmarkSelection(), getLeverageRegularization(), getKmeansMaxIter(), growth)
               .select(new LandmarkSampler.Input(dataset.sparkSession(), scanned.vectors(), scan, kernel, n, d,
                   requested, getSeed(), column, effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize()), jobs));
       if (chosen.count() < k) {
         throw new IllegalArgumentException("k = " + k + " exceeds the number of landmarks obtained, "
             + chosen.description());
       }
-      if (chosen.count() < requested) {
+      if (chosen.count() < requested && !growsLandmarks()) {
         LOG.warn("NystromKernelPCA {}: {} landmarks instead of the {} requested: {}", uid, chosen.count(), requested,
             chosen.description());
       }
@@ -335,6 +382,11 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         model.set(model.gamma(), gammaUsed);
       }
       model.set(model.numLandmarks(), m);
+      if (chosen.residualCurve() != null) {
+        model.set(model.landmarkResidualCurve(), chosen.residualCurve());
+      } else {
+        model.clear(model.landmarkResidualCurve());
+      }
       LOG.info("NystromKernelPCA {}: fitted in {} s; explained variance ratio {}", uid,
           String.format("%.3f", (System.nanoTime() - start) / 1e9), model.explainedVarianceRatio());
       return model;

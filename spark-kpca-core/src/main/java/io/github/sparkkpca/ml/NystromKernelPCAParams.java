@@ -2,6 +2,7 @@ package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.landmarks.LandmarkSelection;
 import java.io.Serializable;
+import org.apache.spark.ml.param.DoubleArrayParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
@@ -20,6 +21,12 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
     final DoubleParam rcond;
     final DoubleParam leverageRegularization;
     final IntParam kmeansMaxIter;
+    final DoubleParam landmarkTolerance;
+    final IntParam maxLandmarks;
+    final IntParam landmarkProbeSize;
+    final Param<String> landmarkTest;
+    final DoubleParam landmarkAlpha;
+    final DoubleArrayParam landmarkResidualCurve;
 
     Definitions(Params owner) {
       numLandmarks = new IntParam(owner, "numLandmarks", "m, the number of landmarks (Nyström centres) "
@@ -29,7 +36,10 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
           + "exactly m rows uniformly without replacement (no extra pass); leverage = m rows sampled without "
           + "replacement proportionally to approximate ridge leverage scores from a uniform pilot (one extra "
           + "pass); kmeans = the m centres of Spark ML KMeans, k-means|| init (a shuffle + kmeansMaxIter "
-          + "passes). All are reproducible for a seed and independent of the partitioning",
+          + "passes); residual = m chosen automatically: rows in a seeded random order are admitted while their "
+          + "feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained "
+          + "(landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is "
+          + "ignored). All are reproducible for a seed and independent of the partitioning",
           ParamValidators.inArray(LandmarkSelection.NAMES));
       seed = new LongParam(owner, "seed", "random seed of every random choice of the fit");
       rcond = new DoubleParam(owner, "rcond", "relative eigenvalue cut-off: eigenvalues of K_mm at or below "
@@ -40,6 +50,26 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
           + "the mean k(x,x) (> 0); smaller lambda favours rarer directions", ParamValidators.gt(0.0));
       kmeansMaxIter = new IntParam(owner, "kmeansMaxIter", "Lloyd iterations of landmarkSampling = kmeans "
           + "(>= 1)", ParamValidators.gtEq(1));
+      landmarkTolerance = new DoubleParam(owner, "landmarkTolerance", "tau of landmarkSampling = residual: "
+          + "growth stops when the mean residual k(x,x) - u'K_mm^-1 u of the held-out probe rows is <= tau times "
+          + "their mean k(x,x), and only rows whose residual exceeds that level are admitted (in (0, 1))",
+          ParamValidators.inRange(0.0, 1.0, false, false));
+      maxLandmarks = new IntParam(owner, "maxLandmarks", "M, the most landmarks landmarkSampling = residual "
+          + "admits (>= 1)", ParamValidators.gtEq(1));
+      landmarkProbeSize = new IntParam(owner, "landmarkProbeSize", "P, the held-out probe rows of "
+          + "landmarkSampling = residual (the first P of the seeded order; never landmarks) whose mean residual "
+          + "decides when to stop; the F-test splits them into two halves of P/2 (>= 2)", ParamValidators.gtEq(2));
+      landmarkTest = new Param<>(owner, "landmarkTest", "stopping rule of landmarkSampling = residual: "
+          + "tolerance = mean probe residual <= landmarkTolerance x mean k(x,x); f = EXPERIMENTAL F-test of "
+          + "Hallgren (2021) ch. 4 (stop when F = sum of probe residuals of one half with m landmarks over that "
+          + "of the other half with m + 1 does not exceed the 1 - landmarkAlpha quantile of F(N(n-m), N(n-m)); "
+          + "derived under Gaussian noise, not evaluated by the thesis, no correction for repeated testing)",
+          ParamValidators.inArray(io.github.sparkkpca.landmarks.ResidualGrowth.Test.NAMES));
+      landmarkAlpha = new DoubleParam(owner, "landmarkAlpha", "level alpha of the F-test of landmarkTest = f "
+          + "(in (0, 1))", ParamValidators.inRange(0.0, 1.0, false, false));
+      landmarkResidualCurve = new DoubleArrayParam(owner, "landmarkResidualCurve", "set by a fit with "
+          + "landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out "
+          + "probe rows relative to their mean k(x,x) after each of the m landmarks was admitted");
     }
   }
 
@@ -74,6 +104,71 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
   /** Iterations of k-means landmark selection; default 20. */
   default IntParam kmeansMaxIter() {
     return nystromParams().kmeansMaxIter;
+  }
+
+  /** τ of residual growth; default 0.01. */
+  default DoubleParam landmarkTolerance() {
+    return nystromParams().landmarkTolerance;
+  }
+
+  /** M, the most landmarks residual growth admits; default 1000. */
+  default IntParam maxLandmarks() {
+    return nystromParams().maxLandmarks;
+  }
+
+  /** P, the held-out probe rows of residual growth; default 256. */
+  default IntParam landmarkProbeSize() {
+    return nystromParams().landmarkProbeSize;
+  }
+
+  /** Stopping rule of residual growth, tolerance or f (experimental); default tolerance. */
+  default Param<String> landmarkTest() {
+    return nystromParams().landmarkTest;
+  }
+
+  /** Level of the F-test; default 0.05. */
+  default DoubleParam landmarkAlpha() {
+    return nystromParams().landmarkAlpha;
+  }
+
+  /** Output of residual growth: the relative mean probe residual after each landmark; unset otherwise. */
+  default DoubleArrayParam landmarkResidualCurve() {
+    return nystromParams().landmarkResidualCurve;
+  }
+
+  /**
+   * For landmarks chosen by residual growth: the mean residual of the held-out probe rows relative to their
+   * mean k(x,x) after each landmark was admitted (entry j − 1 for j landmarks; m entries); null otherwise.
+   */
+  default double[] getLandmarkResidualCurve() {
+    return isDefined(landmarkResidualCurve()) ? getOrDefault(landmarkResidualCurve()).clone() : null;
+  }
+
+  default double getLandmarkTolerance() {
+    return (Double) getOrDefault(landmarkTolerance());
+  }
+
+  default int getMaxLandmarks() {
+    return (Integer) getOrDefault(maxLandmarks());
+  }
+
+  default int getLandmarkProbeSize() {
+    return (Integer) getOrDefault(landmarkProbeSize());
+  }
+
+  default String getLandmarkTest() {
+    return getOrDefault(landmarkTest());
+  }
+
+  default double getLandmarkAlpha() {
+    return (Double) getOrDefault(landmarkAlpha());
+  }
+
+  /** The settings of residual growth these params give. */
+  default io.github.sparkkpca.landmarks.ResidualGrowth.Settings residualGrowthSettings() {
+    return new io.github.sparkkpca.landmarks.ResidualGrowth.Settings(getLandmarkTolerance(), getMaxLandmarks(),
+        getLandmarkProbeSize(), io.github.sparkkpca.landmarks.ResidualGrowth.Test.parse(getLandmarkTest()),
+        getLandmarkAlpha());
   }
 
   default double getLeverageRegularization() {
@@ -112,5 +207,10 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
     owner.setDefault(owner.rcond(), 1e-12);
     owner.setDefault(owner.leverageRegularization(), 1e-3);
     owner.setDefault(owner.kmeansMaxIter(), 20);
+    owner.setDefault(owner.landmarkTolerance(), 0.01);
+    owner.setDefault(owner.maxLandmarks(), 1000);
+    owner.setDefault(owner.landmarkProbeSize(), 256);
+    owner.setDefault(owner.landmarkTest(), "tolerance");
+    owner.setDefault(owner.landmarkAlpha(), 0.05);
   }
 }
