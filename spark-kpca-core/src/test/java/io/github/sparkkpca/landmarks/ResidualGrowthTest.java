@@ -140,12 +140,18 @@ class ResidualGrowthTest {
   }
 
   @Test
-  void stopsAtMaxLandmarks() {
+  void stopsAtMaxLandmarksAndKeepsTheCurveWhenSaved(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
     NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setGamma(0.5).setSeed(1).setNumLandmarksAuto(1e-6)
         .setMaxLandmarks(6).setLandmarkProbeSize(16).fit(LocalSpark.frame(LocalSpark.clusters(200, 3, 5), 2));
     assertEquals(6, model.numSupportPoints());
     assertEquals(6, model.getLandmarkResidualCurve().length);
     assertTrue(model.landmarkSelection().contains("maxLandmarks = 6 reached"), model.landmarkSelection());
+    String path = dir.resolve("model").toString();
+    model.save(path);
+    NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
+    assertArrayEquals(model.getLandmarkResidualCurve(), loaded.getLandmarkResidualCurve(), 0.0);
+    assertEquals(model.landmarkSelection(), loaded.landmarkSelection());
   }
 
   /** The F-test replayed with residuals from Gaussian elimination: every admission and the stop. */

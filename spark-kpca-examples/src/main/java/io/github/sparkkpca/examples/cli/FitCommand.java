@@ -47,10 +47,38 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--k", required = true, paramLabel = "K", description = "Number of principal components.")
   int k;
 
-  @Option(names = "--landmarks", paramLabel = "M",
-      description = "Number of Nyström landmarks m (k <= m <= n); with --feature-map nystrom, this or "
-          + "--landmarks-from is required.")
+  @Option(names = "--landmarks", paramLabel = "M|auto",
+      description = "Number of Nyström landmarks m (k <= m <= n), or auto: grow the landmarks over a seeded random "
+          + "order of the rows until held-out probe rows are explained (--landmark-tolerance, --landmark-test, "
+          + "--max-landmarks). With --feature-map nystrom, this, --landmarks-from or --landmarks-file is required.")
+  String landmarksText;
+
+  /** m when given as a number (or taken from --landmarks-from / --landmarks-file). */
   Integer landmarks;
+  /** --landmarks auto. */
+  boolean autoLandmarks;
+
+  @Option(names = "--landmark-tolerance", paramLabel = "T",
+      description = "With --landmarks auto: stop when the mean residual k(x,x) - u'K_mm^-1 u of the probe rows is "
+          + "<= T x their mean k(x,x), in (0, 1). Default 0.01.")
+  Double landmarkTolerance;
+
+  @Option(names = "--max-landmarks", paramLabel = "M",
+      description = "With --landmarks auto: the most landmarks (>= k). Default 1000.")
+  Integer maxLandmarks;
+
+  @Option(names = "--landmark-probe-size", paramLabel = "P",
+      description = "With --landmarks auto: the held-out probe rows (>= 2). Default 256.")
+  Integer landmarkProbeSize;
+
+  @Option(names = "--landmark-test", paramLabel = "TEST",
+      description = "With --landmarks auto: tolerance (default) or f, the EXPERIMENTAL F-test of Hallgren's thesis "
+          + "ch. 4 (--alpha).")
+  String landmarkTest;
+
+  @Option(names = "--alpha", paramLabel = "A",
+      description = "With --landmark-test f: the level of the F-test, in (0, 1). Default 0.05.")
+  Double alpha;
 
   @Option(names = "--landmarks-from", paramLabel = "MODEL_DIR",
       description = "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
@@ -180,7 +208,8 @@ public final class FitCommand implements Callable<Integer> {
         SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, %s)...", kernel, k, isRandomFeatures()
             ? (featureScale != null ? "D = ceil(" + featureScale + " sqrt(n) ln n)" : "D = " + estimator
                 .getOrDefault(estimator.getParam("numRandomFeatures")))
-            : "m = " + landmarks + ", " + landmarkSampling + " landmarks");
+            : autoLandmarks ? "m = auto, at most " + estimator.getOrDefault(estimator.getParam("maxLandmarks"))
+                : "m = " + landmarks + ", " + landmarkSampling + " landmarks");
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
         AbstractKernelPCAModel<?> model = estimator.fit(data.data());
@@ -217,7 +246,7 @@ public final class FitCommand implements Callable<Integer> {
           : "--feature-scale") + " applies to --feature-map rff; with nystrom use --landmarks");
       return estimator();
     }
-    SparkKpcaCli.require(spec, landmarks == null, "--landmarks applies to --feature-map nystrom; with rff use "
+    SparkKpcaCli.require(spec, landmarksText == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
     SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, (landmarksFrom != null
         ? "--landmarks-from" : "--landmarks-file") + " applies to --feature-map nystrom");
@@ -277,6 +306,41 @@ public final class FitCommand implements Callable<Integer> {
     landmarks = base.numSupportPoints();
   }
 
+  /** Reads {@code --landmarks M|auto} and checks the options of residual growth. */
+  private void parseLandmarks() {
+    if (landmarksText != null) {
+      if (landmarksText.trim().equalsIgnoreCase("auto")) {
+        autoLandmarks = true;
+      } else {
+        try {
+          landmarks = Integer.parseInt(landmarksText.trim());
+        } catch (NumberFormatException e) {
+          throw SparkKpcaCli.usage(spec, "--landmarks must be a number of landmarks or auto, got '" + landmarksText
+              + "'");
+        }
+      }
+    }
+    String growthOption = landmarkTolerance != null ? "--landmark-tolerance" : maxLandmarks != null
+        ? "--max-landmarks" : landmarkProbeSize != null ? "--landmark-probe-size" : landmarkTest != null
+        ? "--landmark-test" : alpha != null ? "--alpha" : null;
+    SparkKpcaCli.require(spec, growthOption == null || autoLandmarks, growthOption + " applies to --landmarks auto");
+    SparkKpcaCli.require(spec, landmarkTolerance == null || (landmarkTolerance > 0 && landmarkTolerance < 1),
+        "--landmark-tolerance must be in (0, 1), got " + landmarkTolerance);
+    SparkKpcaCli.require(spec, maxLandmarks == null || maxLandmarks >= k, "--max-landmarks must be >= --k " + k
+        + ", got " + maxLandmarks);
+    SparkKpcaCli.require(spec, landmarkProbeSize == null || landmarkProbeSize >= 2,
+        "--landmark-probe-size must be >= 2, got " + landmarkProbeSize);
+    SparkKpcaCli.require(spec, landmarkTest == null || landmarkTest.trim().equalsIgnoreCase("tolerance")
+        || landmarkTest.trim().equalsIgnoreCase("f"), "--landmark-test must be tolerance or f, got '" + landmarkTest
+        + "'");
+    SparkKpcaCli.require(spec, alpha == null || landmarkTest != null && landmarkTest.trim().equalsIgnoreCase("f"),
+        "--alpha applies to --landmark-test f");
+    SparkKpcaCli.require(spec, alpha == null || (alpha > 0 && alpha < 1), "--alpha must be in (0, 1), got " + alpha);
+    SparkKpcaCli.require(spec, landmarkTolerance == null || landmarkTest == null
+        || landmarkTest.trim().equalsIgnoreCase("tolerance"), "--landmark-tolerance applies to --landmark-test "
+        + "tolerance; the F-test stops by --alpha");
+  }
+
   /**
    * Refuses {@code --confidence} where Theorem 4 does not apply, before Spark starts: a centred fit (the
    * thesis leaves it open), an unbounded kernel, landmarks that are not rows of the training data, or k ≥ m.
@@ -306,12 +370,15 @@ public final class FitCommand implements Callable<Integer> {
   /** The configured Nyström estimator; fails with the option's name on a bad value, before Spark starts. */
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
-    int landmarkSources = (landmarks != null ? 1 : 0) + (landmarksFrom != null ? 1 : 0)
+    parseLandmarks();
+    int landmarkSources = (landmarksText != null ? 1 : 0) + (landmarksFrom != null ? 1 : 0)
         + (landmarksFile != null ? 1 : 0);
     SparkKpcaCli.require(spec, landmarkSources >= 1, "--landmarks M is required with --feature-map nystrom (or "
         + "--landmarks-from MODEL_DIR, or --landmarks-file FILE.csv)");
     SparkKpcaCli.require(spec, landmarkSources == 1,
         "--landmarks, --landmarks-from and --landmarks-file are alternatives; give one");
+    SparkKpcaCli.require(spec, !autoLandmarks || landmarkSampling.equals("uniform"), "--landmarks auto chooses "
+        + "the landmarks by residual growth; --landmark-sampling cannot be combined with it");
     SparkKpcaCli.require(spec, landmarksFile == null || landmarkSampling.equals("uniform"),
         "--landmark-sampling cannot be combined with --landmarks-file, whose rows are the landmarks");
     SparkKpcaCli.require(spec, landmarksFrom == null || (gamma == null && degree == null && coef0 == null
@@ -344,9 +411,24 @@ public final class FitCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
         "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
     NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
-        .setLandmarkSampling(sampling.paramName());
+        .setLandmarkSampling(autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName());
     if (landmarks != null) {
       estimator.setNumLandmarks(landmarks);
+    }
+    if (landmarkTolerance != null) {
+      estimator.setLandmarkTolerance(landmarkTolerance);
+    }
+    if (maxLandmarks != null) {
+      estimator.setMaxLandmarks(maxLandmarks);
+    }
+    if (landmarkProbeSize != null) {
+      estimator.setLandmarkProbeSize(landmarkProbeSize);
+    }
+    if (landmarkTest != null) {
+      estimator.setLandmarkTest(landmarkTest.trim().toLowerCase(java.util.Locale.ROOT));
+    }
+    if (alpha != null) {
+      estimator.setLandmarkAlpha(alpha);
     }
     if (leverageRegularization != null) {
       estimator.setLeverageRegularization(leverageRegularization);

@@ -149,7 +149,8 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         : model.rank(), model.rank(),
         model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
         model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
-        model.reconstructionError().toArray(), fitSeconds, Double.NaN, null, null);
+        model.reconstructionError().toArray(), fitSeconds, Double.NaN, null,
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null);
   }
 
   /**

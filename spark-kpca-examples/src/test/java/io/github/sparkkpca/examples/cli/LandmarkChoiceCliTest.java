@@ -146,4 +146,34 @@ class LandmarkChoiceCliTest {
         && dimension.err().contains("4 columns but the input vectors have 3"), dimension.err());
     assertFalse(Files.exists(dir.resolve("bad-model")));
   }
+
+  @Test
+  void autoLandmarksReportTheirResidualCurve() throws IOException {
+    Path summary = dir.resolve("auto.json");
+    TestSpark.Result run = TestSpark.cli("fit", "--input", csv.toString(), "--k", "2", "--landmarks", "auto",
+        "--landmark-tolerance", "0.2", "--max-landmarks", "60", "--landmark-probe-size", "40", "--gamma", "0.3",
+        "--seed", "4", "--model-out", dir.resolve("auto-model").toString(), "--summary-out", summary.toString());
+    assertEquals(0, run.code(), run::toString);
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    int m = json.get("m").asInt();
+    JsonNode curve = json.get("landmarkResidualCurve");
+    assertEquals(m, curve.size());
+    assertTrue(curve.get(m - 1).asDouble() <= 0.2 && (m == 1 || curve.get(m - 2).asDouble() > 0.2), curve.toString());
+    assertEquals(m, NystromKernelPCAModel.load(dir.resolve("auto-model").toString()).getLandmarkResidualCurve().length);
+    assertTrue(run.out().contains("landmarks by residual growth: m = " + m), run.out());
+
+    String[][] refused = {
+        {"--landmarks", "many", "must be a number of landmarks or auto"},
+        {"--landmarks", "30", "--landmark-tolerance", "0.1", "--landmark-tolerance applies to --landmarks auto"},
+        {"--landmarks", "auto", "--alpha", "0.1", "--alpha applies to --landmark-test f"},
+        {"--landmarks", "auto", "--landmark-test", "t", "--landmark-test must be tolerance or f"}};
+    for (String[] r : refused) {
+      List<String> args = new ArrayList<>(List.of("fit", "--input", csv.toString(), "--k", "2", "--model-out",
+          dir.resolve("refused-auto").toString()));
+      args.addAll(List.of(r).subList(0, r.length - 1));
+      TestSpark.Result bad = TestSpark.cli(args.toArray(new String[0]));
+      assertEquals(2, bad.code(), bad::toString);
+      assertTrue(bad.err().contains(r[r.length - 1]), bad.err());
+    }
+  }
 }
