@@ -19,7 +19,8 @@ import org.apache.commons.math3.distribution.FDistribution;
  * ({@link BorderedCholesky}, O(m²)); r never increases as landmarks are added.
  *
  * <p><b>Procedure.</b> The distinct rows are put in a seeded random order ({@link CandidateBatch}). The
- * first P rows are a held-out <em>probe</em> sample and never become landmarks; k̄ is their mean k(x,x).
+ * first P rows (at most a quarter of the n rows, at least 2) are a held-out <em>probe</em> sample and never
+ * become landmarks; k̄ is their mean k(x,x).
  * The following rows are candidates, taken in order in batches: one distributed pass
  * ({@link DistributedPass}) finds the next batch and scores each candidate against the current landmarks
  * on the executors. On the driver, a candidate whose residual against the landmarks grown so far is above
@@ -107,8 +108,10 @@ public final class ResidualGrowth implements LandmarkSampler {
     Kernel kernel = input.kernel();
     int d = input.d();
     int batchCap = Math.max(FIRST_BATCH, BATCH_NUMBERS / Math.max(1, d));
+    // At most a quarter of the rows are held out, so that candidates remain on small data.
+    int probeSize = (int) Math.max(2, Math.min(settings.probeSize(), input.n() / 4));
     List<CandidateBatch.Candidate> probeRows = pass(input, new CandidateBatch.Scan(input.seed(), null,
-        settings.probeSize(), kernel, new double[0], d, new BorderedCholesky()), "draw the probe rows of residual "
+        probeSize, kernel, new double[0], d, new BorderedCholesky()), "draw the probe rows of residual "
         + "growth").candidates();
     int p = probeRows.size();
     if (p < 2) {

@@ -57,7 +57,8 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
       maxLandmarks = new IntParam(owner, "maxLandmarks", "M, the most landmarks landmarkSampling = residual "
           + "admits (>= 1)", ParamValidators.gtEq(1));
       landmarkProbeSize = new IntParam(owner, "landmarkProbeSize", "P, the held-out probe rows of "
-          + "landmarkSampling = residual (the first P of the seeded order; never landmarks) whose mean residual "
+          + "landmarkSampling = residual (the first P of the seeded order, at most a quarter of the rows; never "
+          + "landmarks) whose mean residual "
           + "decides when to stop; the F-test splits them into two halves of P/2 (>= 2)", ParamValidators.gtEq(2));
       landmarkTest = new Param<>(owner, "landmarkTest", "stopping rule of landmarkSampling = residual: "
           + "tolerance = mean probe residual <= landmarkTolerance x mean k(x,x); f = EXPERIMENTAL F-test of "

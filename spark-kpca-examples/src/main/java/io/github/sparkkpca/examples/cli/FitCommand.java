@@ -376,7 +376,7 @@ public final class FitCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, landmarkSources >= 1, "--landmarks M is required with --feature-map nystrom (or "
         + "--landmarks-from MODEL_DIR, or --landmarks-file FILE.csv)");
     SparkKpcaCli.require(spec, landmarkSources == 1,
-        "--landmarks, --landmarks-from and --landmarks-file are alternatives; give one");
+        "--landmarks and --landmarks-from are alternatives (as is --landmarks-file); give one");
     SparkKpcaCli.require(spec, !autoLandmarks || landmarkSampling.equals("uniform"), "--landmarks auto chooses "
         + "the landmarks by residual growth; --landmark-sampling cannot be combined with it");
     SparkKpcaCli.require(spec, landmarksFile == null || landmarkSampling.equals("uniform"),

@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 /** {@code spark-kpca reproduce}: paper reproductions and comparisons that write CSV files and charts. */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
     description = "Reproduce a paper's experiment or run a comparison; writes CSV files and PNG charts.",
-    subcommands = {StergeCommand.class, LandmarksCommand.class})
+    subcommands = {StergeCommand.class, LandmarksCommand.class, HallgrenCommand.class})
 public final class ReproduceCommand implements Callable<Integer> {
 
   @Spec
@@ -16,6 +16,6 @@ public final class ReproduceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw SparkKpcaCli.usage(spec, "an experiment is needed: sterge or landmarks");
+    throw SparkKpcaCli.usage(spec, "an experiment is needed: sterge, landmarks or hallgren");
   }
 }
