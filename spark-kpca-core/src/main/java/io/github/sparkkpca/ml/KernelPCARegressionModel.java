@@ -64,7 +64,14 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
   KernelPCARegressionModel(String uid, Projector predictor, LabelCoding coding, List<WidthDiagnostics> widths,
       int chosenWidth, double[] labelSquares, double[] signalVariance, double[] noiseVariance, long numRows,
       String landmarkSelection, int fittedDimension) {
-    this.uid = uid;
+    this(PendingUid.hold(uid), predictor, coding, widths, chosenWidth, labelSquares, signalVariance, noiseVariance,
+        numRows, landmarkSelection, fittedDimension);
+  }
+
+  private KernelPCARegressionModel(PendingUid held, Projector predictor, LabelCoding coding,
+      List<WidthDiagnostics> widths, int chosenWidth, double[] labelSquares, double[] signalVariance,
+      double[] noiseVariance, long numRows, String landmarkSelection, int fittedDimension) {
+    this.uid = PendingUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, KernelPCARegressor.class);
     this.predictor = predictor;
@@ -95,7 +102,7 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : PendingUid.peek();
   }
 
   @Override

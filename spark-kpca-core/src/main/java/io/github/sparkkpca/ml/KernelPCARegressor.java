@@ -33,14 +33,18 @@ public final class KernelPCARegressor extends Predictor<Vector, KernelPCARegress
   }
 
   public KernelPCARegressor(String uid) {
-    this.uid = uid;
+    this(PendingUid.hold(uid));
+  }
+
+  private KernelPCARegressor(PendingUid held) {
+    this.uid = PendingUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, KernelPCARegressor.class);
   }
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : PendingUid.peek();
   }
 
   @Override

@@ -35,14 +35,18 @@ public final class RelevantDimensionEstimator extends Predictor<Vector, Relevant
   }
 
   public RelevantDimensionEstimator(String uid) {
-    this.uid = uid;
+    this(PendingUid.hold(uid));
+  }
+
+  private RelevantDimensionEstimator(PendingUid held) {
+    this.uid = PendingUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, RelevantDimensionEstimator.class);
   }
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : PendingUid.peek();
   }
 
   @Override

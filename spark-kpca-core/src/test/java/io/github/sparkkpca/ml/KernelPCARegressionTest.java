@@ -270,7 +270,8 @@ class KernelPCARegressionTest {
     double[][] x = twonorm(400, 1, y);
     double[] yTest = new double[4000];
     double[][] xTest = twonorm(4000, 2, yTest);
-    KernelPCARegressionModel model = new RelevantDimensionEstimator().setNumLandmarks(400).fit(labelled(x, y, 2));
+    KernelPCARegressionModel model = new RelevantDimensionEstimator().setNumLandmarks(400).setMaxDimension(30)
+        .fit(labelled(x, y, 2));
     assertEquals("binary", model.labelCoding().mode());
     assertTrue(model.getDimension() <= 4, "dimension " + model.getDimension());
     assertEquals(20, model.widths().size());
