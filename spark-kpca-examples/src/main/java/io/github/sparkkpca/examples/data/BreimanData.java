@@ -70,7 +70,7 @@ public final class BreimanData {
    * @param seed       the seed
    * @param partitions partitions to generate, or null for the default parallelism
    */
-  public record Spec(Problem problem, long n, long seed, Integer partitions) {
+  public record Spec(Problem problem, long n, long seed, Integer partitions) implements Serializable {
 
     public Spec {
       if (n < 1) {
