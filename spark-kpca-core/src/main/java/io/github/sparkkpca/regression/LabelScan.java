@@ -31,7 +31,7 @@ public final class LabelScan implements Serializable {
       Double label = labels.next();
       if (error == null && (label == null || !Double.isFinite(label))) {
         error = "Column '" + column + "': the label at position " + position + " of partition " + partition + " is "
-            + (label == null ? "null" : label) + "; labels must be finite numbers";
+            + (label == null ? "null (missing, or not a number)" : label) + "; labels must be finite numbers";
         errorPartition = partition;
       }
       if (label != null) {

@@ -143,8 +143,9 @@ public final class RdeCommand implements Callable<Integer> {
             : "estimating the relevant dimension over %d kernel width(s) (%s kernel, m = %d)...",
             dimension != null ? dimension : gammas().length, kernel, landmarks);
         long start = System.nanoTime();
-        Dataset<Row> labelled = data.data().withColumn(label, functions.col("`" + label.replace("`", "``") + "`")
-            .cast("double"));
+        // try_cast: a label that is not a number becomes null, which the fit reports with its position.
+        Dataset<Row> labelled = data.data().withColumn(label, functions.expr("try_cast(`" + label.replace("`", "``")
+            + "` AS DOUBLE)"));
         KernelPCARegressionModel model = estimator.fit(labelled);
         double seconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
