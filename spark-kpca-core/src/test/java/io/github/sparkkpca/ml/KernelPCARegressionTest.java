@@ -347,6 +347,23 @@ class KernelPCARegressionTest {
     assertTrue(Files.exists(Path.of(path, "data", "widths")));
   }
 
+  /** CrossValidator chooses d of the regressor with Spark's RegressionEvaluator. */
+  @Test
+  void worksInCrossValidator() {
+    double[] y = new double[90];
+    double[][] x = twonorm(90, 6, y);
+    KernelPCARegressor regressor = new KernelPCARegressor().setGamma(0.03).setNumLandmarks(30).setDimension(1);
+    org.apache.spark.ml.param.ParamMap[] grid = new org.apache.spark.ml.tuning.ParamGridBuilder()
+        .addGrid(regressor.dimension(), new int[] {1, 3}).build();
+    org.apache.spark.ml.tuning.CrossValidatorModel cv = new org.apache.spark.ml.tuning.CrossValidator()
+        .setEstimator(regressor).setEstimatorParamMaps(grid).setNumFolds(2).setSeed(3)
+        .setEvaluator(new org.apache.spark.ml.evaluation.RegressionEvaluator()).fit(labelled(x, y, 2));
+    assertEquals(2, cv.avgMetrics().length);
+    assertTrue(Double.isFinite(cv.avgMetrics()[0]) && Double.isFinite(cv.avgMetrics()[1]));
+    int best = ((KernelPCARegressionModel) cv.bestModel()).getDimension();
+    assertEquals(cv.avgMetrics()[0] <= cv.avgMetrics()[1] ? 1 : 3, best);
+  }
+
   /** Bad input fails before the expensive passes with a message naming the problem. */
   @Test
   void badInputIsNamed() {
