@@ -39,6 +39,16 @@ final class FitMemory {
    * @throws IllegalArgumentException naming m, the estimate and the memory available
    */
   static void check(SparkContext sc, int m, int d, int blockSize, String what) {
+    check(sc, m, d, blockSize, what, 1);
+  }
+
+  /**
+   * The same for a fit that carries {@code maps} Nyström maps (one per kernel scale) through one pass: each
+   * adds an m×m map to the broadcast, an m×m statistic to every task and two m×m matrices on the driver.
+   *
+   * @throws IllegalArgumentException naming m, the estimate and the memory available
+   */
+  static void check(SparkContext sc, int m, int d, int blockSize, String what, int maps) {
     if (m > MAX_LANDMARKS) {
       throw new IllegalArgumentException(what + " = " + m + " is too large: an m×m matrix has more entries "
           + "than a Java array can hold (m <= " + MAX_LANDMARKS + ")");
@@ -47,8 +57,9 @@ final class FitMemory {
     boolean local = sc.isLocal();
     int tasks = local ? Math.max(1, sc.defaultParallelism()) : Math.max(1, sc.getConf().getInt("spark.executor.cores",
         1) / Math.max(1, sc.getConf().getInt("spark.task.cpus", 1)));
-    long executor = executorBytes(m, d, blockSize, tasks);
-    long driver = driverBytes(m, d) + (local ? executor : 0);
+    long extra = 8L * (maps - 1) * m * m;
+    long executor = executorBytes(m, d, blockSize, tasks) + extra * (2 + tasks);
+    long driver = driverBytes(m, d) + 2 * extra + (local ? executor : 0);
     if (driver > heap) {
       throw new IllegalArgumentException(what + " = " + m + " needs about " + gib(driver) + " on the driver ("
           + DRIVER_SQUARES + " m×m matrices of doubles" + (local ? ", plus " + tasks + " local tasks" : "")
@@ -63,7 +74,7 @@ final class FitMemory {
       }
     }
     long maxResult = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
-    long summary = 8L * m * m;
+    long summary = 8L * maps * m * m;
     if (maxResult > 0 && summary > maxResult) {
       throw new IllegalArgumentException(what + " = " + m + " gives " + gib(summary) + " of statistics, more than "
           + "spark.driver.maxResultSize = " + gib(maxResult) + "; lower " + what + " or raise it");

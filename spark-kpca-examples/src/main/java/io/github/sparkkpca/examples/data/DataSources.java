@@ -37,6 +37,8 @@ import org.apache.spark.sql.types.StructType;
  *       to the requested names.
  *   <li><b>mnist:train</b>, <b>mnist:test</b>, optionally {@code :digit=D}: {@link MnistSource}.
  *   <li><b>synthetic[:n=..,d=..,seed=..,clusters=..,partitions=..]</b>: {@link SyntheticData}.
+ *   <li><b>twonorm</b>, <b>ringnorm</b>, <b>waveform</b> {@code [:n=..,seed=..,partitions=..]}: Breiman's problems
+ *       with −1/+1 labels ({@link BreimanData}).
  * </ul>
  *
  * <p>File sources get the row-order columns {@link LoadedData#FILE_COL}/{@link LoadedData#POS_COL}
@@ -65,6 +67,15 @@ public final class DataSources {
     if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":")) {
       return synthetic(spark, input, options);
     }
+    if (BreimanData.Problem.of(input) != null) {
+      BreimanData.Spec spec = BreimanData.Spec.parse(input);
+      if (options.partitions() != null) {
+        spec = spec.withPartitions(options.partitions());
+      }
+      String label = labelName(options);
+      return new LoadedData(BreimanData.generate(spark, spec, options.featuresCol(), label), options.featuresCol(),
+          label, List.of("id"), false, false, spec.toString());
+    }
     InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
     checkExists(spark, input);
     return switch (format) {
@@ -84,7 +95,7 @@ public final class DataSources {
     if (lower.equals(MNIST) || lower.startsWith(MNIST + ":")) {
       return List.of(options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir());
     }
-    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":")) {
+    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":") || BreimanData.Problem.of(input) != null) {
       return List.of();
     }
     return List.of(input);
