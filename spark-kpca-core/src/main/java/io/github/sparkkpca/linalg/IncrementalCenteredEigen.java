@@ -44,6 +44,16 @@ public final class IncrementalCenteredEigen {
     return eigen.toSymmetricEigen();
   }
 
+  /** The row sums s = K1 of the uncentred kernel matrix (a copy). */
+  public double[] rowSums() {
+    return rowSums.clone();
+  }
+
+  /** The sum of all entries of the uncentred kernel matrix, 1ᵀK1. */
+  public double total() {
+    return total;
+  }
+
   /** Counters and orthogonality of the underlying updates. */
   public IncrementalEigen.Stats stats() {
     return eigen.stats();
