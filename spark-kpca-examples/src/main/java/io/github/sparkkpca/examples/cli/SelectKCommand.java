@@ -1,7 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
@@ -9,7 +7,6 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,14 +144,7 @@ public final class SelectKCommand implements Callable<Integer> {
         json.put("n", curve.n());
         json.put("kernel", type.name().toLowerCase(Locale.ROOT));
         json.put("gamma", type.usesGamma() ? g : null);
-        summaryOutput.write(staging -> {
-          Path file = OutputTargets.local(staging);
-          Path parent = file.toAbsolutePath().getParent();
-          if (parent != null) {
-            Files.createDirectories(parent);
-          }
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
-        });
+        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
         SparkKpcaCli.progress(out, "wrote the curve to %s", summaryOutput.target());
       }
     }
