@@ -148,34 +148,9 @@ public final class RankOneEigenUpdate {
     double tol = 8 * EPS * Math.max(dmax, rho);
 
     // Deflation: negligible components, then Givens rotations between close consecutive poles.
-    boolean[] deflated = new boolean[n];
     List<int[]> pairs = new ArrayList<>();
     List<double[]> cosSin = new ArrayList<>();
-    int prev = -1;
-    for (int j = 0; j < n; j++) {
-      if (rho * Math.abs(zz[j]) <= tol) {
-        deflated[j] = true;
-        zz[j] = 0;
-        continue;
-      }
-      if (prev >= 0) {
-        double r = Math.hypot(zz[prev], zz[j]);
-        double c = zz[j] / r;
-        double s = zz[prev] / r;
-        if (Math.abs((w[j] - w[prev]) * c * s) <= tol) {
-          double dp = w[prev];
-          double dj = w[j];
-          w[prev] = c * c * dp + s * s * dj;
-          w[j] = s * s * dp + c * c * dj;
-          zz[prev] = 0;
-          zz[j] = r;
-          deflated[prev] = true;
-          pairs.add(new int[] {prev, j});
-          cosSin.add(new double[] {c, s});
-        }
-      }
-      prev = j;
-    }
+    boolean[] deflated = deflate(w, zz, rho, tol, null, pairs, cosSin);
     int count = 0;
     for (boolean b : deflated) {
       if (!b) {
@@ -200,7 +175,7 @@ public final class RankOneEigenUpdate {
     double[] delta = new double[count * count];
     int totalIterations = 0;
     for (int i = 0; i < count; i++) {
-      totalIterations += solveRoot(dk, zk, rho, i, origin, tau, delta);
+      totalIterations += solveRoot(1, dk, zk, rho, i, i, origin, tau, delta);
     }
     double[] zhat = zhat(dk, zk, rho, delta, count);
     double[] xk = new double[count * count];
@@ -246,6 +221,53 @@ public final class RankOneEigenUpdate {
         totalIterations);
   }
 
+  /**
+   * The deflation pass (see the class comment), in place on the ascending poles {@code w} and weights
+   * {@code zz}: a component with ρ|zⱼ| ≤ tol is zeroed; two consecutive non-deflated poles whose Givens
+   * rotation leaves an off-diagonal |(dⱼ − dₚ)cs| ≤ tol are merged into position j. {@code companion}, when not
+   * null, holds other coordinates in the same basis and is rotated alike. Rotations are appended to
+   * {@code pairs}/{@code cosSin} in the order applied.
+   *
+   * @return which positions are deflated
+   */
+  static boolean[] deflate(double[] w, double[] zz, double rho, double tol, double[] companion, List<int[]> pairs,
+      List<double[]> cosSin) {
+    int n = w.length;
+    boolean[] deflated = new boolean[n];
+    int prev = -1;
+    for (int j = 0; j < n; j++) {
+      if (rho * Math.abs(zz[j]) <= tol) {
+        deflated[j] = true;
+        zz[j] = 0;
+        continue;
+      }
+      if (prev >= 0) {
+        double r = Math.hypot(zz[prev], zz[j]);
+        double c = zz[j] / r;
+        double s = zz[prev] / r;
+        if (Math.abs((w[j] - w[prev]) * c * s) <= tol) {
+          double dp = w[prev];
+          double dj = w[j];
+          w[prev] = c * c * dp + s * s * dj;
+          w[j] = s * s * dp + c * c * dj;
+          zz[prev] = 0;
+          zz[j] = r;
+          if (companion != null) {
+            double cp = companion[prev];
+            double cj = companion[j];
+            companion[prev] = c * cp - s * cj;
+            companion[j] = s * cp + c * cj;
+          }
+          deflated[prev] = true;
+          pairs.add(new int[] {prev, j});
+          cosSin.add(new double[] {c, s});
+        }
+      }
+      prev = j;
+    }
+    return deflated;
+  }
+
   private static double[] finalValues(double[] ascendingWorking, boolean flip) {
     int n = ascendingWorking.length;
     double[] out = new double[n];
@@ -256,11 +278,12 @@ public final class RankOneEigenUpdate {
   }
 
   /**
-   * Root i of the secular equation (ρ &gt; 0): fills origin[i], tau[i] and column i of delta. Returns the
-   * number of iterations.
+   * Root i of the secular equation one + ρΣzⱼ²/(dⱼ − λ) = 0 (ρ &gt; 0; one = 1 for a rank-one modification,
+   * 0 for a deleted row and column, which has no root above the last pole): fills origin[slot], tau[slot]
+   * and column slot of delta (delta[j + slot·K] = dⱼ − λᵢ). Returns the number of iterations.
    */
-  private static int solveRoot(double[] dk, double[] zk, double rho, int i, int[] origin, double[] tau,
-      double[] delta) {
+  static int solveRoot(double one, double[] dk, double[] zk, double rho, int i, int slot, int[] origin,
+      double[] tau, double[] delta) {
     int k = dk.length;
     int o;
     double lo;
@@ -268,7 +291,7 @@ public final class RankOneEigenUpdate {
     if (i < k - 1) {
       double gap = dk[i + 1] - dk[i];
       double half = gap / 2;
-      double f = 1;
+      double f = one;
       for (int j = 0; j < k; j++) {
         f += rho * zk[j] * zk[j] / ((dk[j] - dk[i]) - half);
       }
@@ -313,8 +336,8 @@ public final class RankOneEigenUpdate {
           dphi += q * q / rho;
         }
       }
-      double f = 1 + psi + phi;
-      if (Math.abs(f) <= 8 * EPS * (1 + phi - psi)) {
+      double f = one + psi + phi;
+      if (Math.abs(f) <= 8 * EPS * (one + phi - psi)) {
         break;
       }
       if (f > 0) {
@@ -334,7 +357,7 @@ public final class RankOneEigenUpdate {
         double dj = base[i + 1] - t;
         double e = dphi * dj * dj;
         double c = phi - dphi * dj;
-        double alpha = 1 + a + c;
+        double alpha = one + a + c;
         // alpha·η² − a1·η + a0 = 0, a0 = δᵢδᵢ₊₁f; the root between the poles δᵢ < 0 < δᵢ₊₁.
         double a1 = alpha * (di + dj) + b + e;
         double a0 = di * dj * f;
@@ -352,7 +375,7 @@ public final class RankOneEigenUpdate {
         }
         next = t + eta;
       } else {
-        double alpha = 1 + a;
+        double alpha = one + a;
         if (alpha > 0) {
           next = t + di + b / alpha;
         }
@@ -365,9 +388,9 @@ public final class RankOneEigenUpdate {
       }
       t = next;
     }
-    origin[i] = o;
-    tau[i] = t;
-    int off = i * k;
+    origin[slot] = o;
+    tau[slot] = t;
+    int off = slot * k;
     for (int j = 0; j < k; j++) {
       delta[off + j] = base[j] - t;
     }
