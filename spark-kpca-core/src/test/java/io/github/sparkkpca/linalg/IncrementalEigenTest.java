@@ -304,6 +304,68 @@ class IncrementalEigenTest {
     return k;
   }
 
+  /** The deleted row's secular equation against batch decompositions of every A₍₋ᵢ₎ (with repeated rows). */
+  @Test
+  void deletedRowEigenMatchesBatchOfEveryPrincipalSubmatrix() {
+    int n = 40;
+    int d = 2;
+    Random random = new Random(37);
+    double[] points = new double[n * d];
+    for (int i = 0; i < n; i++) {
+      int source = i % 7 == 6 ? random.nextInt(i) : -1;
+      for (int t = 0; t < d; t++) {
+        points[i * d + t] = source >= 0 ? points[source * d + t] : random.nextGaussian();
+      }
+    }
+    double[] gram = new LandmarkKernel(Kernel.rbf(0.7), points, n, d).gram();
+    SymmetricEigen full = SymmetricEigen.of(gram, n);
+    double[] ascending = new double[n];
+    double[] q = new double[n * n];
+    for (int c = 0; c < n; c++) {
+      ascending[c] = full.values()[n - 1 - c];
+      System.arraycopy(full.vectors(), (n - 1 - c) * n, q, c * n, n);
+    }
+    int count = 8;
+    int m = n - 1;
+    for (int i = 0; i < n; i++) {
+      double[] y = new double[n];
+      double[] reduced = new double[m * m];
+      double[] yReduced = new double[m];
+      for (int c = 0, cc = 0; c < n; c++) {
+        if (c == i) {
+          continue;
+        }
+        y[c] = gram[c + i * n];
+        yReduced[cc] = y[c];
+        for (int r = 0, rr = 0; r < n; r++) {
+          if (r != i) {
+            reduced[rr++ + cc * m] = gram[r + c * n];
+          }
+        }
+        cc++;
+      }
+      double[] row = new double[n];
+      double[] coordinates = new double[n];
+      for (int j = 0; j < n; j++) {
+        row[j] = q[i + j * n];
+        for (int r = 0; r < n; r++) {
+          coordinates[j] += q[r + j * n] * y[r];
+        }
+      }
+      DeletedRowEigen.Leading leading = DeletedRowEigen.leading(ascending, row, coordinates, count);
+      SymmetricEigen batch = SymmetricEigen.of(reduced, m);
+      double scale = batch.values()[0];
+      for (int j = 0; j < count; j++) {
+        assertEquals(batch.values()[j], leading.values()[j], 1e-10 * scale, "row " + i + ", eigenvalue " + j);
+        double dot = 0;
+        for (int r = 0; r < m; r++) {
+          dot += batch.vectors()[r + j * m] * yReduced[r];
+        }
+        assertEquals(Math.abs(dot), Math.abs(leading.projections()[j]), 1e-8 * scale, "row " + i + ", projection " + j);
+      }
+    }
+  }
+
   @Test
   void monitoringRecomputesOnThresholdAndPeriodically() {
     int n = 12;
