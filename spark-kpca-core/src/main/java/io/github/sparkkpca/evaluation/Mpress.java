@@ -175,10 +175,15 @@ public final class Mpress {
    * A computed curve with how it was computed.
    *
    * @param curve        the MPRESS curve
-   * @param decremental  whether the decremental route was taken
-   * @param fallbackRows rows of the decremental route that fell back to a batch decomposition
+   * @param method       the route taken (never AUTO)
+   * @param fallbackRows rows of a decremental route that fell back to a batch decomposition
    */
-  public record Run(Curve curve, boolean decremental, int fallbackRows) {
+  public record Run(Curve curve, Method method, int fallbackRows) {
+
+    /** Whether a decremental route was taken. */
+    public boolean decremental() {
+      return method != Method.BATCH;
+    }
   }
 
   /** As {@link #compute(Kernel, double[], int, int, int, Method)}, reporting the route and its fallbacks. */
@@ -245,7 +250,7 @@ public final class Mpress {
         best = j;
       }
     }
-    return new Run(new Curve(mpress, best + 1, n), decremental, fallbacks);
+    return new Run(new Curve(mpress, best + 1, n), used, fallbacks);
   }
 
   /** The decremental routes: K = QΛQᵀ once, then per left-out row two rank-one downdates or the deletion roots. */

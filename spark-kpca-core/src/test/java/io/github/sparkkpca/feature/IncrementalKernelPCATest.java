@@ -48,7 +48,11 @@ class IncrementalKernelPCATest {
     for (double[] row : x) {
       inc.add(row);
     }
-    compare(inc, x, centered);
+    if (!centered) {
+      // Growth is checked uncentred; centred, the deletions below start from the grown state and the final
+      // comparison covers both (a single Spark fit each keeps the test short).
+      compare(inc, x, centered);
+    }
     // Delete 25 points at arbitrary positions; the rest must equal a batch fit of what remains.
     Random random = new Random(47);
     double[][] remaining = x.clone();

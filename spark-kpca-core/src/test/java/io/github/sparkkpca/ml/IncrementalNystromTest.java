@@ -20,7 +20,17 @@ class IncrementalNystromTest {
   private static final double[][] X = LocalSpark.clusters(240, 4, 61);
   private static final Dataset<Row> DF = LocalSpark.frame(X, 3);
 
-  private static NystromKernelPCAModel base(boolean centered) {
+  private static final NystromKernelPCAModel[] BASE = new NystromKernelPCAModel[2];
+
+  private static synchronized NystromKernelPCAModel base(boolean centered) {
+    int slot = centered ? 1 : 0;
+    if (BASE[slot] == null) {
+      BASE[slot] = fitBase(centered);
+    }
+    return BASE[slot];
+  }
+
+  private static NystromKernelPCAModel fitBase(boolean centered) {
     return new NystromKernelPCA().setNumLandmarks(8).setK(4).setGamma(0.3).setSeed(7).setCentered(centered)
         .setInputCol("features").setOutputCol("kpca").fit(DF);
   }

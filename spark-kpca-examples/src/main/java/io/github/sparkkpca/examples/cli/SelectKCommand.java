@@ -141,8 +141,8 @@ public final class SelectKCommand implements Callable<Integer> {
       try {
         Mpress.Run run = Mpress.run(k, sample.points(), sample.n(), sample.d(), maxK, method);
         curve = run.curve();
-        SparkKpcaCli.progress(out, "leave-one-out decompositions: %s", run.decremental()
-            ? "decremental (" + run.fallbackRows() + " rows decomposed afresh)" : "batch");
+        SparkKpcaCli.progress(out, "leave-one-out decompositions: %s%s", run.method().name().toLowerCase(Locale.ROOT),
+            run.decremental() ? " (" + run.fallbackRows() + " rows decomposed afresh)" : "");
       } catch (IllegalArgumentException e) {
         throw SparkKpcaCli.usage(spec, "--max-k: " + e.getMessage());
       }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** grow through the command line: the grown model equals a fit with its landmarks; the drift is reported. */
+/**
+ * grow through the command line: the grown model equals a fit with its landmarks; the drift is reported. And
+ * select-k's leave-one-out routes give the same curve.
+ */
 class GrowCliTest {
 
   @TempDir
@@ -84,5 +87,30 @@ class GrowCliTest {
         "--add-landmarks", "500", "--model-out", out), "fewer than the 500 landmarks to add");
     CliErrorsTest.assertUsageError(TestSpark.cli("grow", "--model", model.toString(), "--input", csv.toString(),
         "--add-landmarks", "3", "--model-out", model.toString()), "--model-out");
+    CliErrorsTest.assertUsageError(TestSpark.cli("select-k", "--input", csv.toString(), "--max-k", "3",
+        "--loo-method", "fast"), "--loo-method must be auto, batch, rank_one or deletion");
+  }
+
+  @Test
+  void selectKRoutesGiveTheSameCurve() throws IOException {
+    double[][] curves = new double[3][];
+    String[] methods = {"batch", "rank_one", "deletion"};
+    for (int t = 0; t < methods.length; t++) {
+      Path summary = dir.resolve("mpress-" + methods[t] + ".json");
+      TestSpark.Result r = TestSpark.cli("select-k", "--input", csv.toString(), "--max-k", "5", "--gamma", "0.2",
+          "--loo-method", methods[t], "--summary-out", summary.toString());
+      assertEquals(0, r.code(), r::toString);
+      assertTrue(r.out().contains("leave-one-out decompositions: " + methods[t]), r::toString);
+      JsonNode mpress = new ObjectMapper().readTree(summary.toFile()).get("mpress");
+      curves[t] = new double[mpress.size()];
+      for (int k = 0; k < curves[t].length; k++) {
+        curves[t][k] = mpress.get(k).asDouble();
+      }
+    }
+    for (int t = 1; t < methods.length; t++) {
+      for (int k = 0; k < curves[0].length; k++) {
+        assertEquals(curves[0][k], curves[t][k], 1e-9 * curves[0][0], methods[t] + " MPRESS(" + (k + 1) + ")");
+      }
+    }
   }
 }
