@@ -2,7 +2,11 @@ package io.github.sparkkpca.evaluation;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.linalg.DeletedRowEigen;
+import io.github.sparkkpca.linalg.RankOneEigenUpdate;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.ml.linalg.Vector;
@@ -31,13 +35,45 @@ import org.apache.spark.sql.functions;
  * O(n⁴) in all, on the driver: exact only for small n, hence the row limit. Eigenvalues near zero make the
  * e_i² explode (the thesis restricts k to clearly non-zero eigenvalues), so maxK must stay below the
  * numerical rank of K: by Cauchy interlacing λ_k(K₍₋ᵢ₎) ≥ λ_{k+1}(K), so maxK ≤ rank(K) − 1 keeps every
- * leave-one-out eigenvalue used above the threshold. Both limits are checked before the expensive work. The
- * decremental eigendecomposition of the thesis' chapter 3 is not used; each K₍₋ᵢ₎ is decomposed afresh.
+ * leave-one-out eigenvalue used above the threshold. Both limits are checked before the expensive work.
+ *
+ * <p><b>Decremental routes.</b> K = QΛQᵀ is decomposed once, and each K₍₋ᵢ₎'s eigenpairs are derived from it
+ * instead of decomposing K₍₋ᵢ₎ afresh ({@link Method#BATCH}):
+ * <ul>
+ *   <li>{@link Method#RANK_ONE}, the thesis' decremental algorithm (§3.2, Algorithm 3, suggested for this use
+ *       in ch. 5): two rank-one modifications K − σk₁k₁ᵀ + σk₀k₀ᵀ (σ = 4/k_ii, k₁, k₀ column i of K with k_ii/2
+ *       resp. k_ii/4 at i), after which e_i is an eigenvector and the other eigenpairs are those of K₍₋ᵢ₎.
+ *       Only eigen-coordinates are carried ({@link RankOneEigenUpdate#transposeTimes}), so each row costs
+ *       O(n²) (two full secular solves);
+ *   <li>{@link Method#DELETION}: the eigenvalues of K₍₋ᵢ₎ are the roots of Σⱼ Q_ij²/(λⱼ − μ) = 0 and the
+ *       projections uⱼᵀk₋ᵢ follow from Qᵀk̃ᵢ ({@link DeletedRowEigen}), so only the maxK leading roots are
+ *       solved: O(n·maxK) per row after one O(n³) product Qᵀ(K − diag K).
+ * </ul>
+ * Both are exact in exact arithmetic and have the backward error of a batch decomposition (the rank-one route:
+ * ε(λ_max + σ‖k₁‖²) ≤ 5ελ_max, since (K²)ᵢᵢ ≤ λ_max k_ii). A row whose k_ii is not positive, whose deleted
+ * eigenvector is not cleanly e_i, or whose leave-one-out eigenvalues fall below the rank threshold, is
+ * decomposed afresh (counted in {@link Run#fallbackRows}). {@link Method#AUTO} takes the deletion route from
+ * {@link #DECREMENTAL_FROM_ROWS} rows on; measured times are in the project's docs/incremental.md.
  */
 public final class Mpress {
 
   /** The default largest number of rows; about 20 s at n = 300 on one core. */
   public static final int DEFAULT_MAX_ROWS = 300;
+
+  /** AUTO uses the decremental route from this many rows on. */
+  public static final int DECREMENTAL_FROM_ROWS = 40;
+
+  /** How each leave-one-out eigendecomposition is obtained. */
+  public enum Method {
+    /** A new decomposition of each K₍₋ᵢ₎ (leading maxK eigenvectors). */
+    BATCH,
+    /** The thesis' decremental algorithm: two rank-one downdates of K's decomposition per row. */
+    RANK_ONE,
+    /** The leading roots of the deleted row's secular equation, from K's decomposition. */
+    DELETION,
+    /** DELETION from {@link #DECREMENTAL_FROM_ROWS} rows on, else BATCH. */
+    AUTO
+  }
 
   /** Relative threshold below which an eigenvalue of K counts as zero (rank check). */
   public static final double RCOND = 1e-10;
@@ -122,6 +158,36 @@ public final class Mpress {
    * @throws IllegalArgumentException when n &lt; 3 or maxK is not in [1, min(n − 1, rank(K) − 1)]
    */
   public static Curve compute(Kernel kernel, double[] points, int n, int d, int maxK) {
+    return compute(kernel, points, n, d, maxK, Method.AUTO);
+  }
+
+  /**
+   * MPRESS for n points given row-major in {@code points} (n×d), each leave-one-out decomposition obtained by
+   * {@code method}.
+   *
+   * @throws IllegalArgumentException when n &lt; 3 or maxK is not in [1, min(n − 1, rank(K) − 1)]
+   */
+  public static Curve compute(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
+    return run(kernel, points, n, d, maxK, method).curve();
+  }
+
+  /**
+   * A computed curve with how it was computed.
+   *
+   * @param curve        the MPRESS curve
+   * @param method       the route taken (never AUTO)
+   * @param fallbackRows rows of a decremental route that fell back to a batch decomposition
+   */
+  public record Run(Curve curve, Method method, int fallbackRows) {
+
+    /** Whether a decremental route was taken. */
+    public boolean decremental() {
+      return method != Method.BATCH;
+    }
+  }
+
+  /** As {@link #compute(Kernel, double[], int, int, int, Method)}, reporting the route and its fallbacks. */
+  public static Run run(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
     if (n < 3) {
       throw new IllegalArgumentException("MPRESS needs at least 3 rows, got n = " + n);
     }
@@ -129,17 +195,28 @@ public final class Mpress {
       throw new IllegalArgumentException("maxK must be in [1, n - 1] = [1, " + (n - 1) + "], got " + maxK);
     }
     double[] gram = new LandmarkKernel(kernel, points, n, d).gram();
-    int rank = SymmetricEigen.of(gram, n).rank(RCOND);
+    SymmetricEigen full = SymmetricEigen.of(gram, n);
+    int rank = full.rank(RCOND);
     if (maxK > rank - 1) {
       throw new IllegalArgumentException("maxK = " + maxK + " needs eigenvalues the kernel matrix does not have: "
           + "its numerical rank is " + rank + " (n = " + n + "), so maxK must be at most " + (rank - 1)
           + " (near-zero eigenvalues make the leave-one-out errors explode)");
     }
+    Method used = method == Method.AUTO ? (n >= DECREMENTAL_FROM_ROWS ? Method.DELETION : Method.BATCH) : method;
+    boolean decremental = used != Method.BATCH;
+    Downdates downdates = decremental ? new Downdates(full, gram, n, used == Method.DELETION) : null;
     int m = n - 1;
     double[] sums = new double[maxK];
     double[] reduced = new double[m * m];
     double[] column = new double[m];
+    int fallbacks = 0;
     for (int i = 0; i < n; i++) {
+      if (downdates != null) {
+        if (downdates.leaveOut(i, maxK, sums)) {
+          continue;
+        }
+        fallbacks++;
+      }
       // K₍₋ᵢ₎ (column-major) and k₋ᵢ.
       for (int c = 0, cc = 0; c < n; c++) {
         if (c == i) {
@@ -173,6 +250,122 @@ public final class Mpress {
         best = j;
       }
     }
-    return new Curve(mpress, best + 1, n);
+    return new Run(new Curve(mpress, best + 1, n), used, fallbacks);
+  }
+
+  /** The decremental routes: K = QΛQᵀ once, then per left-out row two rank-one downdates or the deletion roots. */
+  private static final class Downdates {
+    private final double[] ascending;
+    private final double[] q;
+    private final double[] gram;
+    private final int n;
+    private final double scale;
+
+    /** Qᵀ(K − diag K), n×n: column i holds the coordinates of k̃ᵢ (DELETION only). */
+    private final double[] offDiagonalCoordinates;
+
+    Downdates(SymmetricEigen full, double[] gram, int n, boolean deletion) {
+      this.gram = gram;
+      this.n = n;
+      this.ascending = new double[n];
+      this.q = new double[n * n];
+      for (int c = 0; c < n; c++) {
+        ascending[c] = full.values()[n - 1 - c];
+        System.arraycopy(full.vectors(), (n - 1 - c) * n, q, c * n, n);
+      }
+      this.scale = Math.max(Math.abs(ascending[0]), Math.abs(ascending[n - 1]));
+      if (deletion) {
+        double[] offDiagonal = gram.clone();
+        for (int i = 0; i < n; i++) {
+          offDiagonal[i + i * n] = 0;
+        }
+        offDiagonalCoordinates = new double[n * n];
+        Blas.blas().dgemm("T", "N", n, n, n, 1.0, q, n, offDiagonal, n, 0.0, offDiagonalCoordinates, n);
+      } else {
+        offDiagonalCoordinates = null;
+      }
+    }
+
+    /** DELETION: the leading roots of the deleted row's secular equation. */
+    private boolean deletion(int i, int maxK, double[] sums) {
+      double[] row = new double[n];
+      for (int j = 0; j < n; j++) {
+        row[j] = q[i + j * n];
+      }
+      DeletedRowEigen.Leading leading = DeletedRowEigen.leading(ascending, row,
+          Arrays.copyOfRange(offDiagonalCoordinates, i * n, (i + 1) * n), maxK);
+      double error = gram[i + i * n];
+      double[] partial = new double[maxK];
+      for (int k = 0; k < maxK; k++) {
+        double value = leading.values()[k];
+        if (!(value > RCOND * scale)) {
+          return false;
+        }
+        error -= leading.projections()[k] * leading.projections()[k] / value;
+        partial[k] = error;
+      }
+      for (int k = 0; k < maxK; k++) {
+        sums[k] += partial[k];
+      }
+      return true;
+    }
+
+    /**
+     * Adds e_i²(k), k = 1..maxK, to {@code sums}; false (nothing added) when the row must fall back to a
+     * batch decomposition.
+     */
+    boolean leaveOut(int i, int maxK, double[] sums) {
+      if (offDiagonalCoordinates != null) {
+        return deletion(i, maxK, sums);
+      }
+      double c = gram[i + i * n];
+      if (!(c > 0)) {
+        return false;
+      }
+      // Qᵀ[k₁ k₀ k̃ eᵢ] in one product.
+      double[] right = new double[4 * n];
+      System.arraycopy(gram, i * n, right, 0, n);
+      System.arraycopy(gram, i * n, right, n, n);
+      System.arraycopy(gram, i * n, right, 2 * n, n);
+      right[i] = c / 2;
+      right[n + i] = c / 4;
+      right[2 * n + i] = 0;
+      right[3 * n + i] = 1;
+      double[] w = new double[4 * n];
+      Blas.blas().dgemm("T", "N", n, 4, n, 1.0, q, n, right, n, 0.0, w, n);
+      double sigma = 4 / c;
+      RankOneEigenUpdate first = RankOneEigenUpdate.plan(ascending, -sigma, Arrays.copyOfRange(w, 0, n));
+      RankOneEigenUpdate second = RankOneEigenUpdate.plan(first.values(), sigma,
+          first.transposeTimes(Arrays.copyOfRange(w, n, 2 * n)));
+      double[] projections = second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 2 * n, 3 * n)));
+      double[] unit = second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 3 * n, 4 * n)));
+      double[] values = second.values();
+      int best = 0;
+      for (int j = 1; j < n; j++) {
+        if (Math.abs(unit[j]) > Math.abs(unit[best])) {
+          best = j;
+        }
+      }
+      if (1 - Math.abs(unit[best]) > 1e-8) {
+        return false;
+      }
+      // Eigenvalues of K₍₋ᵢ₎ descending: the ascending list from the top, skipping e_i's.
+      double error = c;
+      double[] partial = new double[maxK];
+      for (int j = n - 1, kept = 0; j >= 0 && kept < maxK; j--) {
+        if (j == best) {
+          continue;
+        }
+        if (!(values[j] > RCOND * scale)) {
+          return false;
+        }
+        error -= projections[j] * projections[j] / values[j];
+        partial[kept++] = error;
+      }
+      for (int k = 0; k < maxK; k++) {
+        sums[k] += partial[k];
+      }
+      return true;
+    }
   }
 }

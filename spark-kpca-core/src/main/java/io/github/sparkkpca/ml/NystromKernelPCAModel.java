@@ -51,8 +51,12 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     }
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
         "NystromKernelPCAModel " + uid() + ": update: ");
-    NystromKernelPCAModel model = new NystromKernelPCAModel(uid(), updated);
-    return copyValues(model, ParamMap.empty()).setParent(parent());
+    return withSolution(updated);
+  }
+
+  /** A model with this one's params and parent and another solution (a grown or refitted state). */
+  NystromKernelPCAModel withSolution(KernelPCASolution solution) {
+    return copyValues(new NystromKernelPCAModel(uid(), solution), ParamMap.empty()).setParent(parent());
   }
 
   /** The statistics the model keeps (n, φ̄, scatter, Σk(x,x)); null for a model saved in format 1. */

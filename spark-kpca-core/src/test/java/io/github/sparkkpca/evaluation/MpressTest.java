@@ -90,6 +90,11 @@ class MpressTest {
     for (int k = 1; k <= maxK; k++) {
       assertEquals(expected[k - 1], curve.mpress()[k - 1], 1e-9 * expected[0], "MPRESS(" + k + ")");
     }
+    for (Mpress.Method method : new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
+      Mpress.Run run = Mpress.run(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK, method);
+      assertTrue(run.decremental() && run.fallbackRows() == 0, method + ": " + run.fallbackRows());
+      assertArrayEquals(expected, run.curve().mpress(), 1e-9 * expected[0], method.toString());
+    }
     int argmin = 0;
     for (int j = 1; j < maxK; j++) {
       if (expected[j] < expected[argmin]) {
@@ -165,6 +170,33 @@ class MpressTest {
     }
     Mpress.Curve curve = Mpress.compute(kernel, flat(x), n, 2, maxK);
     assertArrayEquals(expected, curve.mpress(), 1e-9 * expected[0]);
+    assertArrayEquals(expected, Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.RANK_ONE).mpress(),
+        1e-9 * expected[0]);
+    assertArrayEquals(expected, Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.DELETION).mpress(),
+        1e-9 * expected[0]);
+  }
+
+  /** The decremental route equals fresh decompositions, also with repeated rows (repeated eigenvalues). */
+  @Test
+  void decrementalEqualsBatchWithRepeatedRows() {
+    double[][] x = LocalSpark.clusters(90, 3, 12);
+    for (int i = 10; i < x.length; i += 10) {
+      x[i] = x[i - 7].clone();
+    }
+    int n = x.length;
+    Kernel kernel = Kernel.rbf(0.4);
+    Mpress.Curve batch = Mpress.compute(kernel, flat(x), n, 3, 12, Mpress.Method.BATCH);
+    Mpress.Curve decremental = null;
+    for (Mpress.Method method : new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
+      Mpress.Run run = Mpress.run(kernel, flat(x), n, 3, 12, method);
+      assertTrue(run.decremental());
+      assertTrue(run.fallbackRows() <= 2, method + ": rows decomposed afresh: " + run.fallbackRows());
+      assertArrayEquals(batch.mpress(), run.curve().mpress(), 1e-9 * batch.mpress()[0], method.toString());
+      decremental = run.curve();
+    }
+    Mpress.Curve auto = Mpress.compute(kernel, flat(x), n, 3, 12);
+    assertArrayEquals(decremental.mpress(), auto.mpress(), 0.0, "n = 90 takes the deletion route");
+    assertEquals(batch.k(), decremental.k());
   }
 
   @Test

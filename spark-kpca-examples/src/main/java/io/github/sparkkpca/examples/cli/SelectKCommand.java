@@ -1,7 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
@@ -9,7 +7,6 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,6 +72,13 @@ public final class SelectKCommand implements Callable<Integer> {
           + "of failing.")
   Long subsampleSeed;
 
+  @Option(names = "--loo-method", paramLabel = "M", defaultValue = "auto",
+      description = "How each leave-one-out eigendecomposition is obtained: batch (a new decomposition per "
+          + "row), rank_one (the thesis: two rank-one downdates of the full one per row, O(n^2)), deletion (the "
+          + "leading roots of the deleted row's secular equation, O(n maxK) per row) or auto (deletion from "
+          + Mpress.DECREMENTAL_FROM_ROWS + " rows on). Default: ${DEFAULT-VALUE}.")
+  String looMethod;
+
   @Option(names = "--summary-out", paramLabel = "FILE.json",
       description = "Also write the curve as JSON: mpress (k = 1..K), k, n, kernel, gamma.")
   Path summaryOut;
@@ -95,6 +99,12 @@ public final class SelectKCommand implements Callable<Integer> {
       type = KernelType.parse(kernel);
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
+    }
+    Mpress.Method method;
+    try {
+      method = Mpress.Method.valueOf(looMethod.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--loo-method must be auto, batch, rank_one or deletion, got '" + looMethod + "'");
     }
     SparkKpcaCli.require(spec, maxK >= 1, "--max-k must be >= 1, got " + maxK);
     SparkKpcaCli.require(spec, maxRows >= 3, "--max-rows must be >= 3, got " + maxRows);
@@ -129,11 +139,14 @@ public final class SelectKCommand implements Callable<Integer> {
       long start = System.nanoTime();
       Mpress.Curve curve;
       try {
-        curve = Mpress.compute(k, sample.points(), sample.n(), sample.d(), maxK);
+        Mpress.Run run = Mpress.run(k, sample.points(), sample.n(), sample.d(), maxK, method);
+        curve = run.curve();
+        SparkKpcaCli.progress(out, "leave-one-out decompositions: %s%s", run.method().name().toLowerCase(Locale.ROOT),
+            run.decremental() ? " (" + run.fallbackRows() + " rows decomposed afresh)" : "");
       } catch (IllegalArgumentException e) {
         throw SparkKpcaCli.usage(spec, "--max-k: " + e.getMessage());
       }
-      SparkKpcaCli.progress(out, "done in %.1f s", (System.nanoTime() - start) / 1e9);
+      SparkKpcaCli.progress(out, "done in %.2f s", (System.nanoTime() - start) / 1e9);
       out.printf(Locale.ROOT, "%5s %14s%n", "k", "MPRESS");
       for (int i = 0; i < curve.mpress().length; i++) {
         out.printf(Locale.ROOT, "%5d %14.8g%s%n", i + 1, curve.mpress()[i], i + 1 == curve.k() ? "  <- selected" : "");
@@ -147,14 +160,7 @@ public final class SelectKCommand implements Callable<Integer> {
         json.put("n", curve.n());
         json.put("kernel", type.name().toLowerCase(Locale.ROOT));
         json.put("gamma", type.usesGamma() ? g : null);
-        summaryOutput.write(staging -> {
-          Path file = OutputTargets.local(staging);
-          Path parent = file.toAbsolutePath().getParent();
-          if (parent != null) {
-            Files.createDirectories(parent);
-          }
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
-        });
+        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
         SparkKpcaCli.progress(out, "wrote the curve to %s", summaryOutput.target());
       }
     }

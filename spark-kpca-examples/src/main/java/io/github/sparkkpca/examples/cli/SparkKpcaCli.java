@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
-    subcommands = {FitCommand.class, TransformCommand.class, UpdateCommand.class, ExportCommand.class,
-        SelectKCommand.class, RdeCommand.class, PredictCommand.class,
+    subcommands = {FitCommand.class, TransformCommand.class, UpdateCommand.class, GrowCommand.class,
+        ExportCommand.class, SelectKCommand.class, RdeCommand.class, PredictCommand.class,
         DemoCommand.class, ReproduceCommand.class,
         io.github.sparkkpca.examples.bench.BenchCommand.class, CommandLine.HelpCommand.class})
 public final class SparkKpcaCli implements Callable<Integer> {
