@@ -153,6 +153,25 @@ public final class FeatureStatistics implements Serializable {
   }
 
   /**
+   * tr C, C the covariance (centred: M/n) or second moment (uncentred: M/n + φ̄φ̄ᵀ): the sum of all r
+   * eigenvalues of C, from the diagonal in O(r). 0 when empty.
+   */
+  public double trace(boolean centered) {
+    if (count == 0) {
+      return 0;
+    }
+    double t = 0;
+    for (int i = 0; i < dim; i++) {
+      double v = scatter[i + i * dim] / count;
+      if (!centered) {
+        v += mean[i] * mean[i];
+      }
+      t += v;
+    }
+    return t;
+  }
+
+  /**
    * The covariance (centred: M/n) or second-moment (uncentred: M/n + φ̄φ̄ᵀ) matrix, full r×r
    * column-major.
    */

@@ -329,7 +329,8 @@ public final class BenchCommand implements Callable<Integer> {
     SparkPcaBaseline.Result r = SparkPcaBaseline.fit(data.data(), data.featuresCol(), lastModel.landmarks(),
         ours.gamma(), ours.k());
     double[] eigen = lastModel.eigenvalues().toArray();
-    double total = Arrays.stream(eigen).sum();
+    // Spark ML's ratios divide by the sum of all eigenvalues of the features' covariance: its trace.
+    double total = lastModel.statistics().trace(lastModel.getCentered());
     double[] ratios = new double[ours.k()];
     for (int i = 0; i < ratios.length; i++) {
       ratios[i] = eigen[i] / total;
