@@ -450,6 +450,9 @@ public final class BenchCommand implements Callable<Integer> {
       for (Path p : BenchCharts.writeAll(rows, out, subtitle)) {
         say("wrote %s", p);
       }
+      if (!comparisons.isEmpty()) {
+        say("wrote %s", BenchCharts.comparison(comparisons, out, subtitle));
+      }
     }
   }
 
