@@ -1,5 +1,6 @@
 package io.github.sparkkpca.ml;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,6 +80,13 @@ class SpectrumExtentTest {
     assertEquals(50, leading.eigenvalues().size());
     assertEquals(full.rank(), full.eigenvalues().size());
     assertTrue(full.rank() > 50);
+    String leadingPath = dir.resolve("leading").toString();
+    leading.write().save(leadingPath);
+    NystromKernelPCAModel leadingLoaded = NystromKernelPCAModel.load(leadingPath);
+    assertEquals("leading", leadingLoaded.getSpectrum());
+    assertEquals(leading.totalVariance(), leadingLoaded.totalVariance(), 0.0, "the total from the trace, restored");
+    assertArrayEquals(leading.eigenvalues().toArray(), leadingLoaded.eigenvalues().toArray(), 0.0);
+    assertEquals(full.totalVariance(), leading.totalVariance(), 1e-12 * full.totalVariance());
     String path = dir.resolve("full").toString();
     full.write().save(path);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
