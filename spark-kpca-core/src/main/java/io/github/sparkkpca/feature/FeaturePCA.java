@@ -21,7 +21,8 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  * @param map                the feature map φ
  * @param statistics         n, φ̄, the centred scatter and Σ‖φ_full‖² of the training rows
  * @param centered           covariance (true) or second moment (false)
- * @param spectrum           every eigenvalue Σ_1 ≥ … ≥ Σ_r ≥ 0 of C found
+ * @param spectrum           the leading eigenvalues Σ_1 ≥ … ≥ Σ_p ≥ 0 of C found (p ≥ k; all r of them
+ *                           for {@link SpectrumExtent#FULL})
  * @param components         U_k, r×k column-major, signs fixed
  * @param projector          scores and residuals of new rows
  * @param totalVariance      see above
@@ -30,9 +31,13 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
 public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean centered, double[] spectrum,
     double[] components, Projector projector, double totalVariance, String totalVarianceMethod) {
 
-  /** Solves linear PCA of the features for k components (driver side, O(r³)). */
-  public static FeaturePCA solve(FeatureMap map, FeatureStatistics statistics, int k, boolean centered) {
-    LinearPCA pca = LinearPCA.fit(statistics, k, centered);
+  /**
+   * Solves linear PCA of the features for k components (driver side): the k components and the leading
+   * eigenvalues {@code extent} asks for.
+   */
+  public static FeaturePCA solve(FeatureMap map, FeatureStatistics statistics, int k, boolean centered,
+      SpectrumExtent extent) {
+    LinearPCA pca = LinearPCA.fit(statistics, k, centered, extent.numEigenvalues(statistics.dim(), k));
     int r = map.outputDim();
     double[] readoutMatrix = readoutMatrix(pca.components(), statistics, r, k, centered);
     LinearReadout readout = map.readout(readoutMatrix, readoutMatrix.length / r);
@@ -92,21 +97,23 @@ public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean c
       meanSqNorm += v * v;
     }
     double diagonalMean = statistics.diagonalSum() / statistics.count();
+    // The sum of all r eigenvalues: summed when all were found (as before partial spectra), else tr C.
+    double found = 0;
+    if (spectrum.length == r) {
+      for (double v : spectrum) {
+        found += v;
+      }
+    } else {
+      found = statistics.trace(centered);
+    }
     double total;
     String method;
     if (!map.kernel().isPositiveDefinite()) {
-      total = 0;
-      for (double v : spectrum) {
-        total += v;
-      }
+      total = found;
       method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
     } else if (centered) {
       // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave it
       // below (ratios above 1) or negative (constant data: 0, and ratios 0).
-      double found = 0;
-      for (double v : spectrum) {
-        found += v;
-      }
       total = Math.max(diagonalMean - meanSqNorm, found);
       method = map.isExplicit()
           ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
@@ -123,9 +130,9 @@ public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean c
    * This model with more rows absorbed: their statistics merged into a copy of this model's and the
    * components solved again (same map, k and centring).
    */
-  public FeaturePCA update(FeatureStatistics more) {
+  public FeaturePCA update(FeatureStatistics more, SpectrumExtent extent) {
     FeatureStatistics merged = statistics.copy().merge(more);
-    return solve(map, merged, numComponents(), centered);
+    return solve(map, merged, numComponents(), centered, extent);
   }
 
   /** k. */

@@ -15,7 +15,9 @@ import java.io.Serializable;
  * scatter with one SYRK. Only the upper triangle of M is maintained.
  *
  * <p>The r×r arrays are allocated on first use, so an empty instance (the {@code treeAggregate} zero,
- * which Spark ships inside every task) stays a few bytes.
+ * which Spark ships inside every task) stays a few bytes. Java serialization (Spark's default for the
+ * shuffle that merges the partitions' statistics and for the result sent to the driver) writes the upper
+ * triangle only, packed: 4r² instead of 8r² bytes per partition summary.
  */
 public final class FeatureStatistics implements Serializable {
 
@@ -69,8 +71,11 @@ public final class FeatureStatistics implements Serializable {
       return this;
     }
     allocate();
-    for (int i = 0; i < scatter.length; i++) {
-      scatter[i] += other.scatter[i];
+    for (int j = 0; j < dim; j++) {
+      int o = j * dim;
+      for (int i = o; i <= o + j; i++) {
+        scatter[i] += other.scatter[i];
+      }
     }
     combine(other.count, other.mean);
     diagonalSum += other.diagonalSum;
@@ -153,6 +158,25 @@ public final class FeatureStatistics implements Serializable {
   }
 
   /**
+   * tr C, C the covariance (centred: M/n) or second moment (uncentred: M/n + φ̄φ̄ᵀ): the sum of all r
+   * eigenvalues of C, from the diagonal in O(r). 0 when empty.
+   */
+  public double trace(boolean centered) {
+    if (count == 0) {
+      return 0;
+    }
+    double t = 0;
+    for (int i = 0; i < dim; i++) {
+      double v = scatter[i + i * dim] / count;
+      if (!centered) {
+        v += mean[i] * mean[i];
+      }
+      t += v;
+    }
+    return t;
+  }
+
+  /**
    * The covariance (centred: M/n) or second-moment (uncentred: M/n + φ̄φ̄ᵀ) matrix, full r×r
    * column-major.
    */
@@ -170,5 +194,51 @@ public final class FeatureStatistics implements Serializable {
       }
     }
     return c;
+  }
+
+  /** Java serialization writes {@link Packed} instead: the upper triangle only. */
+  private Object writeReplace() {
+    return new Packed(this);
+  }
+
+  /** The serialized form: the scatter's upper triangle column by column, r(r+1)/2 doubles. */
+  private static final class Packed implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int dim;
+    private final long count;
+    private final double[] mean;
+    private final double[] upper;
+    private final double diagonalSum;
+
+    Packed(FeatureStatistics s) {
+      dim = s.dim;
+      count = s.count;
+      mean = s.mean;
+      diagonalSum = s.diagonalSum;
+      if (s.scatter == null) {
+        upper = null;
+      } else {
+        upper = new double[Math.toIntExact((long) dim * (dim + 1) / 2)];
+        for (int j = 0, p = 0; j < dim; j++) {
+          System.arraycopy(s.scatter, j * dim, upper, p, j + 1);
+          p += j + 1;
+        }
+      }
+    }
+
+    private Object readResolve() {
+      FeatureStatistics s = new FeatureStatistics(dim);
+      s.count = count;
+      s.diagonalSum = diagonalSum;
+      if (upper != null) {
+        s.mean = mean;
+        s.scatter = new double[dim * dim];
+        for (int j = 0, p = 0; j < dim; j++) {
+          System.arraycopy(upper, p, s.scatter, j * dim, j + 1);
+          p += j + 1;
+        }
+      }
+      return s;
+    }
   }
 }

@@ -30,9 +30,8 @@ public record LinearPCA(double[] variances, double[] components, int k, double[]
 
   /**
    * A leading part of the spectrum worth computing when the whole is not needed: min(r, max(k, 50)), the k
-   * variances and at least a 50-bar scree plot. Not the default yet: the Sterge reproduction, the spectra
-   * and the Spark ML comparison of the examples sum the whole spectrum, and must ask for it before models
-   * stop computing it. Each eigenvalue asked for costs about as much as a component (the iteration converges the
+   * variances and at least a 50-bar scree plot; what models compute by default ({@link SpectrumExtent#LEADING}).
+   * Each eigenvalue asked for costs about as much as a component (the iteration converges the
    * eigenpairs together): measured on kernel covariances at r = 4000 and 8000, 100 eigenvalues took 2.5
    * times as long as 50.
    */

@@ -5,6 +5,7 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
+import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import java.util.Arrays;
@@ -197,8 +198,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * Every eigenvalue the fit found, descending: the covariance spectrum in feature space (in H_m for
-   * Nyström). Its first k entries are {@link #explainedVariance()}.
+   * The eigenvalues the fit found, descending: the covariance spectrum in feature space (in H_m for
+   * Nyström); for Nyström and random-feature models its leading min(r, max(k, 50)) entries unless fitted
+   * with {@code spectrum = full}. Its first k entries are {@link #explainedVariance()}.
    */
   public DenseVector eigenvalues() {
     return new DenseVector(solution.spectrum().clone());
@@ -348,15 +350,16 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * again ({@link FeaturePCA#update}). The models' {@code update} methods share it.
    *
    * @param blockSize rows per block of the statistics pass
+   * @param extent    how much of the spectrum to compute
    * @param jobs      prefix of the Spark job descriptions
    */
-  KernelPCASolution absorb(Dataset<?> dataset, int blockSize, String jobs) {
+  KernelPCASolution absorb(Dataset<?> dataset, int blockSize, SpectrumExtent extent, String jobs) {
     transformSchema(dataset.schema());
     FeaturePCA fitted = solution.featurePCA();
     String column = getInputCol();
     try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
       FeatureStatistics more = FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
-      return KernelPCASolution.of(fitted.update(more), droppedRank(), landmarkSelection());
+      return KernelPCASolution.of(fitted.update(more, extent), droppedRank(), landmarkSelection());
     }
   }
 

@@ -24,6 +24,16 @@ final class FitMemory {
   private FitMemory() {
   }
 
+  private static final String JAVA_SERIALIZER = "org.apache.spark.serializer.JavaSerializer";
+
+  /**
+   * Bytes of one serialized r×r summary at r = m: the packed upper triangle, 4m(m+1), with Spark's default
+   * Java serializer ({@code FeatureStatistics} writes only that); 8m² with another serializer (Kryo).
+   */
+  static long summaryBytes(long m, String serializer) {
+    return JAVA_SERIALIZER.equals(serializer) ? 4L * m * (m + 1) : 8L * m * m;
+  }
+
   /** Bytes the driver needs for m landmarks of dimension d. */
   static long driverBytes(long m, long d) {
     return 8L * (DRIVER_SQUARES * m * m + 2 * m * d);
@@ -74,7 +84,7 @@ final class FitMemory {
       }
     }
     long maxResult = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
-    long summary = 8L * maps * m * m;
+    long summary = maps * summaryBytes(m, sc.getConf().get("spark.serializer", JAVA_SERIALIZER));
     if (maxResult > 0 && summary > maxResult) {
       throw new IllegalArgumentException(what + " = " + m + " gives " + gib(summary) + " of statistics, more than "
           + "spark.driver.maxResultSize = " + gib(maxResult) + "; lower " + what + " or raise it");

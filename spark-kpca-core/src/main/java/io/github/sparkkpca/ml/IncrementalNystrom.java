@@ -205,7 +205,7 @@ public final class IncrementalNystrom {
     NystromFeatureMap map = NystromFeatureMap.of(grown, w, r, false);
     FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), map,
         model.effectiveBlockSize(m, d, r), model.getInputCol(), jobs);
-    FeaturePCA fitted = FeaturePCA.solve(map, stats, k, centered);
+    FeaturePCA fitted = FeaturePCA.solve(map, stats, k, centered, model.getSpectrumExtent());
     String selection = model.landmarkSelection() + "; grown incrementally by " + count + " to " + m + " landmarks";
     NystromKernelPCAModel result = model.withSolution(KernelPCASolution.of(fitted, m - r, selection));
     result.set(result.numLandmarks(), m);

@@ -36,6 +36,8 @@ public interface KernelPCAParams extends Params {
     final Param<String> preimageMethod;
     final IntParam preimageMaxIter;
     final DoubleParam preimageRidge;
+    /** Exposed by {@link FeaturePCAParams} only (exact kernel PCA always finds every eigenvalue). */
+    final Param<String> spectrum;
 
     @SuppressWarnings("unchecked")
     Definitions(Params owner) {
@@ -70,6 +72,11 @@ public interface KernelPCAParams extends Params {
           ParamValidators.gtEq(1));
       preimageRidge = new DoubleParam(owner, "preimageRidge", "ridge alpha of the ridge pre-image map (> 0)",
           ParamValidators.gt(0.0));
+      spectrum = new Param<>(owner, "spectrum", "how much of the feature covariance spectrum the fit "
+          + "computes: leading = the min(r, max(k, 50)) leading eigenvalues by block Krylov iteration (the total "
+          + "variance comes from the trace); full = all r eigenvalues by the dense solver (scree plots, "
+          + "reconstruction errors beyond the leading ones)",
+          ParamValidators.inArray(io.github.sparkkpca.feature.SpectrumExtent.NAMES));
     }
   }
 

@@ -172,6 +172,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  /** {@code leading} (default) or {@code full}: how much of the covariance spectrum to compute. */
+  public NystromKernelPCA setSpectrum(String value) {
+    set(spectrum(), value);
+    return this;
+  }
+
   public NystromKernelPCA setKmeansMaxIter(int value) {
     set(kmeansMaxIter(), value);
     return this;
@@ -373,7 +379,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           uid, n, d, m, r, m - r, kernel, Blas.implementation());
       FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), featureMap,
           effectiveBlockSize(m, d, r), column, jobs);
-      FeaturePCA fitted = FeaturePCA.solve(featureMap, stats, k, getCentered());
+      FeaturePCA fitted = FeaturePCA.solve(featureMap, stats, k, getCentered(), getSpectrumExtent());
       warnOnZeroVariance(fitted.spectrum(), k);
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid,
           KernelPCASolution.of(fitted, m - r, chosen.description())).setParent(this);

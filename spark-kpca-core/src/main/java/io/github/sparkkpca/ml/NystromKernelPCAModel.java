@@ -50,7 +50,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
           + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
     }
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
-        "NystromKernelPCAModel " + uid() + ": update: ");
+        getSpectrumExtent(), "NystromKernelPCAModel " + uid() + ": update: ");
     return withSolution(updated);
   }
 

@@ -11,7 +11,7 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /** Parameters of {@link NystromKernelPCA} and {@link NystromKernelPCAModel}, beyond the shared ones. */
-public interface NystromKernelPCAParams extends KernelPCAParams {
+public interface NystromKernelPCAParams extends FeaturePCAParams {
 
   /** The Param objects of one stage instance. */
   final class Definitions implements Serializable {
@@ -201,7 +201,7 @@ public interface NystromKernelPCAParams extends KernelPCAParams {
   }
 
   static void setDefaults(NystromKernelPCAParams owner) {
-    KernelPCAParams.setDefaults(owner);
+    FeaturePCAParams.setDefaults(owner);
     owner.setDefault(owner.numLandmarks(), 100);
     owner.setDefault(owner.landmarkSampling(), "uniform");
     owner.setDefault(owner.seed(), (long) NystromKernelPCA.class.getName().hashCode());

@@ -90,6 +90,12 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     return randomFeatureParams;
   }
 
+  /** {@code leading} (default) or {@code full}: how much of the covariance spectrum to compute. */
+  public RandomFeatureKernelPCA setSpectrum(String value) {
+    set(spectrum(), value);
+    return this;
+  }
+
   public RandomFeatureKernelPCA setInputCol(String value) {
     set(inputCol(), value);
     return this;
@@ -234,7 +240,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
           kernel, Blas.implementation());
       FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), map,
           effectiveBlockSize(features, d, features), column, jobs);
-      FeaturePCA fitted = FeaturePCA.solve(map, stats, k, getCentered());
+      FeaturePCA fitted = FeaturePCA.solve(map, stats, k, getCentered(), getSpectrumExtent());
       String description = "none: " + features + " random Fourier features of the " + type.paramName()
           + " kernel" + (byRate ? " (D = ceil(" + getFeatureScale() + " sqrt(n) ln n), n = " + n + ")" : "")
           + ", seed " + getSeed();

@@ -82,7 +82,7 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {
     int features = featureMap().numFeatures();
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(features, numFeatures(), features),
-        "RandomFeatureKernelPCAModel " + uid() + ": update: ");
+        getSpectrumExtent(), "RandomFeatureKernelPCAModel " + uid() + ": update: ");
     RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid(), updated);
     return copyValues(model, ParamMap.empty()).setParent(parent());
   }

@@ -12,7 +12,7 @@ import org.apache.spark.ml.param.Params;
  * ones. D is either given ({@code numRandomFeatures}) or follows the number of rows n
  * ({@code featureScale} c: D = ⌈c·√n·ln n⌉, the rate of Ullah et al. 2018); setting both is an error.
  */
-public interface RandomFeatureKernelPCAParams extends KernelPCAParams {
+public interface RandomFeatureKernelPCAParams extends FeaturePCAParams {
 
   /** The Param objects of one stage instance. */
   final class Definitions implements Serializable {
@@ -64,7 +64,7 @@ public interface RandomFeatureKernelPCAParams extends KernelPCAParams {
   }
 
   static void setDefaults(RandomFeatureKernelPCAParams owner) {
-    KernelPCAParams.setDefaults(owner);
+    FeaturePCAParams.setDefaults(owner);
     owner.setDefault(owner.numRandomFeatures(), 1000);
     owner.setDefault(owner.seed(), (long) RandomFeatureKernelPCA.class.getName().hashCode());
   }

@@ -4,6 +4,7 @@ import io.github.sparkkpca.distributed.DistributedPass;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.NystromFeatureMap;
+import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -131,7 +132,7 @@ final class RegressionFit {
               + "the landmark kernel matrix has numerical rank " + map.outputDim() + " (m = " + m + ") on n = " + n
               + " rows" + (intercept ? " (centred: at most n - 2)" : "") + "; lower d or raise m");
         }
-        FeaturePCA pca = FeaturePCA.solve(map, statistics.get(w).features(), k, intercept);
+        FeaturePCA pca = FeaturePCA.solve(map, statistics.get(w).features(), k, intercept, SpectrumExtent.FULL);
         ComponentRegression regression = ComponentRegression.fit(pca, statistics.get(w));
         if (fixedDimension > regression.q()) {
           throw new IllegalArgumentException("dimension d = " + fixedDimension + " exceeds the " + regression.q()

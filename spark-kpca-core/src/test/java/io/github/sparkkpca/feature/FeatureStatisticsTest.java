@@ -1,6 +1,8 @@
 package io.github.sparkkpca.feature;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.testing.Reference;
 import java.util.Random;
@@ -46,5 +48,46 @@ class FeatureStatisticsTest {
     assertEquals(expected[0][1] + mean[0] * mean[1], second[r], 1e-3);
     assertEquals(n, total.count());
     assertEquals(2.0 * n, total.diagonalSum(), 0);
+  }
+
+  /**
+   * Java serialization (Spark's shuffle and result path) ships the upper triangle only and restores
+   * statistics that are equal and merge equally; an empty instance stays empty.
+   */
+  @Test
+  void serializationPacksTheUpperTriangle() throws Exception {
+    int r = 120;
+    Random random = new Random(5);
+    double[] block = new double[r * 300];
+    for (int i = 0; i < block.length; i++) {
+      block[i] = 3 + random.nextGaussian();
+    }
+    FeatureStatistics stats = new FeatureStatistics(r);
+    stats.addBlock(block.clone(), 300, 17.0);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(stats);
+      out.writeObject(new FeatureStatistics(r));
+    }
+    assertTrue(bytes.size() < 8.0 * r * (r + 1) / 2 + 8 * r + 1000,
+        "about 4r² bytes, not 8r²: " + bytes.size());
+    FeatureStatistics back;
+    FeatureStatistics empty;
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      back = (FeatureStatistics) in.readObject();
+      empty = (FeatureStatistics) in.readObject();
+    }
+    assertEquals(stats.count(), back.count());
+    assertEquals(stats.diagonalSum(), back.diagonalSum(), 0.0);
+    assertArrayEquals(stats.mean(), back.mean(), 0.0);
+    assertArrayEquals(stats.scatter(), back.scatter(), 0.0);
+    assertArrayEquals(stats.covariance(true), back.covariance(true), 0.0);
+    assertEquals(0, empty.count());
+    assertEquals(r, empty.dim());
+    FeatureStatistics more = new FeatureStatistics(r);
+    more.addBlock(block.clone(), 300, 17.0);
+    assertArrayEquals(stats.copy().merge(more).covariance(false), back.merge(more).covariance(false), 0.0);
+    assertArrayEquals(stats.copy().merge(empty).covariance(true), stats.covariance(true), 0.0);
   }
 }

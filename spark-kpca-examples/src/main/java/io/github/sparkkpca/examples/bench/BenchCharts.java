@@ -92,6 +92,38 @@ public final class BenchCharts {
     return chart;
   }
 
+  /** The file {@link #comparison} writes. */
+  public static final String COMPARISON_FILE = "fit-time-vs-m-compare.png";
+
+  /**
+   * Fit time vs m of spark-kpca and of each baseline measured beside it in the same run (the rows of
+   * {@code compare.csv}); failed baselines are left out. Written into {@code dir}; returns the file.
+   */
+  public static Path comparison(List<CompareRow> rows, Path dir, String subtitle) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    XYChart chart = chart("Fit time vs m" + subtitle, "m (landmarks)", "seconds");
+    Map<String, List<CompareRow>> systems = new LinkedHashMap<>();
+    Map<Integer, Double> ours = new java.util.TreeMap<>();
+    for (CompareRow r : rows) {
+      ours.put(r.m(), r.sparkKpcaSeconds());
+      if (r.status().equals("ok")) {
+        systems.computeIfAbsent(r.system(), x -> new ArrayList<>()).add(r);
+      }
+    }
+    XYSeries s = chart.addSeries("spark-kpca NystromKernelPCA", ours.keySet().stream().mapToDouble(m -> m).toArray(),
+        ours.values().stream().mapToDouble(v -> v).toArray());
+    s.setMarker(SeriesMarkers.CIRCLE);
+    for (Map.Entry<String, List<CompareRow>> e : systems.entrySet()) {
+      List<CompareRow> sorted = new ArrayList<>(e.getValue());
+      sorted.sort((a, b) -> Integer.compare(a.m(), b.m()));
+      XYSeries b = chart.addSeries(e.getKey(), sorted.stream().mapToDouble(CompareRow::m).toArray(),
+          sorted.stream().mapToDouble(CompareRow::seconds).toArray());
+      b.setMarker(SeriesMarkers.DIAMOND);
+      b.setLineStyle(DASHED);
+    }
+    return save(chart, dir.resolve(COMPARISON_FILE));
+  }
+
   static XYChart efficiency(List<BenchRow> rows, String subtitle) {
     XYChart chart = chart("Efficiency (dgemm bound / time)" + subtitle, "n (rows)", "efficiency");
     chart.getStyler().setXAxisLogarithmic(true);

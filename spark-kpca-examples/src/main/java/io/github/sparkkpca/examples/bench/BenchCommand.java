@@ -4,6 +4,7 @@ import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.examples.data.SyntheticData;
+import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import java.io.IOException;
@@ -91,6 +92,12 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Fits (and transforms) per grid point; the best time is kept. Default: ${DEFAULT-VALUE}.")
   int repeat;
 
+  @Option(names = "--spectrum", paramLabel = "EXTENT", defaultValue = "leading",
+      description = "The fits' spectrum param: leading (the default of the library) or full (every eigenvalue by "
+          + "the dense solver, the behaviour before 0.2.0; a baseline for the driver phase). Default: "
+          + "${DEFAULT-VALUE}.")
+  String spectrum;
+
   @Option(names = "--no-transform", description = "Do not time the transform.")
   boolean noTransform;
 
@@ -150,6 +157,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(dgemmSize >= 1, "--dgemm-size must be >= 1, got " + dgemmSize);
     require(blockSize == null || blockSize >= 1, "--block-size must be >= 1, got " + blockSize);
     require(gamma == null || (gamma > 0 && Double.isFinite(gamma)), "--gamma must be finite and > 0, got " + gamma);
+    require(Arrays.asList(SpectrumExtent.NAMES).contains(spectrum), "--spectrum must be one of "
+        + String.join(", ", SpectrumExtent.NAMES) + ", got '" + spectrum + "'");
     for (int m : ms) {
       require(m >= 1, "--m must be >= 1, got " + m);
       for (int k : ks) {
@@ -280,7 +289,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   private NystromKernelPCA estimator(LoadedData data, int m, int k) {
     NystromKernelPCA estimator = new NystromKernelPCA().setInputCol(data.featuresCol()).setOutputCol("kpca")
-        .setK(k).setNumLandmarks(m).setSeed(seed);
+        .setK(k).setNumLandmarks(m).setSeed(seed).setSpectrum(spectrum);
     if (gamma != null) {
       estimator.setGamma(gamma);
     }
@@ -329,7 +338,8 @@ public final class BenchCommand implements Callable<Integer> {
     SparkPcaBaseline.Result r = SparkPcaBaseline.fit(data.data(), data.featuresCol(), lastModel.landmarks(),
         ours.gamma(), ours.k());
     double[] eigen = lastModel.eigenvalues().toArray();
-    double total = Arrays.stream(eigen).sum();
+    // Spark ML's ratios divide by the sum of all eigenvalues of the features' covariance: its trace.
+    double total = lastModel.statistics().trace(lastModel.getCentered());
     double[] ratios = new double[ours.k()];
     for (int i = 0; i < ratios.length; i++) {
       ratios[i] = eigen[i] / total;
@@ -439,6 +449,9 @@ public final class BenchCommand implements Callable<Integer> {
           first.dgemm().gflops());
       for (Path p : BenchCharts.writeAll(rows, out, subtitle)) {
         say("wrote %s", p);
+      }
+      if (!comparisons.isEmpty()) {
+        say("wrote %s", BenchCharts.comparison(comparisons, out, subtitle));
       }
     }
   }

@@ -4,6 +4,7 @@ import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
+import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.landmarks.LandmarkSelection;
@@ -148,6 +149,12 @@ public final class FitCommand implements Callable<Integer> {
       description = "kmeans: Lloyd iterations (>= 1). Default 20.")
   Integer kmeansMaxIter;
 
+  @Option(names = "--spectrum", paramLabel = "EXTENT", defaultValue = "leading",
+      description = "How much of the covariance spectrum to compute: leading (the min(r, max(k, 50)) leading "
+          + "eigenvalues by block Krylov iteration; the total variance from the trace) or full (all r, for "
+          + "scree plots and errors beyond them; the dense solver, 4r^3/3 flops). Default: ${DEFAULT-VALUE}.")
+  String spectrum;
+
   @Option(names = "--model-out", required = true, paramLabel = "DIR",
       description = "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
           + "only when it holds a model saved by spark-kpca.")
@@ -270,7 +277,8 @@ public final class FitCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
-    RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter);
+    RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
+        .setSpectrum(spectrumExtent().paramName());
     if (features != null) {
       estimator.setNumRandomFeatures(features);
     }
@@ -411,7 +419,8 @@ public final class FitCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
         "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
     NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
-        .setLandmarkSampling(autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName());
+        .setLandmarkSampling(autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName())
+        .setSpectrum(spectrumExtent().paramName());
     if (landmarks != null) {
       estimator.setNumLandmarks(landmarks);
     }
@@ -449,5 +458,14 @@ public final class FitCommand implements Callable<Integer> {
       estimator.setSeed(seed);
     }
     return estimator;
+  }
+
+  private SpectrumExtent spectrumExtent() {
+    try {
+      return SpectrumExtent.parse(spectrum);
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--spectrum: expected one of " + String.join(", ", SpectrumExtent.NAMES)
+          + ", got '" + spectrum + "'");
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.reproduce;
 
+import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.ml.KernelPCA;
 import io.github.sparkkpca.ml.KernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
@@ -77,11 +78,15 @@ public final class Spectra {
     return out;
   }
 
-  /** One Nyström fit of the rbf kernel with k = 1 (the spectrum does not depend on k). */
+  /**
+   * One Nyström fit of the rbf kernel with k = 1 (the spectrum does not depend on k) and its full spectrum
+   * (the reconstruction errors sum eigenvalues up to ℓ = m).
+   */
   public static Spectrum nystrom(ImageData data, int m, double gamma, boolean centred, String sampling, long seed,
       int kmeansMaxIter) {
     NystromKernelPCA estimator = new NystromKernelPCA().setInputCol("features").setK(1).setNumLandmarks(m)
-        .setKernel("rbf").setGamma(gamma).setCentered(centred).setSeed(seed).setLandmarkSampling(sampling);
+        .setKernel("rbf").setGamma(gamma).setCentered(centred).setSeed(seed).setLandmarkSampling(sampling)
+        .setSpectrum(SpectrumExtent.FULL.paramName());
     if (kmeansMaxIter > 0) {
       estimator.setKmeansMaxIter(kmeansMaxIter);
     }
