@@ -138,11 +138,16 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
 
   /** Writes the JSON document to a local file, creating its parent directories. */
   public void writeJson(Path file) throws IOException {
+    writeJson(file, toJsonMap());
+  }
+
+  /** Writes a JSON document (indented) to a local file, creating its parent directories. */
+  static void writeJson(Path file, Map<String, Object> json) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), toJsonMap());
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
   }
 
   /** The sum of the explained variance ratios. */

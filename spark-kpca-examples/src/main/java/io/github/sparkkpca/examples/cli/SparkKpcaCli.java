@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
     subcommands = {FitCommand.class, TransformCommand.class, UpdateCommand.class, ExportCommand.class,
-        StreamCommand.class,
+        StreamCommand.class, EvaluateCommand.class,
         SelectKCommand.class,
         DemoCommand.class, ReproduceCommand.class,
         io.github.sparkkpca.examples.bench.BenchCommand.class, CommandLine.HelpCommand.class})
