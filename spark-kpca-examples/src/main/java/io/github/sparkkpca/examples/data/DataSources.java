@@ -101,6 +101,7 @@ public final class DataSources {
     if (format == InputFormat.LIBSVM) {
       throw new IllegalArgumentException("--format libsvm cannot be streamed; use csv or parquet");
     }
+    requireFiles(spark, input);
     Streaming stream = new Streaming(maxFilesPerTrigger);
     return format == InputFormat.CSV ? csv(spark, input, options, stream) : parquet(spark, input, options, stream);
   }
@@ -181,7 +182,6 @@ public final class DataSources {
    */
   private static LoadedData csv(SparkSession spark, String input, SourceOptions options, Streaming stream) {
     StructType header = spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
-    requireFiles(header, input, stream);
     StructType schema = header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true);
     Dataset<Row> raw = stream == null
         ? spark.read().option("header", "true").option("mode", "PERMISSIVE")
@@ -195,7 +195,6 @@ public final class DataSources {
     Dataset<Row> raw = spark.read().parquet(input);
     StructType schema = raw.schema();
     if (stream != null) {
-      requireFiles(schema, input, stream);
       raw = stream.reader(spark).schema(schema).parquet(input);
     }
     String features = options.featuresCol();
@@ -286,12 +285,25 @@ public final class DataSources {
         hasErrorCol, headerLine, description);
   }
 
-  /** A stream takes its schema from the files present at start: there must be one. */
-  private static void requireFiles(StructType schema, String input, Streaming stream) {
-    if (stream != null && schema.isEmpty()) {
-      throw new IllegalArgumentException("--input " + input + ": no file yet; a stream takes its schema from the "
-          + "files present when it starts (CSV: their header), so put one there first");
+  /** A stream takes its schema from the files present at start: there must be one (not hidden). */
+  private static void requireFiles(SparkSession spark, String input) {
+    Path path = new Path(input);
+    try {
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      for (FileStatus match : fs.globStatus(path)) {
+        FileStatus[] files = match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
+        for (FileStatus file : files) {
+          String name = file.getPath().getName();
+          if (file.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
+            return;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("--input " + input + ": " + e.getMessage(), e);
     }
+    throw new IllegalArgumentException("--input " + input + ": no file yet; a stream takes its schema from the "
+        + "files present when it starts (CSV: their header), so put one there first");
   }
 
   private static void requireColumn(StructType schema, String column, String input) {
