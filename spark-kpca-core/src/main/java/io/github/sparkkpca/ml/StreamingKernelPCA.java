@@ -2,6 +2,7 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.distributed.DistributedPass;
 import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.OjaSubspace;
@@ -25,6 +26,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.linalg.Vector;
@@ -451,19 +453,23 @@ public final class StreamingKernelPCA {
       int b = miniBatchSize;
       int blockRows = Math.max(b, (MAP_BLOCK / b) * b);
       double[] z = new double[features * blockRows];
-      forEachBlock(scanned.vectors().toLocalIterator(), map, d, blockRows, column, z, rows -> {
-        for (int s = 0; s < rows; s += b) {
-          int take = Math.min(b, rows - s);
-          state.step(Arrays.copyOfRange(z, s * features, (s + take) * features), take);
-        }
-      });
+      SparkContext sc = batch.sparkSession().sparkContext();
+      DistributedPass.described(sc, jobs + "Oja steps over the rows on the driver (D = " + features + ", k = " + k
+          + ", mini-batch " + b + ")", () -> forEachBlock(scanned.vectors().toLocalIterator(), map, d, blockRows,
+          column, z, rows -> {
+            for (int s = 0; s < rows; s += b) {
+              int take = Math.min(b, rows - s);
+              state.step(Arrays.copyOfRange(z, s * features, (s + take) * features), take);
+            }
+          }));
       state.orthonormalize();
       double[] ritz = new double[k * k];
       long[] seen = {0};
-      forEachBlock(scanned.vectors().toLocalIterator(), map, d, blockRows, column, z, rows -> {
-        state.accumulateRitz(z, rows, ritz);
-        seen[0] += rows;
-      });
+      DistributedPass.described(sc, jobs + "Rayleigh-Ritz over the micro-batch", () -> forEachBlock(
+          scanned.vectors().toLocalIterator(), map, d, blockRows, column, z, rows -> {
+            state.accumulateRitz(z, rows, ritz);
+            seen[0] += rows;
+          }));
       double[] eigenvalues = state.finishRitz(ritz, seen[0]);
       return new OjaStep(ojaModel(rf, map, state, eigenvalues, latest != null ? latest.model().uid() : rf.uid()),
           state.steps());
@@ -474,8 +480,8 @@ public final class StreamingKernelPCA {
     void accept(int rows);
   }
 
-  /** Maps the rows in blocks into {@code z} (D×rows) and hands each block to {@code action}. */
-  private static void forEachBlock(Iterator<Vector> rows, RandomFourierFeatureMap map, int d, int blockRows,
+  /** Maps the rows in blocks into {@code z} (D×rows) and hands each block to {@code action}; returns null. */
+  private static Void forEachBlock(Iterator<Vector> rows, RandomFourierFeatureMap map, int d, int blockRows,
       String column, double[] z, BlockAction action) {
     RowBlock block = new RowBlock(blockRows, d);
     while (rows.hasNext()) {
@@ -486,6 +492,7 @@ public final class StreamingKernelPCA {
         block.clear();
       }
     }
+    return null;
   }
 
   /**
