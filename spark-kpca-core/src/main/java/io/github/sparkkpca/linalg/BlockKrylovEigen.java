@@ -2,7 +2,6 @@ package io.github.sparkkpca.linalg;
 
 import dev.ludovic.netlib.blas.BLAS;
 import java.util.Random;
-import org.netlib.util.intW;
 
 /**
  * The k leading eigenpairs of a symmetric positive semi-definite n×n matrix A (column-major, both
@@ -360,7 +359,7 @@ public final class BlockKrylovEigen {
       for (double norm : after) {
         largest = Math.max(largest, norm);
       }
-      householderQ(x, n, b, tau, passR);
+      HouseholderQr.orthonormalize(x, n, b, tau, passR);
       // R ← R_pass · R: the factors of successive passes compose.
       double[] product = new double[b * b];
       for (int j = 0; j < b; j++) {
@@ -392,32 +391,6 @@ public final class BlockKrylovEigen {
     }
     throw new ArithmeticException("could not orthonormalise a block of " + b + " vectors against " + c
         + " basis vectors in R^" + n);
-  }
-
-  /**
-   * Overwrites the n×b matrix X by the Q of its Householder QR ({@code dgeqrf}, {@code dorgqr}) and
-   * writes R (b×b, zero below the diagonal) into {@code r}.
-   */
-  private static void householderQ(double[] x, int n, int b, double[] tau, double[] r) {
-    intW info = new intW(0);
-    double[] query = new double[1];
-    Blas.lapack().dgeqrf(n, b, x, n, tau, query, -1, info);
-    SymmetricEigen.check("dgeqrf", info, "workspace query");
-    double[] work = new double[Math.max(1, (int) query[0])];
-    Blas.lapack().dgeqrf(n, b, x, n, tau, work, work.length, info);
-    SymmetricEigen.check("dgeqrf", info, "factorisation");
-    for (int j = 0; j < b; j++) {
-      for (int i = 0; i < b; i++) {
-        r[i + j * b] = i <= j ? x[i + j * n] : 0.0;
-      }
-    }
-    Blas.lapack().dorgqr(n, b, b, x, n, tau, query, -1, info);
-    SymmetricEigen.check("dorgqr", info, "workspace query");
-    if (query[0] > work.length) {
-      work = new double[(int) query[0]];
-    }
-    Blas.lapack().dorgqr(n, b, b, x, n, tau, work, work.length, info);
-    SymmetricEigen.check("dorgqr", info, "forming Q");
   }
 
   private static Result dense(double[] a, int n, int k, Method method, long products, double residual) {

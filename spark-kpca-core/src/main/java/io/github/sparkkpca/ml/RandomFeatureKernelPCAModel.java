@@ -76,10 +76,16 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
    * seed, D and kernel (γ included): eigenvalues, scores, residuals and total variance. One validating pass
    * and one statistics pass over {@code dataset}; an empty dataset returns an equal model.
    *
-   * @throws IllegalArgumentException naming the row when a vector is invalid
+   * @throws IllegalArgumentException naming the row when a vector is invalid, or for a model found by RF-Oja
+   *                                  ({@link StreamingKernelPCA}), whose statistics are compressed
    */
   @Override
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {
+    if (landmarkSelection().startsWith(StreamingKernelPCA.OJA_SELECTION)) {
+      throw new IllegalArgumentException("RandomFeatureKernelPCAModel " + uid() + " was found by RF-Oja, which keeps "
+          + "only the covariance compressed to its k-dimensional span: it cannot be updated exactly; continue its "
+          + "stream, or fit RandomFeatureKernelPCA on all rows");
+    }
     int features = featureMap().numFeatures();
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(features, numFeatures(), features),
         getSpectrumExtent(), "RandomFeatureKernelPCAModel " + uid() + ": update: ");

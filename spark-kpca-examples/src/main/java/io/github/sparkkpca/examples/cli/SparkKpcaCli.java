@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
     subcommands = {FitCommand.class, TransformCommand.class, UpdateCommand.class, GrowCommand.class,
-        ExportCommand.class, SelectKCommand.class, RdeCommand.class, PredictCommand.class,
+        ExportCommand.class, StreamCommand.class, EvaluateCommand.class, SelectKCommand.class, RdeCommand.class,
+        PredictCommand.class,
         DemoCommand.class, ReproduceCommand.class,
         io.github.sparkkpca.examples.bench.BenchCommand.class, CommandLine.HelpCommand.class})
 public final class SparkKpcaCli implements Callable<Integer> {

@@ -2,6 +2,7 @@ package io.github.sparkkpca.examples.data;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.input_file_name;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamReader;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
@@ -79,10 +81,48 @@ public final class DataSources {
     InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
     checkExists(spark, input);
     return switch (format) {
-      case CSV -> csv(spark, input, options);
-      case PARQUET -> parquet(spark, input, options);
+      case CSV -> csv(spark, input, options, null);
+      case PARQUET -> parquet(spark, input, options, null);
       case LIBSVM -> libsvm(spark, input, options);
     };
+  }
+
+  /**
+   * A streaming source of the CSV or Parquet files landing under a directory (Structured Streaming file
+   * source), assembled as {@link #load} assembles them. A stream needs its schema up front: it is that of
+   * the files present at start (CSV: the header), so at least one file must be there.
+   *
+   * @param maxFilesPerTrigger files per micro-batch, or null for all new files
+   * @throws IllegalArgumentException for a built-in source, libsvm, a missing path, no file yet, or a missing or
+   *     non-numeric column
+   */
+  public static LoadedData stream(SparkSession spark, SourceOptions options, Integer maxFilesPerTrigger) {
+    String input = options.input().trim();
+    String lower = input.toLowerCase(Locale.ROOT);
+    if (lower.startsWith(MNIST) || lower.startsWith(SYNTHETIC)) {
+      throw new IllegalArgumentException("--input " + input + ": a stream reads the files landing in a directory; "
+          + "built-in sources are not streams (fit or update on them instead)");
+    }
+    if (options.partitions() != null) {
+      throw new IllegalArgumentException("--partitions does not apply to a stream (each micro-batch keeps the "
+          + "partitions of its files)");
+    }
+    InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
+    checkExists(spark, input);
+    if (format == InputFormat.LIBSVM) {
+      throw new IllegalArgumentException("--format libsvm cannot be streamed; use csv or parquet");
+    }
+    requireFiles(spark, input);
+    Streaming stream = new Streaming(maxFilesPerTrigger);
+    return format == InputFormat.CSV ? csv(spark, input, options, stream) : parquet(spark, input, options, stream);
+  }
+
+  /** How a file source is read as a stream (null: as a batch). */
+  private record Streaming(Integer maxFilesPerTrigger) {
+    DataStreamReader reader(SparkSession spark) {
+      DataStreamReader reader = spark.readStream();
+      return maxFilesPerTrigger == null ? reader : reader.option("maxFilesPerTrigger", maxFilesPerTrigger.toString());
+    }
   }
 
   /**
@@ -151,17 +191,23 @@ public final class DataSources {
    * and only says so in the corrupt-record column, where it puts the row's text. Asking for that column
    * also turns off CSV column pruning, so every row is tokenized in full and such rows are always seen.
    */
-  private static LoadedData csv(SparkSession spark, String input, SourceOptions options) {
+  private static LoadedData csv(SparkSession spark, String input, SourceOptions options, Streaming stream) {
     StructType header = spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
-    Dataset<Row> raw = spark.read().option("header", "true").option("mode", "PERMISSIVE")
-        .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
-        .schema(header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true)).csv(input);
+    StructType schema = header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true);
+    Dataset<Row> raw = stream == null
+        ? spark.read().option("header", "true").option("mode", "PERMISSIVE")
+            .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL).schema(schema).csv(input)
+        : stream.reader(spark).option("header", "true").option("mode", "PERMISSIVE")
+            .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL).schema(schema).csv(input);
     return assemble(raw, input, options, InputFormat.CSV);
   }
 
-  private static LoadedData parquet(SparkSession spark, String input, SourceOptions options) {
+  private static LoadedData parquet(SparkSession spark, String input, SourceOptions options, Streaming stream) {
     Dataset<Row> raw = spark.read().parquet(input);
     StructType schema = raw.schema();
+    if (stream != null) {
+      raw = stream.reader(spark).schema(schema).parquet(input);
+    }
     String features = options.featuresCol();
     if (Arrays.asList(schema.fieldNames()).contains(features)) {
       StructField field = schema.apply(features);
@@ -233,8 +279,9 @@ public final class DataSources {
   }
 
   private static Dataset<Row> withOrder(Dataset<Row> raw) {
+    // A stream has no row positions (monotonically_increasing_id is a batch-only expression): 0 for every row.
     return raw.withColumn(LoadedData.FILE_COL, input_file_name())
-        .withColumn(LoadedData.POS_COL, monotonically_increasing_id());
+        .withColumn(LoadedData.POS_COL, raw.isStreaming() ? lit(0L) : monotonically_increasing_id());
   }
 
   private static LoadedData finish(Dataset<Row> data, SourceOptions options, String label,
@@ -247,6 +294,27 @@ public final class DataSources {
     }
     return new LoadedData(data, options.featuresCol(), label, List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
         hasErrorCol, headerLine, description);
+  }
+
+  /** A stream takes its schema from the files present at start: there must be one (not hidden). */
+  private static void requireFiles(SparkSession spark, String input) {
+    Path path = new Path(input);
+    try {
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      for (FileStatus match : fs.globStatus(path)) {
+        FileStatus[] files = match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
+        for (FileStatus file : files) {
+          String name = file.getPath().getName();
+          if (file.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
+            return;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("--input " + input + ": " + e.getMessage(), e);
+    }
+    throw new IllegalArgumentException("--input " + input + ": no file yet; a stream takes its schema from the "
+        + "files present when it starts (CSV: their header), so put one there first");
   }
 
   private static void requireColumn(StructType schema, String column, String input) {

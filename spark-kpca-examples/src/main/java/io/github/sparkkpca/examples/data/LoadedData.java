@@ -138,6 +138,25 @@ public final class LoadedData {
     }
   }
 
+  /**
+   * For a stream: checks one micro-batch of these rows as {@link #persistAndValidate()} checks a batch input
+   * (without the row number, which a stream does not keep).
+   *
+   * @throws IllegalArgumentException naming the problem of the first bad cell found and its file
+   */
+  public void validateMicroBatch(Dataset<Row> batch) {
+    if (!hasErrorCol) {
+      return;
+    }
+    java.util.List<Row> bad = batch.filter(col(ERROR_COL).isNotNull()).select(col(FILE_COL), col(ERROR_COL)).limit(1)
+        .collectAsList();
+    if (!bad.isEmpty()) {
+      String what = bad.get(0).getString(1);
+      throw new IllegalArgumentException(what + " in " + displayPath(bad.get(0).getString(0))
+          + (what.contains("non-numeric") ? "; every column except --label-col is a numeric feature" : ""));
+    }
+  }
+
   /** The number of rows, known after {@link #persistAndValidate()} (else -1). */
   public long rows() {
     return rows;

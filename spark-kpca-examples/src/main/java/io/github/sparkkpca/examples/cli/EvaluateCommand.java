@@ -1,0 +1,123 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.evaluation.CapturedVariance;
+import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.StreamingKernelPCA;
+import io.github.sparkkpca.ml.util.SafeOutput;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.fs.FileSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca evaluate}: the variance a model's k components capture on held-out rows under the exact
+ * kernel, and the most any k directions capture there ({@link CapturedVariance}).
+ */
+@Command(name = "evaluate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Captured held-out variance of a model under the exact kernel, and the optimum (the sum of the "
+        + "k largest eigenvalues of the exact kernel matrix of at most --exact-sample rows, divided by their number).",
+        "Random-feature models: the paper's objective (Ullah et al. 2018, Lemma E.2), which can exceed the optimum."})
+public final class EvaluateCommand implements Callable<Integer> {
+
+  /** The keys of the --summary-out JSON document, in order. */
+  static final List<String> JSON_KEYS = List.of("capturedVariance", "optimalVariance", "n", "sampleRows", "k",
+      "method");
+
+  /** An earlier {@code --summary-out} of evaluate. */
+  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("evaluate", JSON_KEYS);
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "DIR",
+      description = "A saved model, or the --model-out of stream (its newest version).")
+  String model;
+
+  @Mixin
+  InputOptions input;
+
+  @Option(names = "--exact-sample", paramLabel = "N", defaultValue = "" + CapturedVariance.DEFAULT_EXACT_SAMPLE,
+      description = "At most N rows form the exact kernel matrix (N^2 doubles on the driver); more rows are "
+          + "subsampled (seeded). Default: ${DEFAULT-VALUE}.")
+  int exactSample;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+      description = "Seed of the subsample. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--summary-out", paramLabel = "FILE.json",
+      description = "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method.")
+  Path summaryOut;
+
+  @Option(names = "--overwrite", description = "Replace a summary written by an earlier evaluate.")
+  boolean overwrite;
+
+  @Mixin
+  SparkOptions sparkOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    SparkKpcaCli.require(spec, exactSample >= 2, "--exact-sample must be >= 2, got " + exactSample);
+    sparkOptions.validate(spec);
+    PrintWriter out = spec.commandLine().getOut();
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
+      var conf = spark.session().sparkContext().hadoopConfiguration();
+      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
+      reads.add(model);
+      OutputTargets targets = new OutputTargets(conf, overwrite, reads);
+      SafeOutput summaryOutput = summaryOut == null ? null
+          : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
+      String dir = model;
+      org.apache.hadoop.fs.Path marker = new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
+      if (FileSystem.get(marker.toUri(), conf).exists(marker)) {
+        dir = StreamingKernelPCA.latestVersion(model, conf);
+        if (dir == null) {
+          throw SparkKpcaCli.usage(spec, "--model " + model + ": the stream has written no model version yet");
+        }
+      }
+      TransformCommand.requireSavedModel(spark, dir);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(dir);
+      LoadedData data = SparkKpcaCli.loadAndCache(spark,
+          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+      CapturedVariance.Result result;
+      long start = System.nanoTime();
+      try {
+        kpca.setInputCol(data.featuresCol());
+        SparkKpcaCli.progress(out, "evaluating %s (k = %d) on %d rows...", dir, kpca.numComponents(), data.rows());
+        result = CapturedVariance.evaluate(kpca, data.data(), exactSample, seed);
+      } finally {
+        data.unpersist();
+      }
+      out.printf(Locale.ROOT, "captured variance %.6g of an optimal %.6g (%.4f), k = %d, n = %d, exact kernel on %d "
+          + "rows, %.1f s%n", result.capturedVariance(), result.optimalVariance(),
+          result.capturedVariance() / result.optimalVariance(), kpca.numComponents(), result.n(), result.sampleRows(),
+          (System.nanoTime() - start) / 1e9);
+      out.printf(Locale.ROOT, "(%s)%n", result.method());
+      out.flush();
+      if (summaryOutput != null) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("capturedVariance", result.capturedVariance());
+        json.put("optimalVariance", result.optimalVariance());
+        json.put("n", result.n());
+        json.put("sampleRows", result.sampleRows());
+        json.put("k", kpca.numComponents());
+        json.put("method", result.method());
+        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+        SparkKpcaCli.progress(out, "wrote the result to %s", summaryOutput.target());
+      }
+    }
+    return 0;
+  }
+}
