@@ -17,6 +17,6 @@ public final class ReproduceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw SparkKpcaCli.usage(spec, "an experiment is needed: sterge, landmarks or hallgren");
+    throw SparkKpcaCli.usage(spec, "an experiment is needed: hallgren, rde, sterge or landmarks");
   }
 }
