@@ -18,6 +18,10 @@ import java.io.Serializable;
  * which Spark ships inside every task) stays a few bytes. Java serialization (Spark's default for the
  * shuffle that merges the partitions' statistics and for the result sent to the driver) writes the upper
  * triangle only, packed: 4r² instead of 8r² bytes per partition summary.
+ *
+ * <p>A model whose components were not solved from a scatter (RF-Oja, which keeps O(r·k) state) keeps its
+ * statistics {@linkplain #withoutScatter without the scatter}: n, φ̄, Σ k(x, x) and tr M, enough for the
+ * centring, the scores and the total variance, but not for merging or solving again.
  */
 public final class FeatureStatistics implements Serializable {
 
@@ -26,6 +30,8 @@ public final class FeatureStatistics implements Serializable {
   private double[] mean;
   private double[] scatter;
   private double diagonalSum;
+  /** tr M when the scatter itself is not kept ({@link #withoutScatter}); NaN otherwise. */
+  private double scatterTraceOnly = Double.NaN;
 
   public FeatureStatistics(int dim) {
     this.dim = dim;
@@ -36,6 +42,7 @@ public final class FeatureStatistics implements Serializable {
    * is centred in place), and the block's Σ k(x,x).
    */
   public void addBlock(double[] features, int b, double blockDiagonalSum) {
+    requireScatter("absorb rows");
     if (b == 0) {
       return;
     }
@@ -67,6 +74,8 @@ public final class FeatureStatistics implements Serializable {
     if (other.dim != dim) {
       throw new IllegalArgumentException("feature dimensions differ: " + dim + " and " + other.dim);
     }
+    requireScatter("absorb other statistics");
+    other.requireScatter("be merged");
     if (other.count == 0) {
       return this;
     }
@@ -128,14 +137,65 @@ public final class FeatureStatistics implements Serializable {
     return s;
   }
 
+  /**
+   * Statistics kept without the scatter M: O(r) instead of O(r²), for models whose components were found
+   * without it (RF-Oja). They centre, score and give the total variance tr C; {@link #scatter},
+   * {@link #covariance}, {@link #merge} and {@link #addBlock} refuse.
+   *
+   * @param scatterTrace tr M = Σ‖φ_i − φ̄‖² (≥ 0)
+   */
+  public static FeatureStatistics withoutScatter(int dim, long count, double[] mean, double scatterTrace,
+      double diagonalSum) {
+    if (count < 1 || mean.length != dim || !(scatterTrace >= 0) || Double.isInfinite(scatterTrace)) {
+      throw new IllegalArgumentException("feature statistics without scatter: count " + count + ", mean of "
+          + mean.length + " for dimension " + dim + ", scatter trace " + scatterTrace);
+    }
+    FeatureStatistics s = new FeatureStatistics(dim);
+    s.count = count;
+    s.diagonalSum = diagonalSum;
+    s.mean = mean.clone();
+    s.scatterTraceOnly = scatterTrace;
+    return s;
+  }
+
+  /** Whether the scatter M is kept (false for {@link #withoutScatter}). */
+  public boolean hasScatter() {
+    return Double.isNaN(scatterTraceOnly);
+  }
+
+  /** tr M = Σ‖φ_i − φ̄‖², from the scatter's diagonal or as kept without it. */
+  public double scatterTrace() {
+    if (!hasScatter()) {
+      return scatterTraceOnly;
+    }
+    double t = 0;
+    if (scatter != null) {
+      for (int i = 0; i < dim; i++) {
+        t += scatter[i + i * dim];
+      }
+    }
+    return t;
+  }
+
+  private void requireScatter(String action) {
+    if (!hasScatter()) {
+      throw new IllegalStateException("feature statistics kept without their scatter (r = " + dim + ", n = " + count
+          + ") cannot " + action + " (a model found by RF-Oja keeps only n, the mean and the traces)");
+    }
+  }
+
   /** A deep copy (merging mutates the receiver). */
   public FeatureStatistics copy() {
+    if (!hasScatter()) {
+      return withoutScatter(dim, count, mean, scatterTraceOnly, diagonalSum);
+    }
     return of(dim, count, mean == null ? new double[dim] : mean, scatter == null ? new double[dim * dim]
         : scatter, diagonalSum);
   }
 
   /** The centred scatter M, r×r column-major, upper triangle only (a copy; zeros when empty). */
   public double[] scatter() {
+    requireScatter("give the scatter");
     return scatter == null ? new double[dim * dim] : scatter.clone();
   }
 
@@ -165,13 +225,11 @@ public final class FeatureStatistics implements Serializable {
     if (count == 0) {
       return 0;
     }
-    double t = 0;
-    for (int i = 0; i < dim; i++) {
-      double v = scatter[i + i * dim] / count;
-      if (!centered) {
-        v += mean[i] * mean[i];
+    double t = scatterTrace() / count;
+    if (!centered) {
+      for (double v : mean) {
+        t += v * v;
       }
-      t += v;
     }
     return t;
   }
@@ -181,6 +239,7 @@ public final class FeatureStatistics implements Serializable {
    * column-major.
    */
   public double[] covariance(boolean centered) {
+    requireScatter("give the covariance");
     allocate();
     double[] c = new double[dim * dim];
     for (int j = 0; j < dim; j++) {
@@ -209,12 +268,14 @@ public final class FeatureStatistics implements Serializable {
     private final double[] mean;
     private final double[] upper;
     private final double diagonalSum;
+    private final double scatterTraceOnly;
 
     Packed(FeatureStatistics s) {
       dim = s.dim;
       count = s.count;
       mean = s.mean;
       diagonalSum = s.diagonalSum;
+      scatterTraceOnly = s.scatterTraceOnly;
       if (s.scatter == null) {
         upper = null;
       } else {
@@ -230,6 +291,10 @@ public final class FeatureStatistics implements Serializable {
       FeatureStatistics s = new FeatureStatistics(dim);
       s.count = count;
       s.diagonalSum = diagonalSum;
+      s.scatterTraceOnly = scatterTraceOnly;
+      if (!s.hasScatter()) {
+        s.mean = mean;
+      }
       if (upper != null) {
         s.mean = mean;
         s.scatter = new double[dim * dim];

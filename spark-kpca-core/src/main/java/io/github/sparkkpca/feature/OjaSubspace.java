@@ -30,6 +30,12 @@ import java.util.SplittableRandom;
  * restricted to span Q, ordered by the returned eigenvalues, which are those of QᵀCQ. The span does not
  * change.
  *
+ * <p><b>Over a whole stream</b> the k×k sum is carried from one Rayleigh–Ritz step to the next instead of
+ * revisiting old rows ({@link #carriedRitz}): after the previous step S_prev = n_prev·Λ_prev in the basis
+ * Q_prev, and in the new basis it becomes R S_prev Rᵀ with R = QᵀQ_prev (O(D·k²)). This is exact while the span
+ * does not move (R orthogonal) and otherwise keeps the part of the old rows' covariance that lies in both
+ * spans, so the eigenvalues estimate QᵀCQ over every row seen, not only the newest ones.
+ *
  * <p>Single-threaded and mutable: one instance per stream, on the driver.
  */
 public final class OjaSubspace implements Serializable {
@@ -164,6 +170,34 @@ public final class OjaSubspace implements Serializable {
     double[] p = new double[b * k];
     Blas.blas().dgemm("T", "N", b, k, dim, 1.0, zc, dim, basis, dim, 0.0, p, b);
     Blas.blas().dgemm("T", "N", k, k, b, 1.0, p, b, p, b, 1.0, s, k);
+  }
+
+  /**
+   * The k×k Rayleigh–Ritz sum of earlier rows expressed in the current basis: R·diag(n_prev·Λ_prev)·Rᵀ with
+   * R = QᵀQ_prev, to start {@link #accumulateRitz} from when the earlier rows are not revisited. Call after
+   * {@link #orthonormalize}.
+   *
+   * @param previousBasis       Q_prev, D×k column-major, orthonormal (the basis of the previous Rayleigh–Ritz step)
+   * @param previousEigenvalues Λ_prev, the k eigenvalues that step returned
+   * @param previousRows        n_prev, the rows that step covered
+   */
+  public double[] carriedRitz(double[] previousBasis, double[] previousEigenvalues, long previousRows) {
+    if (previousBasis.length != (long) dim * k || previousEigenvalues.length < k || previousRows < 0) {
+      throw new IllegalArgumentException("Rayleigh-Ritz carry: a basis of " + previousBasis.length + " entries, "
+          + previousEigenvalues.length + " eigenvalues and " + previousRows + " rows for D = " + dim + ", k = " + k);
+    }
+    double[] r = new double[k * k];
+    Blas.blas().dgemm("T", "N", k, k, dim, 1.0, basis, dim, previousBasis, dim, 0.0, r, k);
+    double[] weighted = new double[k * k];
+    for (int c = 0; c < k; c++) {
+      double w = previousRows * previousEigenvalues[c];
+      for (int i = 0; i < k; i++) {
+        weighted[i + c * k] = r[i + c * k] * w;
+      }
+    }
+    double[] s = new double[k * k];
+    Blas.blas().dgemm("N", "T", k, k, k, 1.0, weighted, k, r, k, 0.0, s, k);
+    return s;
   }
 
   /**

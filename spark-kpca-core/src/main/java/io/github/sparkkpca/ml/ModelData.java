@@ -32,7 +32,10 @@ import org.apache.spark.sql.types.StructType;
  * <ul>
  *   <li>a feature map: its codec's tables ({@link FeatureMapCodec}), {@code data/statistics} (n, φ̄,
  *       Σ‖φ_full‖²), {@code data/scatter} (the r×r centred scatter, one column per row) and
- *       {@code data/components} (U_k, one row of it per row), from which the projector is rebuilt; or</li>
+ *       {@code data/components} (U_k, one row of it per row), from which the projector is rebuilt. A model
+ *       whose statistics are kept without the scatter (RF-Oja) has the metadata field
+ *       {@code "statistics": "withoutScatter"}, no {@code data/scatter}, and tr M as a fourth column of
+ *       {@code data/statistics}: O(r·k) on disk; or</li>
  *   <li>{@code data/support}: the support points with their expansion coefficients (k, or k + 1 with the
  *       mean weights).</li>
  * </ul>
@@ -69,6 +72,10 @@ final class ModelData {
       .add("count", DataTypes.LongType, false)
       .add("mean", SQLDataTypes.VectorType(), false)
       .add("diagonalSum", DataTypes.DoubleType, false);
+  /** {@link #STATISTICS} of statistics kept without the scatter, plus tr M. */
+  private static final StructType STATISTICS_WITHOUT_SCATTER = STATISTICS.add("scatterTrace", DataTypes.DoubleType,
+      false);
+  private static final String WITHOUT_SCATTER = "withoutScatter";
 
   /** A matrix stored one row (or column) per table row. */
   static final StructType INDEXED = new StructType()
@@ -107,6 +114,9 @@ final class ModelData {
     k.put("degree", kernel.degree());
     k.put("coef0", kernel.coef0());
     extra.put("featureMap", solution.isUpdatable() ? solution.featurePCA().map().kind() : EXPANSION);
+    if (solution.isUpdatable() && !solution.featurePCA().statistics().hasScatter()) {
+      extra.put("statistics", WITHOUT_SCATTER);
+    }
     return extra;
   }
 
@@ -129,9 +139,16 @@ final class ModelData {
       int r = stats.dim();
       Finite.require(stats.mean(), "the feature mean");
       Finite.require(new double[] {stats.diagonalSum()}, "the feature norm sum");
-      spark.createDataFrame(List.of(RowFactory.create(stats.count(), new DenseVector(stats.mean()),
-          stats.diagonalSum())), STATISTICS).coalesce(1).write().parquet(path + "/data/statistics");
-      writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
+      if (stats.hasScatter()) {
+        spark.createDataFrame(List.of(RowFactory.create(stats.count(), new DenseVector(stats.mean()),
+            stats.diagonalSum())), STATISTICS).coalesce(1).write().parquet(path + "/data/statistics");
+        writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
+      } else {
+        Finite.require(new double[] {stats.scatterTrace()}, "the scatter trace");
+        spark.createDataFrame(List.of(RowFactory.create(stats.count(), new DenseVector(stats.mean()),
+            stats.diagonalSum(), stats.scatterTrace())), STATISTICS_WITHOUT_SCATTER).coalesce(1).write()
+            .parquet(path + "/data/statistics");
+      }
       writeRows(fit.components(), r, k, "the components", path + "/data/components", spark);
     } else {
       KernelExpansion expansion = projector.kernelExpansion();
@@ -190,10 +207,11 @@ final class ModelData {
     if (!kind.equals(EXPANSION)) {
       FeatureMap map = FeatureMapCodec.of(kind).read(path + "/data", spark, kernel, d);
       int r = map.outputDim();
-      Row st = single(read(spark, path + "/data/statistics", STATISTICS, what), "statistics", what);
+      boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
+      Row st = single(read(spark, path + "/data/statistics", withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS,
+          what), "statistics", what);
       double[] mean = Finite.require(((Vector) st.get(1)).toArray(), "data/statistics: the mean");
       double diagonalSum = Finite.require(new double[] {st.getDouble(2)}, "data/statistics: the norm sum")[0];
-      double[] scatter = readIndexed(spark, path + "/data/scatter", r, r, "data/scatter", what);
       double[] components = readIndexed(spark, path + "/data/components", r, numComponents, "data/components", what);
       // Rows of U were written one per table row: transpose back to column-major r×k.
       double[] u = new double[r * numComponents];
@@ -202,7 +220,11 @@ final class ModelData {
           u[i + c * r] = components[c + i * numComponents];
         }
       }
-      FeatureStatistics stats = FeatureStatistics.of(r, st.getLong(0), mean, scatter, diagonalSum);
+      FeatureStatistics stats = withoutScatter
+          ? FeatureStatistics.withoutScatter(r, st.getLong(0), mean, finite(st.getDouble(3),
+              "data/statistics: the scatter trace"), diagonalSum)
+          : FeatureStatistics.of(r, st.getLong(0), mean, readIndexed(spark, path + "/data/scatter", r, r,
+              "data/scatter", what), diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }

@@ -58,14 +58,16 @@ import org.slf4j.LoggerFactory;
  *       {@link RandomFeatureKernelPCA} configuration (D, kernel, γ, seed, centring) feed Oja's rule
  *       ({@link OjaSubspace}) in mini-batches of {@link #setMiniBatchSize} rows, in the stream's order, on
  *       the driver (the rows of a micro-batch are brought there one partition at a time); a Rayleigh–Ritz
- *       step over the micro-batch's rows then orders the basis and gives its eigenvalues (those of the
- *       micro-batch's feature covariance restricted to the span found). State O(D·k) (plus D for the running
- *       mean and k² for the Rayleigh–Ritz step). A warm start takes the map and components of a
+ *       step then orders the basis and gives its eigenvalues: those of the feature covariance of every row
+ *       seen restricted to the span found, the micro-batch's rows added to the earlier rows' k×k sum carried
+ *       into the new basis ({@link OjaSubspace#carriedRitz}). State O(D·k) (plus D for the running mean and k²
+ *       for the Rayleigh–Ritz step), in memory and on disk. A warm start takes the map and components of a
  *       {@link RandomFeatureKernelPCAModel} ({@link #setWarmStart}); otherwise the basis starts Gaussian
  *       from the estimator's seed, and an unset γ is chosen by the median heuristic on the first micro-batch.
- *       Each version is a {@link RandomFeatureKernelPCAModel} (it scores, exports and evaluates as any);
- *       its statistics hold the covariance compressed to the span, n·UΛUᵀ (so the saved version is D×D
- *       on disk), and its {@code update} refuses.</li>
+ *       Each version is a {@link RandomFeatureKernelPCAModel} (it scores, exports and evaluates as any):
+ *       ω and b (D×d + D), the basis U (D×k) and Λ, and its statistics
+ *       {@linkplain FeatureStatistics#withoutScatter without the scatter} (n, z̄, Σ‖z‖²); its {@code update}
+ *       refuses.</li>
  * </ul>
  *
  * <p><b>Versions and exactly-once.</b> The model directory holds {@code version-<batchId>} directories, each a
@@ -422,12 +424,19 @@ public final class StreamingKernelPCA {
         sampleGamma ? MEDIAN_HEURISTIC_POINTS : 0, rf.getSeed(), false, jobs)) {
       RandomFourierFeatureMap map;
       OjaSubspace state;
+      // The previous Rayleigh-Ritz step (its basis, eigenvalues and rows), carried into this one.
+      double[] previousBasis = null;
+      double[] previousEigenvalues = null;
+      long previousRows = 0;
       if (latest != null) {
         RandomFeatureKernelPCAModel last = (RandomFeatureKernelPCAModel) latest.model();
         map = last.featureMap();
         FeatureStatistics stats = last.statistics();
-        state = OjaSubspace.of(map.numFeatures(), k, rf.getCentered(), schedule, qrEvery,
-            last.components().toArray(), stats.mean(), latest.ojaSteps(), stats.count(), stats.diagonalSum());
+        previousBasis = last.components().toArray();
+        previousEigenvalues = last.explainedVariance().toArray();
+        previousRows = stats.count();
+        state = OjaSubspace.of(map.numFeatures(), k, rf.getCentered(), schedule, qrEvery, previousBasis,
+            stats.mean(), latest.ojaSteps(), stats.count(), stats.diagonalSum());
       } else if (warmStart != null) {
         map = warmStart.featureMap();
         if (warmStart.numComponents() < k) {
@@ -463,9 +472,10 @@ public final class StreamingKernelPCA {
             }
           }));
       state.orthonormalize();
-      double[] ritz = new double[k * k];
-      long[] seen = {0};
-      DistributedPass.described(sc, jobs + "Rayleigh-Ritz over the micro-batch", () -> forEachBlock(
+      double[] ritz = previousBasis == null ? new double[k * k]
+          : state.carriedRitz(previousBasis, previousEigenvalues, previousRows);
+      long[] seen = {previousRows};
+      DistributedPass.described(sc, jobs + "Rayleigh-Ritz: the micro-batch added to the earlier rows' sum", () -> forEachBlock(
           scanned.vectors().toLocalIterator(), map, d, blockRows, column, z, rows -> {
             state.accumulateRitz(z, rows, ritz);
             seen[0] += rows;
@@ -497,8 +507,8 @@ public final class StreamingKernelPCA {
 
   /**
    * The version of an RF-Oja state: the Rayleigh–Ritz basis U and eigenvalues Λ as components and spectrum,
-   * the exact running n, z̄ and Σ‖z‖² (so the total variance is exact), and as scatter the covariance
-   * compressed to the span, n·UΛUᵀ (minus n·z̄z̄ᵀ uncentred, so that the second moment is UΛUᵀ).
+   * and the exact running n, z̄, Σ‖z‖² and tr M = Σ‖z − z̄‖² as statistics kept without the scatter (so the
+   * total variance is exact, and the version is O(D·k)).
    */
   static RandomFeatureKernelPCAModel ojaModel(RandomFeatureKernelPCA params, RandomFourierFeatureMap map,
       OjaSubspace state, double[] eigenvalues, String uid) {
@@ -507,28 +517,16 @@ public final class StreamingKernelPCA {
     double[] u = state.basis();
     double[] mean = state.mean();
     long n = state.count();
-    double[] scatter = new double[features * features];
-    for (int c = 0; c < k; c++) {
-      double w = n * eigenvalues[c];
-      for (int j = 0; j < features; j++) {
-        double uj = w * u[j + c * features];
-        for (int i = 0; i < features; i++) {
-          scatter[i + j * features] += u[i + c * features] * uj;
-        }
-      }
+    double meanSq = 0;
+    for (double v : mean) {
+      meanSq += v * v;
     }
-    if (!state.centered()) {
-      for (int j = 0; j < features; j++) {
-        for (int i = 0; i < features; i++) {
-          scatter[i + j * features] -= n * mean[i] * mean[j];
-        }
-      }
-    }
-    FeatureStatistics stats = FeatureStatistics.of(features, n, mean, scatter, state.sumOfSquares());
+    FeatureStatistics stats = FeatureStatistics.withoutScatter(features, n, mean,
+        Math.max(0.0, state.sumOfSquares() - n * meanSq), state.sumOfSquares());
     FeaturePCA fit = FeaturePCA.restore(map, stats, state.centered(), eigenvalues, u, k);
     String description = OJA_SELECTION + " on " + features + " random Fourier features of the "
         + map.kernel().type().paramName() + " kernel, " + state.steps() + " steps of " + state.schedule()
-        + ", Rayleigh-Ritz on the last micro-batch";
+        + ", Rayleigh-Ritz over every row seen";
     RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid, KernelPCASolution.of(fit, 0,
         description)).setParent(params);
     params.copyValues(model, ParamMap.empty());

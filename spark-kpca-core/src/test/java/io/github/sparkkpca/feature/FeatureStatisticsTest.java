@@ -2,6 +2,8 @@ package io.github.sparkkpca.feature;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.testing.Reference;
@@ -57,11 +59,7 @@ class FeatureStatisticsTest {
   @Test
   void serializationPacksTheUpperTriangle() throws Exception {
     int r = 120;
-    Random random = new Random(5);
-    double[] block = new double[r * 300];
-    for (int i = 0; i < block.length; i++) {
-      block[i] = 3 + random.nextGaussian();
-    }
+    double[] block = gaussianBlock(r, 300, 3, 5);
     FeatureStatistics stats = new FeatureStatistics(r);
     stats.addBlock(block.clone(), 300, 17.0);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -89,5 +87,62 @@ class FeatureStatisticsTest {
     more.addBlock(block.clone(), 300, 17.0);
     assertArrayEquals(stats.copy().merge(more).covariance(false), back.merge(more).covariance(false), 0.0);
     assertArrayEquals(stats.copy().merge(empty).covariance(true), stats.covariance(true), 0.0);
+  }
+
+  /**
+   * Statistics kept without the scatter give the traces of the full ones from n, φ̄ and tr M, survive a copy
+   * and Java serialization, and refuse every use that needs M.
+   */
+  @Test
+  void withoutScatterKeepsTheTracesAndRefusesTheScatter() throws Exception {
+    int r = 6;
+    double[] block = gaussianBlock(r, 50, 2, 9);
+    FeatureStatistics full = new FeatureStatistics(r);
+    full.addBlock(block.clone(), 50, 11.0);
+    double[] m = full.scatter();
+    double traceM = 0;
+    for (int i = 0; i < r; i++) {
+      traceM += m[i + i * r];
+    }
+    FeatureStatistics compact = FeatureStatistics.withoutScatter(r, full.count(), full.mean(), traceM,
+        full.diagonalSum());
+    assertTrue(full.hasScatter());
+    assertFalse(compact.hasScatter());
+    assertEquals(traceM, full.scatterTrace(), 1e-12 * traceM);
+    for (boolean centered : new boolean[] {true, false}) {
+      assertEquals(full.trace(centered), compact.trace(centered), 1e-12 * full.trace(centered), "trace " + centered);
+    }
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(compact);
+    }
+    FeatureStatistics back;
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      back = (FeatureStatistics) in.readObject();
+    }
+    for (FeatureStatistics s : new FeatureStatistics[] {compact.copy(), back}) {
+      assertFalse(s.hasScatter());
+      assertEquals(compact.trace(false), s.trace(false), 0.0);
+      assertArrayEquals(compact.mean(), s.mean(), 0.0);
+      assertEquals(compact.diagonalSum(), s.diagonalSum(), 0.0);
+      assertEquals(compact.count(), s.count());
+    }
+    assertThrows(IllegalStateException.class, compact::scatter);
+    assertThrows(IllegalStateException.class, () -> compact.covariance(true));
+    assertThrows(IllegalStateException.class, () -> full.copy().merge(compact));
+    assertThrows(IllegalStateException.class, () -> compact.copy().merge(full));
+    assertThrows(IllegalStateException.class, () -> compact.addBlock(block.clone(), 50, 11.0));
+    assertThrows(IllegalArgumentException.class, () -> FeatureStatistics.withoutScatter(r, 5, full.mean(), -1, 1));
+  }
+
+  /** r×rows column-major, entries shift + N(0, 1). */
+  private static double[] gaussianBlock(int r, int rows, double shift, long seed) {
+    Random random = new Random(seed);
+    double[] block = new double[r * rows];
+    for (int i = 0; i < block.length; i++) {
+      block[i] = shift + random.nextGaussian();
+    }
+    return block;
   }
 }

@@ -169,6 +169,65 @@ class OjaSubspaceTest {
     assertTrue(values[0] >= values[1] && values[1] >= values[2], "descending");
   }
 
+  /**
+   * Carrying the Rayleigh–Ritz sum of earlier rows into a new basis of the same span equals one
+   * Rayleigh–Ritz step over all the rows (exact while the span does not move); into another span it keeps
+   * RᵀS R, checked against its formula.
+   */
+  @Test
+  void carriedRayleighRitzEqualsOneStepOverAllRows() {
+    double[] u = plantedBasis(8);
+    int n = 2000;
+    int first = 700;
+    double[] z = sample(u, n, 9);
+    OjaSubspace all = run(z, 500, 10, 10);
+    all.orthonormalize();
+    double[] start = all.basis();
+    double[] s = new double[K * K];
+    all.accumulateRitz(z, n, s);
+    double[] expected = all.finishRitz(s, n);
+
+    OjaSubspace part = OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, start, new double[DIM], 0, 0, 0);
+    double[] s1 = new double[K * K];
+    part.accumulateRitz(java.util.Arrays.copyOfRange(z, 0, first * DIM), first, s1);
+    double[] values1 = part.finishRitz(s1, first);
+    double[] basis1 = part.basis();
+    // Another basis of the same span (columns mixed by a rotation), as Oja's QR would leave it.
+    double c = Math.cos(0.7);
+    double sn = Math.sin(0.7);
+    double[] mixed = basis1.clone();
+    for (int i = 0; i < DIM; i++) {
+      mixed[i] = c * basis1[i] - sn * basis1[i + DIM];
+      mixed[i + DIM] = sn * basis1[i] + c * basis1[i + DIM];
+    }
+    OjaSubspace next = OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, mixed, new double[DIM], 0, 0, 0);
+    double[] carried = next.carriedRitz(basis1, values1, first);
+    next.accumulateRitz(java.util.Arrays.copyOfRange(z, first * DIM, n * DIM), n - first, carried);
+    double[] values = next.finishRitz(carried, n);
+    assertArrayEquals(expected, values, 1e-10 * expected[0], "carried = one step over all rows");
+    assertTrue(sinTheta(all.basis(), next.basis(), DIM, K) < 1e-6, "the same eigenvectors");
+
+    // Into an unrelated span: the formula R diag(n Λ) Rᵀ, R = QᵀQ_prev, in plain loops.
+    OjaSubspace other = OjaSubspace.random(DIM, K, false, StepSchedule.constant(1), 1, 77);
+    double[] q = other.basis();
+    double[] got = other.carriedRitz(basis1, values1, first);
+    for (int a = 0; a < K; a++) {
+      for (int b = 0; b < K; b++) {
+        double want = 0;
+        for (int t = 0; t < K; t++) {
+          double ra = 0;
+          double rb = 0;
+          for (int i = 0; i < DIM; i++) {
+            ra += q[i + a * DIM] * basis1[i + t * DIM];
+            rb += q[i + b * DIM] * basis1[i + t * DIM];
+          }
+          want += ra * first * values1[t] * rb;
+        }
+        assertEquals(want, got[a + b * K], 1e-10 * first * values1[0], "S[" + a + "," + b + "]");
+      }
+    }
+  }
+
   @Test
   void schedulesFollowTheirFormulas() {
     assertEquals(0.25, StepSchedule.parse("constant:0.25").eta(1000), 0.0);

@@ -222,5 +222,43 @@ class StreamingKernelPCATest {
     RandomFeatureKernelPCAModel again = (RandomFeatureKernelPCAModel) StreamingKernelPCA.loadLatest(resumed);
     assertArrayEquals(oja.components().toArray(), again.components().toArray(), 1e-8, "resumed = uninterrupted");
     assertArrayEquals(oja.explainedVariance().toArray(), again.explainedVariance().toArray(), 1e-10);
+
+    // The saved version is O(D·k): ω, b, the basis and statistics without the D×D scatter.
+    Path version = Path.of(StreamingKernelPCA.latestVersion(resumed,
+        LocalSpark.spark().sparkContext().hadoopConfiguration()).replaceFirst("^file:", ""));
+    assertFalse(Files.exists(version.resolve("data/scatter")), "no scatter in " + version);
+    try (Stream<Path> files = Files.list(version.resolve("metadata"))) {
+      Path metadata = files.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+      assertTrue(Files.readString(metadata).contains("\"statistics\":\"withoutScatter\""), "metadata");
+    }
+    assertFalse(again.statistics().hasScatter());
+  }
+
+  /**
+   * The Ritz values cover every row streamed, not only the last micro-batch: warm-started at the exact
+   * (uncentred) RF-ERM components of all rows with a negligible step, RF-Oja's span stays put and after
+   * three micro-batches its eigenvalues are RF-ERM's on all rows.
+   */
+  @Test
+  void ojaRitzValuesCoverEveryRowStreamed() throws Exception {
+    double[][] x = LocalSpark.clusters(CHUNKS * CHUNK_ROWS, D, 12);
+    RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(3).setNumRandomFeatures(40).setSeed(5)
+        .setGamma(0.2).setCentered(false);
+    RandomFeatureKernelPCAModel erm = estimator.fit(LocalSpark.frame(x, 2));
+    StreamingKernelPCA streaming = new StreamingKernelPCA().setEstimator(estimator).setAlgorithm("oja")
+        .setStepSchedule(StepSchedule.constant(1e-12)).setWarmStart(erm).setModelDir(dir.resolve("warm").toString());
+    double[] lastChunkOnly = null;
+    for (int c = 0; c < CHUNKS; c++) {
+      double[][] chunk = Arrays.copyOfRange(x, c * CHUNK_ROWS, (c + 1) * CHUNK_ROWS);
+      streaming.sink().call(LocalSpark.frame(chunk, 2), (long) c);
+      lastChunkOnly = estimator.fit(LocalSpark.frame(chunk, 1)).explainedVariance().toArray();
+    }
+    RandomFeatureKernelPCAModel oja = (RandomFeatureKernelPCAModel) StreamingKernelPCA.loadLatest(
+        dir.resolve("warm").toString());
+    double[] expected = erm.explainedVariance().toArray();
+    double[] actual = oja.explainedVariance().toArray();
+    assertArrayEquals(expected, actual, 1e-9 * expected[0], "Ritz values over all rows = RF-ERM's eigenvalues");
+    assertTrue(Math.abs(lastChunkOnly[0] - expected[0]) > 1e-4 * expected[0],
+        "the last micro-batch alone gives other values (the test can tell them apart)");
   }
 }
