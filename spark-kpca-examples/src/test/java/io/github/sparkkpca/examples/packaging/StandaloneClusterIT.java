@@ -10,11 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import io.github.sparkkpca.examples.data.InjectedTaskFailure;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -31,7 +27,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -111,7 +106,7 @@ class StandaloneClusterIT {
     Path clusterSummary = dir.resolve("cluster-summary.json");
     Path clusterScores = dir.resolve("cluster-scores");
     try (Cluster cluster = Cluster.start(sparkHome, logs)) {
-      Child fit = cluster.submit(jar, logs.resolve("driver-fit.log"), List.of(concat(List.of("fit", "--input",
+      ChildJvm fit = cluster.submit(jar, logs.resolve("driver-fit.log"), List.of(concat(List.of("fit", "--input",
           INPUT), FIT, List.of("--model-out", clusterModel.toString(), "--summary-out", clusterSummary.toString(),
           "--progress-interval", "0.05"))));
       // Kill once a few statistics tasks have finished (their shuffle output on the executor is lost too)
@@ -134,7 +129,7 @@ class StandaloneClusterIT {
           + executor.pid() + ") while the statistics pass ran:\n" + fit.tail());
       assertTrue(fit.output().contains(injectedFailure()), "no injected task failure:\n" + fit.tail());
 
-      Child transform = cluster.submit(jar, logs.resolve("driver-transform.log"), List.of("transform",
+      ChildJvm transform = cluster.submit(jar, logs.resolve("driver-transform.log"), List.of("transform",
           "--model", clusterModel.toString(), "--input", INPUT, "--output", clusterScores.toString(),
           "--progress-interval", "0"));
       assertEquals(0, transform.awaitExit(Duration.ofMinutes(10)),
@@ -258,8 +253,8 @@ class StandaloneClusterIT {
     private final Path sparkHome;
     private final Path logs;
     private final Map<String, String> environment;
-    private final List<Child> children = Collections.synchronizedList(new ArrayList<>());
-    private final List<Child> workers = new ArrayList<>();
+    private final List<ChildJvm> children = Collections.synchronizedList(new ArrayList<>());
+    private final List<ChildJvm> workers = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopAll, "standalone-cluster-it-cleanup");
     private String masterUrl;
 
@@ -286,7 +281,7 @@ class StandaloneClusterIT {
         int port = freePort();
         int webUiPort = freePort();
         cluster.masterUrl = "spark://127.0.0.1:" + port;
-        Child master = cluster.daemon("master", List.of("-Dspark.master.rest.enabled=false",
+        ChildJvm master = cluster.daemon("master", List.of("-Dspark.master.rest.enabled=false",
             "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", String.valueOf(port),
             "--webui-port", String.valueOf(webUiPort)));
         for (int w = 1; w <= WORKERS; w++) {
@@ -303,17 +298,17 @@ class StandaloneClusterIT {
       }
     }
 
-    private Child daemon(String name, List<String> mainAndArgs) throws IOException {
-      List<String> command = java("-Xmx256m");
+    private ChildJvm daemon(String name, List<String> mainAndArgs) throws IOException {
+      List<String> command = ChildJvm.java("-Xmx256m");
       command.add("-cp");
       command.add(sparkHome.resolve("jars") + "/*");
       command.addAll(mainAndArgs);
-      return started(Child.start(command, environment, logs.resolve(name + ".log")));
+      return started(ChildJvm.start(command, environment, logs.resolve(name + ".log")));
     }
 
     /** Submits the CLI with {@code args} in client mode; the driver fails partition 3's first attempt. */
-    Child submit(Path jar, Path log, List<String> args) throws IOException {
-      List<String> command = java("-Xmx1g");
+    ChildJvm submit(Path jar, Path log, List<String> args) throws IOException {
+      List<String> command = ChildJvm.java("-Xmx1g");
       command.add("-cp");
       command.add(Files.readString(Path.of("target", "classpath.txt")).trim());
       command.addAll(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl, "--deploy-mode",
@@ -322,7 +317,7 @@ class StandaloneClusterIT {
           InjectedTaskFailure.CONF + "=" + FAILING_PARTITION, "--class",
           "io.github.sparkkpca.examples.cli.SparkKpcaCli", jar.toAbsolutePath().toString()));
       command.addAll(args);
-      return started(Child.start(command, environment, log));
+      return started(ChildJvm.start(command, environment, log));
     }
 
     /**
@@ -330,7 +325,7 @@ class StandaloneClusterIT {
      * it is gone.
      */
     ProcessHandle killExecutorOfWorker(int index) throws Exception {
-      Child worker = workers.get(index);
+      ChildJvm worker = workers.get(index);
       List<ProcessHandle> executors = worker.process.children().filter(ProcessHandle::isAlive).toList();
       assertEquals(1, executors.size(), () -> "executors of worker " + (index + 1) + ": " + executors);
       ProcessHandle executor = executors.get(0);
@@ -341,14 +336,14 @@ class StandaloneClusterIT {
       return executor;
     }
 
-    private void awaitWorkers(Child master, int webUiPort, Duration timeout) throws InterruptedException {
+    private void awaitWorkers(ChildJvm master, int webUiPort, Duration timeout) throws InterruptedException {
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
       HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webUiPort + "/json/"))
           .timeout(Duration.ofSeconds(10)).build();
       long deadline = System.nanoTime() + timeout.toNanos();
       String last = "no answer";
       while (System.nanoTime() < deadline) {
-        for (Child child : children) {
+        for (ChildJvm child : children) {
           if (!child.process.isAlive()) {
             fail(child.log.getFileName() + ": exited with " + child.process.exitValue() + ":\n" + child.tail());
           }
@@ -367,21 +362,9 @@ class StandaloneClusterIT {
           + "\n" + master.tail());
     }
 
-    private Child started(Child child) {
+    private ChildJvm started(ChildJvm child) {
       children.add(child);
       return child;
-    }
-
-    private static List<String> java(String heap) {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      for (String option : System.getProperty("spark.jvm.opens", "").trim().split("\\s+")) {
-        if (!option.isEmpty()) {
-          command.add(option);
-        }
-      }
-      command.add(heap);
-      return command;
     }
 
     private static int freePort() throws IOException {
@@ -392,16 +375,16 @@ class StandaloneClusterIT {
 
     /** Stops the drivers, the workers and the master (latest first), then anything they left running. */
     private void stopAll() {
-      List<Child> started;
+      List<ChildJvm> started;
       synchronized (children) {
         started = new ArrayList<>(children);
       }
       Collections.reverse(started);
       List<ProcessHandle> descendants = new ArrayList<>();
-      for (Child child : started) {
+      for (ChildJvm child : started) {
         child.process.descendants().forEach(descendants::add);
       }
-      for (Child child : started) {
+      for (ChildJvm child : started) {
         child.stop();
       }
       for (ProcessHandle handle : descendants) {
@@ -417,114 +400,6 @@ class StandaloneClusterIT {
         Runtime.getRuntime().removeShutdownHook(shutdownHook);
       } catch (IllegalStateException e) {
         // This JVM is already shutting down; the hook runs anyway.
-      }
-    }
-  }
-
-  /** A started JVM whose output (stdout and stderr) is copied line by line to a log file and kept. */
-  static final class Child {
-    final Process process;
-    final Path log;
-    private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-    private final Thread pump;
-
-    private Child(Process process, Path log) {
-      this.process = process;
-      this.log = log;
-      this.pump = new Thread(this::pump, "output of " + log.getFileName());
-      pump.setDaemon(true);
-      pump.start();
-    }
-
-    static Child start(List<String> command, Map<String, String> environment, Path log) throws IOException {
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      Map<String, String> env = builder.environment();
-      for (String inherited : List.of("SPARK_CLASSPATH", "SPARK_DIST_CLASSPATH", "SPARK_JAVA_OPTS",
-          "HADOOP_CONF_DIR", "YARN_CONF_DIR", "SPARK_WORKER_OPTS", "SPARK_DAEMON_JAVA_OPTS")) {
-        env.remove(inherited);
-      }
-      env.putAll(environment);
-      return new Child(builder.start(), log);
-    }
-
-    private void pump() {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          out.println(line);
-          out.flush();
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    List<String> lines() {
-      synchronized (lines) {
-        return new ArrayList<>(lines);
-      }
-    }
-
-    String output() {
-      return String.join("\n", lines());
-    }
-
-    /** The last lines of the output, and where the rest is, for failure messages. */
-    String tail() {
-      List<String> all = lines();
-      return "(whole output in " + log + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - 150),
-          all.size()));
-    }
-
-    /**
-     * Waits for the first output line that matches {@code pattern} and {@code accept}; fails if the process
-     * ends or the time runs out first.
-     */
-    Matcher awaitLine(Pattern pattern, Predicate<Matcher> accept, Duration timeout) throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      int seen = 0;
-      while (true) {
-        List<String> now = lines();
-        for (; seen < now.size(); seen++) {
-          Matcher matcher = pattern.matcher(now.get(seen));
-          if (matcher.matches() && accept.test(matcher)) {
-            return matcher;
-          }
-        }
-        if (!process.isAlive() && !pump.isAlive()) {
-          fail(log.getFileName() + ": ended with " + process.exitValue() + " before a line matching " + pattern
-              + ":\n" + tail());
-        }
-        if (System.nanoTime() > deadline) {
-          fail(log.getFileName() + ": no line matching " + pattern + " in " + timeout + ":\n" + tail());
-        }
-        Thread.sleep(20);
-      }
-    }
-
-    /** Waits for the exit code (and the rest of the output); fails when the time runs out. */
-    int awaitExit(Duration timeout) throws InterruptedException {
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        fail(log.getFileName() + ": still running after " + timeout + ":\n" + tail());
-      }
-      pump.join(TimeUnit.SECONDS.toMillis(30));
-      return process.exitValue();
-    }
-
-    /** Asks the JVM to stop (its shutdown hooks run), then kills it after 20 s. */
-    void stop() {
-      if (!process.isAlive()) {
-        return;
-      }
-      process.destroy();
-      try {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
       }
     }
   }
