@@ -1,6 +1,5 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.kernel.KernelType;
 import java.io.Serializable;
 import java.util.Locale;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -14,53 +13,38 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Parameters shared by every kernel PCA stage (exact and Nyström, estimators and models).
- *
- * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link KernelType}.
+ * Parameters shared by every kernel PCA stage (exact and Nyström, estimators and models); the kernel and the
+ * block size are {@link KernelParams}.
  */
-public interface KernelPCAParams extends Params {
+public interface KernelPCAParams extends KernelParams {
 
   /** The Param objects of one stage instance (created by the stage, bound to it as parent). */
   final class Definitions implements Serializable {
     final Param<String> inputCol;
     final Param<String> outputCol;
     final IntParam k;
-    final Param<String> kernel;
-    final DoubleParam gamma;
-    final IntParam degree;
-    final DoubleParam coef0;
     final BooleanParam centered;
     final Param<String> residualCol;
-    final IntParam blockSize;
     final Param<String> reconstructionCol;
     final Param<String> preimageMethod;
     final IntParam preimageMaxIter;
     final DoubleParam preimageRidge;
     /** Exposed by {@link FeaturePCAParams} only (exact kernel PCA always finds every eigenvalue). */
     final Param<String> spectrum;
+    /** The kernel and block size, shared with the regression stages. */
+    final KernelParams.Definitions kernelParams;
 
     @SuppressWarnings("unchecked")
     Definitions(Params owner) {
+      kernelParams = new KernelParams.Definitions(owner);
       inputCol = new Param<>(owner, "inputCol", "input column of feature vectors (ml.linalg.Vector)");
       outputCol = new Param<>(owner, "outputCol", "output column of the k principal-component scores");
       k = new IntParam(owner, "k", "number of principal components to keep (> 0); required",
           ParamValidators.gt(0));
-      kernel = new Param<>(owner, "kernel", "kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian "
-          + "exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine "
-          + "<x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)",
-          ParamValidators.inArray(KernelType.NAMES));
-      gamma = new DoubleParam(owner, "gamma", "kernel scale gamma (> 0). Unset: rbf uses the median "
-          + "heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, "
-          + "polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model",
-          ParamValidators.gt(0));
-      degree = new IntParam(owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
-      coef0 = new DoubleParam(owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
       centered = new BooleanParam(owner, "centered", "whether to centre in feature space (PCA of the "
           + "covariance); false gives the uncentred second-moment PCA of Sterge et al. (2020)");
       residualCol = new Param<>(owner, "residualCol", "optional output column of the per-row feature-space "
           + "residual ||k(.,x) - mean - projection||^2 (a novelty score); empty: not produced");
-      blockSize = new IntParam(owner, "blockSize", "rows per block in the BLAS level-3 kernel evaluation; "
-          + "0 chooses it from m and d so a block's buffers stay near 32 MB", ParamValidators.gtEq(0));
       reconstructionCol = new Param<>(owner, "reconstructionCol", "optional output column of input-space "
           + "reconstructions (pre-images) of the projected rows, a Vector of size d (denoising); empty: not "
           + "produced");
@@ -83,6 +67,11 @@ public interface KernelPCAParams extends Params {
   /** This stage's Param objects. */
   Definitions kernelPCAParams();
 
+  @Override
+  default KernelParams.Definitions kernelParams() {
+    return kernelPCAParams().kernelParams;
+  }
+
   /** Input vector column. Default: {@code features}. */
   default Param<String> inputCol() {
     return kernelPCAParams().inputCol;
@@ -98,26 +87,6 @@ public interface KernelPCAParams extends Params {
     return kernelPCAParams().k;
   }
 
-  /** The kernel family; default {@code rbf}. */
-  default Param<String> kernel() {
-    return kernelPCAParams().kernel;
-  }
-
-  /** γ; unset means a data-driven default chosen at fit. */
-  default DoubleParam gamma() {
-    return kernelPCAParams().gamma;
-  }
-
-  /** p, the polynomial degree; default 3. */
-  default IntParam degree() {
-    return kernelPCAParams().degree;
-  }
-
-  /** c₀; default 1. */
-  default DoubleParam coef0() {
-    return kernelPCAParams().coef0;
-  }
-
   /** Centre in feature space; default true. */
   default BooleanParam centered() {
     return kernelPCAParams().centered;
@@ -126,11 +95,6 @@ public interface KernelPCAParams extends Params {
   /** Optional residual (novelty score) column; default empty (not produced). */
   default Param<String> residualCol() {
     return kernelPCAParams().residualCol;
-  }
-
-  /** Rows per block; default 0 (automatic). */
-  default IntParam blockSize() {
-    return kernelPCAParams().blockSize;
   }
 
   /** Optional pre-image column; default empty (not produced). */
@@ -173,23 +137,6 @@ public interface KernelPCAParams extends Params {
     return getOrDefault(residualCol());
   }
 
-  default int getBlockSize() {
-    return (Integer) getOrDefault(blockSize());
-  }
-
-  /**
-   * The block size to use with m support points (landmarks) in dimension d: the parameter when set,
-   * else about 4M doubles / (m + d + k) rows, within [16, 4096].
-   */
-  default int effectiveBlockSize(int m, int d, int k) {
-    int b = getBlockSize();
-    if (b > 0) {
-      return b;
-    }
-    long auto = (4L << 20) / Math.max(1, (long) m + d + k);
-    return (int) Math.max(16, Math.min(4096, auto));
-  }
-
   default String getInputCol() {
     return getOrDefault(inputCol());
   }
@@ -203,27 +150,6 @@ public interface KernelPCAParams extends Params {
       throw new IllegalArgumentException("Param k (the number of principal components) must be set");
     }
     return (Integer) getOrDefault(k());
-  }
-
-  default KernelType getKernelType() {
-    return KernelType.parse(getOrDefault(kernel()));
-  }
-
-  default String getKernel() {
-    return getKernelType().paramName();
-  }
-
-  /** γ if set (or chosen at fit, on a model); NaN when unset. */
-  default double getGamma() {
-    return isDefined(gamma()) ? (Double) getOrDefault(gamma()) : Double.NaN;
-  }
-
-  default int getDegree() {
-    return (Integer) getOrDefault(degree());
-  }
-
-  default double getCoef0() {
-    return (Double) getOrDefault(coef0());
   }
 
   default boolean getCentered() {
@@ -251,12 +177,9 @@ public interface KernelPCAParams extends Params {
   static void setDefaults(KernelPCAParams owner) {
     owner.setDefault(owner.inputCol(), "features");
     owner.setDefault(owner.outputCol(), "kpca");
-    owner.setDefault(owner.kernel(), "rbf");
-    owner.setDefault(owner.degree(), 3);
-    owner.setDefault(owner.coef0(), 1.0);
+    KernelParams.setDefaults(owner);
     owner.setDefault(owner.centered(), true);
     owner.setDefault(owner.residualCol(), "");
-    owner.setDefault(owner.blockSize(), 0);
     owner.setDefault(owner.reconstructionCol(), "");
     owner.setDefault(owner.preimageMethod(), "fixed-point");
     owner.setDefault(owner.preimageMaxIter(), 100);

@@ -11,7 +11,6 @@ import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
@@ -231,12 +230,12 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     SparkSession spark = dataset.sparkSession();
     Broadcast<Projector> broadcast = spark.sparkContext().broadcast(predictor,
         scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = effectiveBlockSize(numSupportPoints(), numFeatures());
+    int blockSize = effectiveBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
     return dataset.toDF().mapPartitions(new Predict(broadcast, coding, dataset.schema().fieldIndex(getFeaturesCol()),
         getFeaturesCol(), numFeatures(), blockSize), Encoders.row(outSchema));
   }
 
-  /** Scores a partition in blocks, rows in input order, the prediction appended. */
+  /** Scores a partition in blocks ({@link BlockedRows}), rows in input order, the prediction appended. */
   private static final class Predict implements MapPartitionsFunction<Row, Row> {
     private final Broadcast<Projector> predictor;
     private final LabelCoding coding;
@@ -258,66 +257,31 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     @Override
     public Iterator<Row> call(Iterator<Row> input) {
       Projector p = predictor.value();
-      int partition = org.apache.spark.TaskContext.getPartitionId();
       int c = p.numComponents();
-      RowBlock block = new RowBlock(blockSize, dim);
       double[] scratch = new double[p.scratchSize(blockSize)];
       double[] outputs = new double[c * blockSize];
-      List<Row> pending = new ArrayList<>(blockSize);
-      long[] position = {0};
-      return new Iterator<>() {
-        private Iterator<Row> ready = Collections.emptyIterator();
-
-        @Override
-        public boolean hasNext() {
-          while (!ready.hasNext() && input.hasNext()) {
-            fill();
-          }
-          return ready.hasNext();
-        }
-
-        @Override
-        public Row next() {
-          if (!hasNext()) {
-            throw new java.util.NoSuchElementException();
-          }
-          return ready.next();
-        }
-
-        private void fill() {
-          pending.clear();
-          block.clear();
-          while (input.hasNext() && !block.isFull()) {
-            Row row = input.next();
-            Object value = row.get(inputIndex);
-            String problem = InputVectors.problem(value, dim, "the model expects");
-            if (problem != null) {
-              throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position[0]
-                  + " of partition " + partition + " " + problem);
+      return BlockedRows.map(input, inputIndex, inputCol, dim, blockSize,
+          org.apache.spark.TaskContext.getPartitionId(), new BlockedRows.Scorer() {
+            @Override
+            public int score(RowBlock block) {
+              return p.project(block, scratch, outputs, null);
             }
-            block.add((Vector) value, inputCol);
-            pending.add(row);
-            position[0]++;
-          }
-          int bad = p.project(block, scratch, outputs, null);
-          if (bad >= 0) {
-            throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position "
-                + (position[0] - pending.size() + bad) + " of partition " + partition + " gives a non-finite "
-                + "prediction: its kernel values overflow (" + p.kernel() + ")");
-          }
-          List<Row> out = new ArrayList<>(pending.size());
-          for (int i = 0; i < pending.size(); i++) {
-            Row row = pending.get(i);
-            Object[] values = new Object[row.length() + 1];
-            for (int f = 0; f < row.length(); f++) {
-              values[f] = row.get(f);
+
+            @Override
+            public String nonFinite() {
+              return "a non-finite prediction: its kernel values overflow (" + p.kernel() + ")";
             }
-            values[row.length()] = coding.predict(outputs, i * c);
-            out.add(RowFactory.create(values));
-          }
-          ready = out.iterator();
-        }
-      };
+
+            @Override
+            public int appended() {
+              return 1;
+            }
+
+            @Override
+            public void emit(int i, Object[] values, int at) {
+              values[at] = coding.predict(outputs, i * c);
+            }
+          });
     }
   }
 

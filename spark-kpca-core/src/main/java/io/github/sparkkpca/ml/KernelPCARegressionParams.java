@@ -1,6 +1,5 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.kernel.KernelType;
 import java.io.Serializable;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleArrayParam;
@@ -14,38 +13,32 @@ import org.apache.spark.ml.param.Params;
 /**
  * Parameters of kernel principal component regression: {@link KernelPCARegressor} (a fixed kernel and
  * dimension), {@link RelevantDimensionEstimator} (kernel width and dimension chosen by Braun, Buhmann and
- * Müller's likelihood) and their {@link KernelPCARegressionModel}. The feature, label and prediction
- * columns are Spark ML's {@code featuresCol}, {@code labelCol} and {@code predictionCol}.
+ * Müller's likelihood) and their {@link KernelPCARegressionModel}. The kernel and the block size are the
+ * {@link KernelParams} of kernel PCA (on {@link RelevantDimensionEstimator}, γ comes from {@code gammaGrid}
+ * instead); the feature, label and prediction columns are Spark ML's {@code featuresCol}, {@code labelCol} and
+ * {@code predictionCol}.
  *
  * <p><b>Width convention.</b> The rbf kernel is exp(−γ‖x − y‖²). Braun et al. write k(x, y) =
  * exp(−‖x − y‖²/w) with a width w, so γ = 1/w; their grid of 20 widths log-spaced in [10⁻², 10⁴] is the
  * default {@code gammaGrid} (γ from 10² down to 10⁻⁴).
  */
-public interface KernelPCARegressionParams extends Params {
+public interface KernelPCARegressionParams extends KernelParams {
 
   /** The Param objects of one stage instance. */
   final class Definitions implements Serializable {
-    final Param<String> kernel;
-    final DoubleParam gamma;
-    final IntParam degree;
-    final DoubleParam coef0;
     final DoubleArrayParam gammaGrid;
     final IntParam numLandmarks;
     final LongParam seed;
     final DoubleParam rcond;
-    final IntParam blockSize;
     final IntParam dimension;
     final IntParam maxDimension;
     final BooleanParam fitIntercept;
     final Param<String> labelMode;
+    /** The kernel and block size, shared with the kernel PCA stages. */
+    final KernelParams.Definitions kernelParams;
 
     Definitions(Params owner) {
-      kernel = new Param<>(owner, "kernel", "kernel (as NystromKernelPCA's): rbf exp(-gamma*||x-y||^2), laplacian, "
-          + "polynomial, linear, cosine, sigmoid", ParamValidators.inArray(KernelType.NAMES));
-      gamma = new DoubleParam(owner, "gamma", "kernel scale gamma (> 0) of KernelPCARegressor; unset: the median "
-          + "heuristic over the landmarks. On a model: the gamma chosen", ParamValidators.gt(0));
-      degree = new IntParam(owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
-      coef0 = new DoubleParam(owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
+      kernelParams = new KernelParams.Definitions(owner);
       gammaGrid = new DoubleArrayParam(owner, "gammaGrid", "the kernel scales gamma (> 0 each) among which "
           + "RelevantDimensionEstimator chooses by the likelihood; default the 20 widths w log-spaced in "
           + "[1e-2, 1e4] of Braun et al., gamma = 1/w", (double[] values) -> validGrid(values));
@@ -54,8 +47,6 @@ public interface KernelPCARegressionParams extends Params {
       seed = new LongParam(owner, "seed", "random seed of the landmark sample");
       rcond = new DoubleParam(owner, "rcond", "relative eigenvalue cut-off of K_mm (as NystromKernelPCA's)",
           ParamValidators.inRange(0.0, 1.0, true, false));
-      blockSize = new IntParam(owner, "blockSize", "rows per BLAS block; 0 chooses it from m and d",
-          ParamValidators.gtEq(0));
       dimension = new IntParam(owner, "dimension", "d, the number of leading kernel principal components the "
           + "regression uses (>= 1); required by KernelPCARegressor, chosen by RelevantDimensionEstimator",
           ParamValidators.gtEq(1));
@@ -86,6 +77,11 @@ public interface KernelPCARegressionParams extends Params {
   /** This stage's Param objects. */
   Definitions regressionParams();
 
+  @Override
+  default KernelParams.Definitions kernelParams() {
+    return regressionParams().kernelParams;
+  }
+
   /** The paper's grid: γ = 1/w for the 20 widths w = 10^(−2 + 6j/19), j = 0..19. */
   static double[] paperGammaGrid() {
     double[] grid = new double[20];
@@ -93,26 +89,6 @@ public interface KernelPCARegressionParams extends Params {
       grid[j] = 1.0 / Math.pow(10.0, -2.0 + 6.0 * j / 19.0);
     }
     return grid;
-  }
-
-  /** Kernel family; default rbf. */
-  default Param<String> kernel() {
-    return regressionParams().kernel;
-  }
-
-  /** γ; unset on a regressor: the median heuristic. */
-  default DoubleParam gamma() {
-    return regressionParams().gamma;
-  }
-
-  /** Polynomial degree; default 3. */
-  default IntParam degree() {
-    return regressionParams().degree;
-  }
-
-  /** c₀; default 1. */
-  default DoubleParam coef0() {
-    return regressionParams().coef0;
   }
 
   /** The γ grid of the relevant dimension estimate; default {@link #paperGammaGrid()}. */
@@ -135,11 +111,6 @@ public interface KernelPCARegressionParams extends Params {
     return regressionParams().rcond;
   }
 
-  /** Rows per block; default 0 (automatic). */
-  default IntParam blockSize() {
-    return regressionParams().blockSize;
-  }
-
   /** d. */
   default IntParam dimension() {
     return regressionParams().dimension;
@@ -160,23 +131,6 @@ public interface KernelPCARegressionParams extends Params {
     return regressionParams().labelMode;
   }
 
-  default KernelType getKernelType() {
-    return KernelType.parse(getOrDefault(kernel()));
-  }
-
-  /** γ if set; NaN when unset. */
-  default double getGamma() {
-    return isDefined(gamma()) ? (Double) getOrDefault(gamma()) : Double.NaN;
-  }
-
-  default int getDegree() {
-    return (Integer) getOrDefault(degree());
-  }
-
-  default double getCoef0() {
-    return (Double) getOrDefault(coef0());
-  }
-
   default double[] getGammaGrid() {
     return getOrDefault(gammaGrid());
   }
@@ -191,10 +145,6 @@ public interface KernelPCARegressionParams extends Params {
 
   default double getRcond() {
     return (Double) getOrDefault(rcond());
-  }
-
-  default int getBlockSize() {
-    return (Integer) getOrDefault(blockSize());
   }
 
   /** d; throws when unset. */
@@ -217,25 +167,12 @@ public interface KernelPCARegressionParams extends Params {
     return getOrDefault(labelMode());
   }
 
-  /** The block size: the param when set, else about 4M doubles / (m + d + r) rows within [16, 4096]. */
-  default int effectiveBlockSize(int m, int d) {
-    int b = getBlockSize();
-    if (b > 0) {
-      return b;
-    }
-    long auto = (4L << 20) / Math.max(1, 2L * m + d);
-    return (int) Math.max(16, Math.min(4096, auto));
-  }
-
   static void setDefaults(KernelPCARegressionParams owner, Class<?> stage) {
-    owner.setDefault(owner.kernel(), "rbf");
-    owner.setDefault(owner.degree(), 3);
-    owner.setDefault(owner.coef0(), 1.0);
+    KernelParams.setDefaults(owner);
     owner.setDefault(owner.gammaGrid(), paperGammaGrid());
     owner.setDefault(owner.numLandmarks(), 100);
     owner.setDefault(owner.seed(), (long) stage.getName().hashCode());
     owner.setDefault(owner.rcond(), 1e-12);
-    owner.setDefault(owner.blockSize(), 0);
     owner.setDefault(owner.maxDimension(), 0);
     owner.setDefault(owner.fitIntercept(), false);
     owner.setDefault(owner.labelMode(), "auto");

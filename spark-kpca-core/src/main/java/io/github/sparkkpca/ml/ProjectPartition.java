@@ -1,22 +1,17 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.data.InputVectors;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
+import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.linalg.RowBlock;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 
 /**
- * Scores one partition block by block: rows are buffered b at a time, checked ({@link InputVectors}),
+ * Scores one partition block by block ({@link BlockedRows}): rows are buffered b at a time, checked,
  * projected (a kernel block and one GEMM for landmark models), and
  * emitted in their input order with the score vector (and residual, and pre-image) appended.
  */
@@ -45,87 +40,45 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
   @Override
   public Iterator<Row> call(Iterator<Row> input) {
     Projector p = projector.value();
-    int partition = org.apache.spark.TaskContext.getPartitionId();
     int k = p.numComponents();
-    RowBlock block = new RowBlock(blockSize, dim);
     double[] scratch = new double[p.scratchSize(blockSize)];
     double[] scores = new double[k * blockSize];
     double[] residuals = withResidual ? new double[blockSize] : null;
     Preimage pre = preimage == null ? null : preimage.value();
     double[] preScratch = pre == null ? null : new double[pre.scratchSize(blockSize)];
     double[] reconstructions = pre == null ? null : new double[blockSize * dim];
-    List<Row> pending = new ArrayList<>(blockSize);
-
-    return new Iterator<>() {
-      private long position;
-      private Iterator<Row> ready = java.util.Collections.emptyIterator();
-
-      @Override
-      public boolean hasNext() {
-        if (ready.hasNext()) {
-          return true;
-        }
-        if (!input.hasNext()) {
-          return false;
-        }
-        fill();
-        return ready.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return ready.next();
-      }
-
-      private void fill() {
-        pending.clear();
-        block.clear();
-        while (input.hasNext() && !block.isFull()) {
-          Row row = input.next();
-          Object value = row.get(inputIndex);
-          String problem = InputVectors.problem(value, dim, "the model expects");
-          if (problem != null) {
-            throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position " + position
-                + " of partition " + partition + " " + problem);
+    return BlockedRows.map(input, inputIndex, inputCol, dim, blockSize, org.apache.spark.TaskContext.getPartitionId(),
+        new BlockedRows.Scorer() {
+          @Override
+          public int score(RowBlock block) {
+            int bad = p.project(block, scratch, scores, residuals);
+            if (bad < 0 && pre != null) {
+              pre.reconstruct(block, scores, preScratch, reconstructions);
+            }
+            return bad;
           }
-          block.add((Vector) value, inputCol);
-          pending.add(row);
-          position++;
-        }
-        int bad = p.project(block, scratch, scores, residuals);
-        if (bad >= 0) {
-          throw new IllegalArgumentException("Column '" + inputCol + "': the vector at position "
-              + (position - pending.size() + bad) + " of partition " + partition + " gives non-finite scores: its "
-              + "kernel values overflow (" + p.kernel() + "); rescale the input or choose other kernel parameters");
-        }
-        if (pre != null) {
-          pre.reconstruct(block, scores, preScratch, reconstructions);
-        }
-        List<Row> out = new ArrayList<>(pending.size());
-        for (int i = 0; i < pending.size(); i++) {
-          Row row = pending.get(i);
-          int width = row.length();
-          Object[] values = new Object[width + 1 + (withResidual ? 1 : 0) + (pre != null ? 1 : 0)];
-          for (int c = 0; c < width; c++) {
-            values[c] = row.get(c);
+
+          @Override
+          public String nonFinite() {
+            return "non-finite scores: its kernel values overflow (" + p.kernel() + "); rescale the input or "
+                + "choose other kernel parameters";
           }
-          double[] y = new double[k];
-          System.arraycopy(scores, i * k, y, 0, k);
-          values[width] = new DenseVector(y);
-          int next = width + 1;
-          if (withResidual) {
-            values[next++] = residuals[i];
+
+          @Override
+          public int appended() {
+            return 1 + (withResidual ? 1 : 0) + (pre != null ? 1 : 0);
           }
-          if (pre != null) {
-            values[next] = new DenseVector(java.util.Arrays.copyOfRange(reconstructions, i * dim, (i + 1) * dim));
+
+          @Override
+          public void emit(int i, Object[] values, int at) {
+            values[at++] = new DenseVector(Arrays.copyOfRange(scores, i * k, (i + 1) * k));
+            if (withResidual) {
+              values[at++] = residuals[i];
+            }
+            if (pre != null) {
+              values[at] = new DenseVector(Arrays.copyOfRange(reconstructions, i * dim, (i + 1) * dim));
+            }
           }
-          out.add(RowFactory.create(values));
-        }
-        ready = out.iterator();
-      }
-    };
+        });
   }
 }

@@ -65,7 +65,7 @@ final class RegressionFit {
     }
     int d = FeaturePasses.inputDimension(dataset, featuresCol);
     int requested = stage.getNumLandmarks();
-    int blockSize = stage.effectiveBlockSize(requested, d);
+    int blockSize = stage.effectiveBlockSize(requested, d, requested);
     int scales = gammas == null ? 1 : gammas.length;
     FitMemory.check(sc, requested, d, blockSize, "numLandmarks m", scales);
 

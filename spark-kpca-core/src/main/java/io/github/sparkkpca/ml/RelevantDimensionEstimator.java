@@ -1,14 +1,7 @@
 package io.github.sparkkpca.ml;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.spark.ml.Predictor;
-import org.apache.spark.ml.linalg.Vector;
-import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
-import org.apache.spark.sql.Dataset;
 
 /**
  * Braun, Buhmann and Müller's relevant dimension estimation ("Denoising and Dimension Reduction in Feature
@@ -24,11 +17,7 @@ import org.apache.spark.sql.Dataset;
  * 8·m²·|grid| bytes (160 MB per task for 20 scales at m = 1000), which the fit checks before it starts.
  * With m = n landmarks (every row) it is the exact method of the paper.
  */
-public final class RelevantDimensionEstimator extends Predictor<Vector, RelevantDimensionEstimator, KernelPCARegressionModel>
-    implements KernelPCARegressionParams, MLWritable {
-
-  private final String uid;
-  private final KernelPCARegressionParams.Definitions definitions;
+public final class RelevantDimensionEstimator extends AbstractKernelPCARegressor<RelevantDimensionEstimator> {
 
   public RelevantDimensionEstimator() {
     this(Identifiable.randomUID("relevantDimension"));
@@ -39,69 +28,7 @@ public final class RelevantDimensionEstimator extends Predictor<Vector, Relevant
   }
 
   private RelevantDimensionEstimator(PendingUid held) {
-    this.uid = PendingUid.take();
-    this.definitions = new KernelPCARegressionParams.Definitions(this);
-    KernelPCARegressionParams.setDefaults(this, RelevantDimensionEstimator.class);
-  }
-
-  @Override
-  public String uid() {
-    return uid != null ? uid : PendingUid.peek();
-  }
-
-  @Override
-  public KernelPCARegressionParams.Definitions regressionParams() {
-    return definitions;
-  }
-
-  public RelevantDimensionEstimator setKernel(String value) {
-    set(kernel(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setDegree(int value) {
-    set(degree(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setCoef0(double value) {
-    set(coef0(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setNumLandmarks(int value) {
-    set(numLandmarks(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setSeed(long value) {
-    set(seed(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setRcond(double value) {
-    set(rcond(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setBlockSize(int value) {
-    set(blockSize(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setMaxDimension(int value) {
-    set(maxDimension(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setFitIntercept(boolean value) {
-    set(fitIntercept(), value);
-    return this;
-  }
-
-  public RelevantDimensionEstimator setLabelMode(String value) {
-    set(labelMode(), value);
-    return this;
+    super(held);
   }
 
   public RelevantDimensionEstimator setGammaGrid(double[] value) {
@@ -110,36 +37,17 @@ public final class RelevantDimensionEstimator extends Predictor<Vector, Relevant
   }
 
   @Override
-  public KernelPCARegressionModel fit(Dataset<?> dataset) {
-    return super.fit(dataset).withFittedParams();
+  double[] gammas() {
+    return getGammaGrid();
   }
 
   @Override
-  public KernelPCARegressionModel train(Dataset<?> dataset) {
-    return RegressionFit.fit(this, uid, getFeaturesCol(), getLabelCol(), dataset, getGammaGrid(), 0,
-        "RelevantDimensionEstimator " + uid + ": ");
-  }
-
-  @Override
-  public RelevantDimensionEstimator copy(ParamMap extra) {
-    return defaultCopy(extra);
-  }
-
-  @Override
-  public MLWriter write() {
-    return StageWriter.paramsOnly(this);
+  int fixedDimension() {
+    return 0;
   }
 
   public static MLReader<RelevantDimensionEstimator> read() {
-    return new MLReader<>() {
-      @Override
-      public RelevantDimensionEstimator load(String path) {
-        JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), RelevantDimensionEstimator.class);
-        RelevantDimensionEstimator stage = new RelevantDimensionEstimator(metadata.get("uid").asText());
-        Persistence.applyParams(stage, metadata, path);
-        return stage;
-      }
-    };
+    return reader(RelevantDimensionEstimator.class, RelevantDimensionEstimator::new);
   }
 
   public static RelevantDimensionEstimator load(String path) {

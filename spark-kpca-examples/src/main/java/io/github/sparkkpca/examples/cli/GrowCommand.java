@@ -1,6 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.linalg.IncrementalEigen;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
@@ -8,7 +7,6 @@ import io.github.sparkkpca.ml.IncrementalNystrom;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +26,7 @@ import picocli.CommandLine.Spec;
  * from a batch one.
  */
 @Command(name = "grow", mixinStandardHelpOptions = true, sortOptions = false,
+    resourceBundle = "io.github.sparkkpca.examples.cli.GrowCommand",
     description = "Add landmarks to a saved Nystrom model incrementally (rank-one updates of the landmark kernel "
         + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
 public final class GrowCommand implements Callable<Integer> {
@@ -73,17 +72,8 @@ public final class GrowCommand implements Callable<Integer> {
       + "batch every U rank-one updates (0: never; default: ${DEFAULT-VALUE}).")
   int recomputeEvery;
 
-  @Option(names = "--model-out", required = true, paramLabel = "DIR",
-      description = "Directory to save the grown model to; not --model itself. An existing DIR is replaced only "
-          + "with --overwrite, and only when it holds a model saved by spark-kpca.")
-  String modelOut;
-
-  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON: "
-      + "fit's keys and 'incremental' (the drift and the update counts).")
-  Path summaryOut;
-
-  @Option(names = "--overwrite", description = "Replace an earlier model or summary written by spark-kpca.")
-  boolean overwrite;
+  @Mixin
+  ModelOutputOptions output;
 
   @Mixin
   SparkOptions sparkOptions;
@@ -99,14 +89,7 @@ public final class GrowCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      TransformCommand.requireSavedModel(spark, model);
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.add(model);
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          reads);
-      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
-      SafeOutput summaryOutput = summaryOut == null ? null
-          : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
+      SafeOutput summaryOutput = output.claim(spark, model, input, EARLIER_SUMMARY);
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(model);
       if (!(loaded instanceof NystromKernelPCAModel nystrom) || !loaded.isUpdatable()) {
@@ -125,7 +108,7 @@ public final class GrowCommand implements Callable<Integer> {
             new IncrementalEigen.Monitoring(tolerance, fullCheckEvery, recomputeEvery));
         double seconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(growth.model(), seconds);
-        summary.saveWithModel(growth.model(), modelOut, overwrite, null, out);
+        summary.saveWithModel(growth.model(), output.modelOut, output.overwrite, null, out);
         Map<String, Object> drift = driftJson(growth.drift());
         printDrift(out, growth.drift());
         if (summaryOutput != null) {

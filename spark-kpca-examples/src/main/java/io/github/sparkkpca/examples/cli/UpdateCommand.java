@@ -1,13 +1,9 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,6 +17,7 @@ import picocli.CommandLine.Spec;
  * the same landmarks (or random features): {@code AbstractKernelPCAModel#update}.
  */
 @Command(name = "update", mixinStandardHelpOptions = true, sortOptions = false,
+    resourceBundle = "io.github.sparkkpca.examples.cli.UpdateCommand",
     description = "Absorb more rows into a saved model (exactly: as a fit on all rows with the same landmarks "
         + "would) and save the updated model.")
 public final class UpdateCommand implements Callable<Integer> {
@@ -34,17 +31,8 @@ public final class UpdateCommand implements Callable<Integer> {
   @Mixin
   InputOptions input;
 
-  @Option(names = "--model-out", required = true, paramLabel = "DIR",
-      description = "Directory to save the updated model to; not --model itself. An existing DIR is replaced only "
-          + "with --overwrite, and only when it holds a model saved by spark-kpca.")
-  String modelOut;
-
-  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON "
-      + "(fit's keys; n counts every row absorbed so far).")
-  Path summaryOut;
-
-  @Option(names = "--overwrite", description = "Replace an earlier model or summary written by spark-kpca.")
-  boolean overwrite;
+  @Mixin
+  ModelOutputOptions output;
 
   @Mixin
   SparkOptions sparkOptions;
@@ -55,14 +43,7 @@ public final class UpdateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      TransformCommand.requireSavedModel(spark, model);
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.add(model);
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          reads);
-      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
-      SafeOutput summaryOutput = summaryOut == null ? null
-          : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      SafeOutput summaryOutput = output.claim(spark, model, input, FitSummary.EARLIER_SUMMARY);
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       if (!kpca.isUpdatable()) {
@@ -78,7 +59,8 @@ public final class UpdateCommand implements Callable<Integer> {
         long start = System.nanoTime();
         AbstractKernelPCAModel<?> updated = kpca.update(data.data());
         double seconds = (System.nanoTime() - start) / 1e9;
-        FitSummary.of(updated, seconds).saveWithModel(updated, modelOut, overwrite, summaryOutput, out);
+        FitSummary.of(updated, seconds).saveWithModel(updated, output.modelOut, output.overwrite, summaryOutput,
+            out);
       } finally {
         data.unpersist();
       }

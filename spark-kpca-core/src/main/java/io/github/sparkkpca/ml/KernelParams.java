@@ -1,0 +1,117 @@
+package io.github.sparkkpca.ml;
+
+import io.github.sparkkpca.kernel.KernelType;
+import java.io.Serializable;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.Params;
+
+/**
+ * The kernel and the block size, shared by every stage that evaluates a kernel block: kernel PCA
+ * ({@link KernelPCAParams}) and kernel PCA regression ({@link KernelPCARegressionParams}).
+ *
+ * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link KernelType}. The kernel block of b
+ * rows against the m landmarks is one BLAS level-3 product and an element-wise map.
+ */
+public interface KernelParams extends Params {
+
+  /** The Param objects of one stage instance (created by the stage, bound to it as parent). */
+  final class Definitions implements Serializable {
+    final Param<String> kernel;
+    final DoubleParam gamma;
+    final IntParam degree;
+    final DoubleParam coef0;
+    final IntParam blockSize;
+
+    Definitions(Params owner) {
+      kernel = new Param<>(owner, "kernel", "kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian "
+          + "exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine "
+          + "<x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)",
+          ParamValidators.inArray(KernelType.NAMES));
+      gamma = new DoubleParam(owner, "gamma", "kernel scale gamma (> 0). Unset: rbf uses the median "
+          + "heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, "
+          + "polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model",
+          ParamValidators.gt(0));
+      degree = new IntParam(owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
+      coef0 = new DoubleParam(owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
+      blockSize = new IntParam(owner, "blockSize", "rows per block in the BLAS level-3 kernel evaluation; "
+          + "0 chooses it from m and d so a block's buffers stay near 32 MB", ParamValidators.gtEq(0));
+    }
+  }
+
+  /** This stage's kernel Param objects. */
+  Definitions kernelParams();
+
+  /** The kernel family; default {@code rbf}. */
+  default Param<String> kernel() {
+    return kernelParams().kernel;
+  }
+
+  /** γ; unset means a data-driven default chosen at fit. */
+  default DoubleParam gamma() {
+    return kernelParams().gamma;
+  }
+
+  /** p, the polynomial degree; default 3. */
+  default IntParam degree() {
+    return kernelParams().degree;
+  }
+
+  /** c₀; default 1. */
+  default DoubleParam coef0() {
+    return kernelParams().coef0;
+  }
+
+  /** Rows per block; default 0 (automatic). */
+  default IntParam blockSize() {
+    return kernelParams().blockSize;
+  }
+
+  default KernelType getKernelType() {
+    return KernelType.parse(getOrDefault(kernel()));
+  }
+
+  default String getKernel() {
+    return getKernelType().paramName();
+  }
+
+  /** γ if set (or chosen at fit, on a model); NaN when unset. */
+  default double getGamma() {
+    return isDefined(gamma()) ? (Double) getOrDefault(gamma()) : Double.NaN;
+  }
+
+  default int getDegree() {
+    return (Integer) getOrDefault(degree());
+  }
+
+  default double getCoef0() {
+    return (Double) getOrDefault(coef0());
+  }
+
+  default int getBlockSize() {
+    return (Integer) getOrDefault(blockSize());
+  }
+
+  /**
+   * The block size to use with m support points (landmarks) in dimension d and k values per row: the
+   * parameter when set, else about 4M doubles / (m + d + k) rows, within [16, 4096].
+   */
+  default int effectiveBlockSize(int m, int d, int k) {
+    int b = getBlockSize();
+    if (b > 0) {
+      return b;
+    }
+    long auto = (4L << 20) / Math.max(1, (long) m + d + k);
+    return (int) Math.max(16, Math.min(4096, auto));
+  }
+
+  /** Sets the defaults of these Params on their owner: rbf, degree 3, c₀ = 1, automatic block size. */
+  static void setDefaults(KernelParams owner) {
+    owner.setDefault(owner.kernel(), "rbf");
+    owner.setDefault(owner.degree(), 3);
+    owner.setDefault(owner.coef0(), 1.0);
+    owner.setDefault(owner.blockSize(), 0);
+  }
+}
