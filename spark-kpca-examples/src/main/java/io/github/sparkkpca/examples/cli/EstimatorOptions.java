@@ -160,9 +160,9 @@ public final class EstimatorOptions {
           : "--feature-scale") + " applies to --feature-map rff; with nystrom use --landmarks");
       return estimator();
     }
+    SparkKpcaCli.require(spec, statisticsRoute == null, "--statistics-route applies to --feature-map nystrom");
     SparkKpcaCli.require(spec, landmarksText == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
-    SparkKpcaCli.require(spec, statisticsRoute == null, "--statistics-route applies to --feature-map nystrom");
     SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, (landmarksFrom != null
         ? "--landmarks-from" : "--landmarks-file") + " applies to --feature-map nystrom");
     SparkKpcaCli.require(spec, confidence == null, "--confidence applies to --feature-map nystrom: Theorem 4 "
