@@ -110,7 +110,8 @@ class FitTransformCliTest {
     Set<String> keys = new LinkedHashSet<>();
     json.fieldNames().forEachRemaining(keys::add);
     assertEquals(List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues", "explainedVariance",
-        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds"), List.copyOf(keys));
+        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds", "statisticsRoute",
+        "landmarkConditionEstimate"), List.copyOf(keys));
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());
