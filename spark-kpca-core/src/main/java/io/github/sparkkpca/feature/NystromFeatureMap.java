@@ -32,17 +32,26 @@ public final class NystromFeatureMap implements FeatureMap {
 
   /** Power iterations at most for λ_max of K_mm (kernel matrices usually need a few dozen). */
   private static final int POWER_ITERATIONS = 100;
+  /** Power iterations at most for ‖W‖₂² = 1/λ_min(K_mm) (an estimate to a few per cent is enough). */
+  private static final int INVERSE_POWER_ITERATIONS = 20;
 
   private final LandmarkKernel landmarkKernel;
   private final double[] weights;
   private final int rank;
   private final boolean triangular;
+  /** λ_1(K_mm), NaN for a restored map. */
+  private final double largestEigenvalue;
+  /** λ_1/λ_r of K_mm over the retained spectrum, NaN for a restored map. */
+  private final double condition;
 
-  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular) {
+  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular,
+      double largestEigenvalue, double condition) {
     this.landmarkKernel = landmarkKernel;
     this.weights = weights;
     this.rank = rank;
     this.triangular = triangular;
+    this.largestEigenvalue = largestEigenvalue;
+    this.condition = condition;
   }
 
   /**
@@ -58,7 +67,8 @@ public final class NystromFeatureMap implements FeatureMap {
     if (largest > 0 && Inertia.countAbove(gram, m, rcond * largest) == m) {
       double[] inverseFactor = Cholesky.inverseUpperFactor(gram, m);
       if (inverseFactor != null) {
-        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true);
+        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true, largest,
+            largest * inverseFactorNormSquared(inverseFactor, m));
       }
     }
     SymmetricEigen eig = SymmetricEigen.of(gram, m);
@@ -75,7 +85,170 @@ public final class NystromFeatureMap implements FeatureMap {
         w[i + c * m] = vectors[i + c * m] * scale;
       }
     }
-    return new NystromFeatureMap(landmarkKernel, w, r, false);
+    return new NystromFeatureMap(landmarkKernel, w, r, false, eig.values()[0], eig.values()[0] / eig.values()[r - 1]);
+  }
+
+  /**
+   * ‖W‖₂² = 1/λ_min(K_mm) for the upper-triangular W = R⁻¹, by power iteration on W Wᵀ = K_mm⁻¹ (two
+   * triangular multiplies, m² flops each) from a fixed pseudo-random start; the Rayleigh quotient approaches
+   * the value from below. Stops at a relative change of 1e-3 or after {@link #INVERSE_POWER_ITERATIONS}.
+   */
+  private static double inverseFactorNormSquared(double[] w, int m) {
+    java.util.Random random = new java.util.Random(m);
+    double[] x = new double[m];
+    for (int i = 0; i < m; i++) {
+      x[i] = random.nextGaussian();
+    }
+    double norm = Blas.blas().dnrm2(m, x, 1);
+    double estimate = 0;
+    for (int it = 0; it < INVERSE_POWER_ITERATIONS; it++) {
+      for (int i = 0; i < m; i++) {
+        x[i] /= norm;
+      }
+      Blas.blas().dtrmv("U", "T", "N", m, w, m, x, 1); // y = Wᵀx; x·(WWᵀ)·x = ‖y‖²
+      double next = Blas.blas().ddot(m, x, 1, x, 1);
+      Blas.blas().dtrmv("U", "N", "N", m, w, m, x, 1); // W y
+      norm = Blas.blas().dnrm2(m, x, 1);
+      if (!(norm > 0) || !Double.isFinite(norm)) {
+        return next;
+      }
+      boolean converged = Math.abs(next - estimate) <= 1e-3 * next;
+      estimate = next;
+      if (converged) {
+        break;
+      }
+    }
+    return estimate;
+  }
+
+  /**
+   * cond(K_mm) = λ_1/λ_r over the retained spectrum: exact from the eigenvalues when K_mm was decomposed,
+   * else λ_max (power iteration) times an estimate of ‖W‖₂² = 1/λ_min (power iteration with the triangular
+   * factor; from below, typically within a few per cent). NaN for a map restored from its parts.
+   */
+  public double conditionEstimate() {
+    return condition;
+  }
+
+  /**
+   * Whether cond(K_mm) over the retained spectrum is below {@code limit}, decided exactly: from the
+   * eigenvalues when K_mm was decomposed, else by counting the eigenvalues of K_mm above λ_max/limit
+   * ({@link Inertia}, one LDLᵀ factorisation, m³/3 flops): all m of them there means λ_min > λ_max/limit.
+   *
+   * @throws IllegalStateException for a map restored from its parts (no spectrum known)
+   */
+  public boolean conditionBelow(double limit) {
+    if (Double.isNaN(condition)) {
+      throw new IllegalStateException("the condition of K_mm is known only for a map fitted in this JVM");
+    }
+    if (!triangular) {
+      return condition < limit;
+    }
+    int m = landmarkKernel.numLandmarks();
+    return condition < limit && Inertia.countAbove(landmarkKernel.gram(), m, largestEigenvalue / limit) == m;
+  }
+
+  /**
+   * The kernel columns k_x themselves as a feature map (dimension m, unwhitened): the Gram route accumulates
+   * their statistics and {@link #whiten}s them on the driver. Aᵀk_x is a kernel expansion with coefficients A.
+   */
+  public FeatureMap kernelColumns() {
+    return new KernelColumns(landmarkKernel);
+  }
+
+  /**
+   * The statistics of φ = Wᵀk_x from those of the kernel columns ({@link #kernelColumns}): the same count and
+   * Σk(x,x), the mean φ̄ = Wᵀk̄ and the centred scatter M_φ = Wᵀ M_k W (two triangular multiplies, 2m³ flops,
+   * at full rank; two products of 2m²r + 2mr² flops otherwise).
+   */
+  public FeatureStatistics whiten(FeatureStatistics kernelColumns) {
+    int m = landmarkKernel.numLandmarks();
+    if (kernelColumns.dim() != m) {
+      throw new IllegalArgumentException("kernel-column statistics of dimension " + kernelColumns.dim()
+          + " for m = " + m + " landmarks");
+    }
+    long n = kernelColumns.count();
+    if (n == 0) {
+      return FeatureStatistics.of(rank, 0, new double[rank], new double[rank * rank], kernelColumns.diagonalSum());
+    }
+    double[] scatter = kernelColumns.scatter();
+    for (int j = 0; j < m; j++) {
+      for (int i = j + 1; i < m; i++) {
+        scatter[i + j * m] = scatter[j + i * m];
+      }
+    }
+    double[] mean = kernelColumns.mean();
+    if (triangular) {
+      Blas.blas().dtrmv("U", "T", "N", m, weights, m, mean, 1);
+      Blas.blas().dtrmm("L", "U", "T", "N", m, m, 1.0, weights, m, scatter, m);
+      Blas.blas().dtrmm("R", "U", "N", "N", m, m, 1.0, weights, m, scatter, m);
+      return FeatureStatistics.of(m, n, mean, scatter, kernelColumns.diagonalSum());
+    }
+    double[] featureMean = new double[rank];
+    Blas.blas().dgemv("T", m, rank, 1.0, weights, m, mean, 1, 0.0, featureMean, 1);
+    double[] left = new double[rank * m];
+    Blas.blas().dgemm("T", "N", rank, m, m, 1.0, weights, m, scatter, m, 0.0, left, rank);
+    double[] featureScatter = new double[rank * rank];
+    Blas.blas().dgemm("N", "N", rank, rank, m, 1.0, left, rank, weights, m, 0.0, featureScatter, rank);
+    return FeatureStatistics.of(rank, n, featureMean, featureScatter, kernelColumns.diagonalSum());
+  }
+
+  /** k_x as an m-dimensional feature map (see {@link #kernelColumns}). */
+  private record KernelColumns(LandmarkKernel landmarkKernel) implements FeatureMap {
+
+    @Override
+    public int outputDim() {
+      return landmarkKernel.numLandmarks();
+    }
+
+    @Override
+    public int inputDim() {
+      return landmarkKernel.dim();
+    }
+
+    @Override
+    public String kind() {
+      return "kernel-column";
+    }
+
+    @Override
+    public io.github.sparkkpca.kernel.Kernel kernel() {
+      return landmarkKernel.kernel();
+    }
+
+    @Override
+    public boolean isExplicit() {
+      return false;
+    }
+
+    @Override
+    public LinearReadout readout(double[] a, int columns) {
+      return new KernelExpansion(landmarkKernel, a, columns);
+    }
+
+    @Override
+    public int scratchSize(int b) {
+      return 0;
+    }
+
+    @Override
+    public void map(RowBlock block, double[] scratch, double[] out) {
+      landmarkKernel.compute(block, out);
+    }
+
+    @Override
+    public double diagonalSum(RowBlock block) {
+      return diagonalSum(landmarkKernel, block);
+    }
+
+    /** Σ k(x_i, x_i) over the block. */
+    static double diagonalSum(LandmarkKernel landmarkKernel, RowBlock block) {
+      double s = 0;
+      for (int i = 0; i < block.size(); i++) {
+        s += landmarkKernel.diagonal(block, i);
+      }
+      return s;
+    }
   }
 
   @Override
@@ -109,7 +282,7 @@ public final class NystromFeatureMap implements FeatureMap {
       throw new IllegalArgumentException("Nyström map: " + weights.length + " weights for m = "
           + landmarkKernel.numLandmarks() + " and rank " + rank);
     }
-    return new NystromFeatureMap(landmarkKernel, weights, rank, triangular);
+    return new NystromFeatureMap(landmarkKernel, weights, rank, triangular, Double.NaN, Double.NaN);
   }
 
   @Override
@@ -144,11 +317,7 @@ public final class NystromFeatureMap implements FeatureMap {
 
   @Override
   public double diagonalSum(RowBlock block) {
-    double s = 0;
-    for (int i = 0; i < block.size(); i++) {
-      s += landmarkKernel.diagonal(block, i);
-    }
-    return s;
+    return KernelColumns.diagonalSum(landmarkKernel, block);
   }
 
   public LandmarkKernel landmarkKernel() {

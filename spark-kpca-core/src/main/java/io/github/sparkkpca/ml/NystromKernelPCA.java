@@ -5,6 +5,7 @@ import io.github.sparkkpca.data.InputVectors;
 import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
+import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -223,6 +224,15 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  /**
+   * {@code auto} (default), {@code whitened} or {@code gram}: how the statistics pass forms the feature
+   * covariance ({@link io.github.sparkkpca.feature.StatisticsRoute}; the error bounds in docs/gram-route.md).
+   */
+  public NystromKernelPCA setStatisticsRoute(String value) {
+    set(statisticsRoute(), value);
+    return this;
+  }
+
   public NystromKernelPCA setBlockSize(int value) {
     set(blockSize(), value);
     return this;
@@ -377,8 +387,17 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       }
       LOG.info("NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
           uid, n, d, m, r, m - r, kernel, Blas.implementation());
-      FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), featureMap,
-          effectiveBlockSize(m, d, r), column, jobs);
+      int statisticsBlock = effectiveBlockSize(m, d, r);
+      StatisticsRoute route = chooseRoute(featureMap, n, statisticsBlock);
+      LOG.info("NystromKernelPCA {}: statistics route {} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
+          + "of lambda_1, tolerance {})", uid, route.paramName(), getStatisticsRoute().paramName(),
+          String.format("%.3g", featureMap.conditionEstimate()), String.format("%.2g",
+              StatisticsRoute.gramBound(featureMap.conditionEstimate(), m, statisticsBlock, n)),
+          StatisticsRoute.TOLERANCE);
+      FeatureStatistics stats = route == StatisticsRoute.GRAM
+          ? featureMap.whiten(FeaturePasses.statistics(scanned.vectors(), featureMap.kernelColumns(),
+              statisticsBlock, column, jobs))
+          : FeaturePasses.statistics(scanned.vectors(), featureMap, statisticsBlock, column, jobs);
       FeaturePCA fitted = FeaturePCA.solve(featureMap, stats, k, getCentered(), getSpectrumExtent());
       warnOnZeroVariance(fitted.spectrum(), k);
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid,
@@ -388,6 +407,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         model.set(model.gamma(), gammaUsed);
       }
       model.set(model.numLandmarks(), m);
+      model.set(model.statisticsRouteTaken(), route.paramName());
+      model.set(model.landmarkConditionEstimate(), featureMap.conditionEstimate());
       if (chosen.residualCurve() != null) {
         model.set(model.landmarkResidualCurve(), chosen.residualCurve());
       } else {
@@ -397,6 +418,20 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           String.format("%.3f", (System.nanoTime() - start) / 1e9), model.explainedVarianceRatio());
       return model;
     }
+  }
+
+  /**
+   * The route the statistics pass takes: the requested one, or for {@code auto} the Gram route exactly when
+   * cond(K_mm) is below {@link StatisticsRoute#conditionLimit} (decided by inertia at full rank).
+   */
+  private StatisticsRoute chooseRoute(NystromFeatureMap featureMap, long n, int blockSize) {
+    StatisticsRoute requested = getStatisticsRoute();
+    if (requested != StatisticsRoute.AUTO) {
+      return requested;
+    }
+    int m = featureMap.landmarkKernel().numLandmarks();
+    return featureMap.conditionBelow(StatisticsRoute.conditionLimit(m, blockSize, n)) ? StatisticsRoute.GRAM
+        : StatisticsRoute.WHITENED;
   }
 
   /** Warns when a kept component has (numerically) zero variance: k is larger than the data support. */

@@ -27,6 +27,9 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     final Param<String> landmarkTest;
     final DoubleParam landmarkAlpha;
     final DoubleArrayParam landmarkResidualCurve;
+    final Param<String> statisticsRoute;
+    final Param<String> statisticsRouteTaken;
+    final DoubleParam landmarkConditionEstimate;
 
     Definitions(Params owner) {
       numLandmarks = new IntParam(owner, "numLandmarks", "m, the number of landmarks (Nyström centres) "
@@ -71,6 +74,19 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
       landmarkResidualCurve = new DoubleArrayParam(owner, "landmarkResidualCurve", "set by a fit with "
           + "landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out "
           + "probe rows relative to their mean k(x,x) after each of the m landmarks was admitted");
+      statisticsRoute = new Param<>(owner, "statisticsRoute", "how the statistics pass forms the feature "
+          + "covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = "
+          + "each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops "
+          + "per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and "
+          + "whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); "
+          + "auto = gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 of lambda_1, else whitened "
+          + "(docs/gram-route.md). Updates always whiten their rows",
+          ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
+      statisticsRouteTaken = new Param<>(owner, "statisticsRouteTaken", "set by a fit (an output, ignored as "
+          + "an input): the statistics route the fit took, whitened or gram");
+      landmarkConditionEstimate = new DoubleParam(owner, "landmarkConditionEstimate", "set by a fit (an output, "
+          + "ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel "
+          + "matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate");
     }
   }
 
@@ -145,6 +161,35 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return isDefined(landmarkResidualCurve()) ? getOrDefault(landmarkResidualCurve()).clone() : null;
   }
 
+  /** How the statistics pass forms the covariance: auto, whitened or gram; default auto. */
+  default Param<String> statisticsRoute() {
+    return nystromParams().statisticsRoute;
+  }
+
+  default io.github.sparkkpca.feature.StatisticsRoute getStatisticsRoute() {
+    return io.github.sparkkpca.feature.StatisticsRoute.parse(getOrDefault(statisticsRoute()));
+  }
+
+  /** Output of a fit: the statistics route taken, whitened or gram. */
+  default Param<String> statisticsRouteTaken() {
+    return nystromParams().statisticsRouteTaken;
+  }
+
+  /** The statistics route the fit took ({@code whitened} or {@code gram}); null when unknown (older models). */
+  default String getStatisticsRouteTaken() {
+    return isDefined(statisticsRouteTaken()) ? getOrDefault(statisticsRouteTaken()) : null;
+  }
+
+  /** Output of a fit: cond(K_mm) over the retained spectrum. */
+  default DoubleParam landmarkConditionEstimate() {
+    return nystromParams().landmarkConditionEstimate;
+  }
+
+  /** cond(K_mm) = λ_1/λ_r over the retained spectrum, as the fit found it; NaN when unknown (older models). */
+  default double getLandmarkConditionEstimate() {
+    return isDefined(landmarkConditionEstimate()) ? (Double) getOrDefault(landmarkConditionEstimate()) : Double.NaN;
+  }
+
   default double getLandmarkTolerance() {
     return (Double) getOrDefault(landmarkTolerance());
   }
@@ -213,5 +258,6 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     owner.setDefault(owner.landmarkProbeSize(), 256);
     owner.setDefault(owner.landmarkTest(), "tolerance");
     owner.setDefault(owner.landmarkAlpha(), 0.05);
+    owner.setDefault(owner.statisticsRoute(), "auto");
   }
 }

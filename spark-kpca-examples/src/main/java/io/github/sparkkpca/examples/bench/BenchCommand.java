@@ -5,6 +5,7 @@ import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.examples.data.SyntheticData;
 import io.github.sparkkpca.feature.SpectrumExtent;
+import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import java.io.IOException;
@@ -98,6 +99,11 @@ public final class BenchCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}.")
   String spectrum;
 
+  @Option(names = "--statistics-route", split = ",", paramLabel = "ROUTE", defaultValue = "auto",
+      description = "Statistics routes of the Nyström fit, comma-separated, each measured at every grid point: "
+          + "auto, whitened, gram (see fit --statistics-route). Default: ${DEFAULT-VALUE}.")
+  List<String> routes;
+
   @Option(names = "--no-transform", description = "Do not time the transform.")
   boolean noTransform;
 
@@ -157,6 +163,10 @@ public final class BenchCommand implements Callable<Integer> {
     require(dgemmSize >= 1, "--dgemm-size must be >= 1, got " + dgemmSize);
     require(blockSize == null || blockSize >= 1, "--block-size must be >= 1, got " + blockSize);
     require(gamma == null || (gamma > 0 && Double.isFinite(gamma)), "--gamma must be finite and > 0, got " + gamma);
+    for (String route : routes) {
+      require(Arrays.asList(StatisticsRoute.NAMES).contains(route), "--statistics-route: expected one of "
+          + String.join(", ", StatisticsRoute.NAMES) + ", got '" + route + "'");
+    }
     require(Arrays.asList(SpectrumExtent.NAMES).contains(spectrum), "--spectrum must be one of "
         + String.join(", ", SpectrumExtent.NAMES) + ", got '" + spectrum + "'");
     for (int m : ms) {
@@ -201,11 +211,17 @@ public final class BenchCommand implements Callable<Integer> {
             }
             for (int m : ms) {
               for (int k : ks) {
-                BenchRow row = measure(in, data, m, k, rate, threads, slots);
-                rows.add(row);
-                printRow(row, rows.size() == 1);
-                for (String s : systems) {
-                  comparisons.add(s.equals("sklearn") ? sklearn(in, row) : sparkPca(in, data, row));
+                double[] first = null;
+                for (String route : routes) {
+                  BenchRow row = measure(in, data, m, k, rate, threads, slots, route, first);
+                  if (first == null) {
+                    first = lastModel.explainedVariance().toArray();
+                  }
+                  rows.add(row);
+                  printRow(row, rows.size() == 1);
+                  for (String s : systems) {
+                    comparisons.add(s.equals("sklearn") ? sklearn(in, row) : sparkPca(in, data, row));
+                  }
                 }
               }
             }
@@ -242,18 +258,20 @@ public final class BenchCommand implements Callable<Integer> {
   private static BenchRow withRate(BenchRow r, DgemmRate rate) {
     return new BenchRow(r.input(), r.n(), r.d(), r.m(), r.r(), r.k(), r.gamma(), r.partitions(), r.blockSize(),
         r.fitSeconds(), r.scanSeconds(), r.statsSeconds(), r.otherJobSeconds(), r.transformSeconds(), rate, r.openblasThreads(), r.taskSlots(), r.peakRssBytes(),
-        r.peakHeapBytes(), r.loadStart(), r.loadEnd(), r.explainedVarianceSum());
+        r.peakHeapBytes(), r.loadStart(), r.loadEnd(), r.explainedVarianceSum(), r.statisticsRoute(),
+        r.conditionEstimate(), r.eigenvalueDifference());
   }
 
   /** One grid point: best-of-repeat fit and transform. */
-  private BenchRow measure(String in, LoadedData data, int m, int k, DgemmRate rate, String threads, int slots) {
+  private BenchRow measure(String in, LoadedData data, int m, int k, DgemmRate rate, String threads, int slots,
+      String route, double[] firstRoute) {
     double loadStart = PeakMemory.loadAverage();
     PeakMemory.reset();
     double fitSeconds = Double.POSITIVE_INFINITY;
     double[] phases = new double[3];
     NystromKernelPCAModel model = null;
     for (int i = 0; i < repeat; i++) {
-      NystromKernelPCA estimator = estimator(data, m, k);
+      NystromKernelPCA estimator = estimator(data, m, k).setStatisticsRoute(route);
       jobTimes.reset();
       long start = System.nanoTime();
       NystromKernelPCAModel fitted = estimator.fit(data.data());
@@ -278,13 +296,25 @@ public final class BenchCommand implements Callable<Integer> {
     lastModel = model;
     long rss = PeakMemory.rssPeakBytes();
     long heap = PeakMemory.heapPeakBytes();
-    double evSum = Arrays.stream(model.explainedVariance().toArray()).sum();
+    double[] explained = model.explainedVariance().toArray();
+    double evSum = Arrays.stream(explained).sum();
+    double difference = Double.NaN;
+    if (firstRoute != null) {
+      difference = 0;
+      for (int i = 0; i < explained.length; i++) {
+        difference = Math.max(difference, Math.abs(explained[i] - firstRoute[i]) / firstRoute[0]);
+      }
+    }
+    say("%s: statistics route %s (cond(K_mm) ~ %.3g)%s", in, model.getStatisticsRouteTaken(),
+        model.getLandmarkConditionEstimate(), firstRoute == null ? "" : String.format(Locale.ROOT,
+            "; eigenvalues differ from the first route's by %.3g of lambda_1", difference));
     int b = blockSize != null ? blockSize : model.effectiveBlockSize(model.numSupportPoints(), model.numFeatures(),
         model.rank());
     return new BenchRow(in, model.numRows(), model.numFeatures(), model.numSupportPoints(), model.rank(), k,
         model.fittedKernel().gamma(), data.data().rdd().getNumPartitions(), b, fitSeconds, phases[0], phases[1],
         phases[2], transformSeconds, rate,
-        threads, slots, rss, heap, loadStart, PeakMemory.loadAverage(), evSum);
+        threads, slots, rss, heap, loadStart, PeakMemory.loadAverage(), evSum, model.getStatisticsRouteTaken(),
+        model.getLandmarkConditionEstimate(), difference);
   }
 
   private NystromKernelPCA estimator(LoadedData data, int m, int k) {
@@ -305,7 +335,8 @@ public final class BenchCommand implements Callable<Integer> {
     Dataset<Row> small = data.data().limit(20_000).persist(StorageLevel.MEMORY_ONLY());
     try {
       int m = Math.min(200, ms.get(0));
-      NystromKernelPCAModel model = estimator(data, m, Math.min(ks.get(0), m)).fit(small);
+      NystromKernelPCAModel model = estimator(data, m, Math.min(ks.get(0), m)).setStatisticsRoute(routes.get(0))
+          .fit(small);
       model.transform(small).write().format("noop").mode("overwrite").save();
     } finally {
       small.unpersist(false);
@@ -459,18 +490,19 @@ public final class BenchCommand implements Callable<Integer> {
   private void printRow(BenchRow r, boolean header) {
     if (header) {
       console.println(String.format(Locale.ROOT,
-          "%-38s %9s %4s %5s %5s %4s %8s %7s %8s %7s %8s %8s %6s %12s %6s %8s %8s", "input", "n", "d", "m", "r", "k",
-          "fit s", "scan s", "stats s", "drv s", "GFLOP", "bound s", "eff", "transform/s", "t.eff", "RSS MB",
-          "heap MB"));
+          "%-38s %9s %4s %5s %5s %4s %8s %7s %8s %7s %8s %8s %6s %12s %6s %8s %8s %8s %7s", "input", "n", "d", "m", "r",
+          "k", "fit s", "scan s", "stats s", "drv s", "GFLOP", "bound s", "eff", "transform/s", "t.eff", "RSS MB",
+          "heap MB", "route", "min.eff"));
     }
     console.println(String.format(Locale.ROOT,
-        "%-38s %9d %4d %5d %5d %4d %8.2f %7.2f %8.2f %7.2f %8.0f %8.2f %6.3f %12s %6s %8s %8s", r.input(), r.n(),
+        "%-38s %9d %4d %5d %5d %4d %8.2f %7.2f %8.2f %7.2f %8.0f %8.2f %6.3f %12s %6s %8s %8s %8s %7.3f", r.input(), r.n(),
         r.d(), r.m(), r.r(), r.k(), r.fitSeconds(), r.scanSeconds(), r.statsSeconds(), r.driverSeconds(),
         r.flops().fitFlops() / 1e9,
         r.fitBoundSeconds(), r.fitEfficiency(),
         Double.isFinite(r.transformSeconds()) ? String.format(Locale.ROOT, "%.0f", r.transformRowsPerSecond()) : "-",
         Double.isFinite(r.transformSeconds()) ? String.format(Locale.ROOT, "%.3f", r.transformEfficiency()) : "-",
-        BenchRow.mb(r.peakRssBytes()), BenchRow.mb(r.peakHeapBytes())));
+        BenchRow.mb(r.peakRssBytes()), BenchRow.mb(r.peakHeapBytes()), r.statisticsRoute(),
+        r.minimalBoundSeconds() / r.fitSeconds()));
     console.flush();
   }
 

@@ -30,18 +30,24 @@ import java.util.Locale;
  * @param loadStart       1-minute load average before the measurement
  * @param loadEnd         1-minute load average after it
  * @param explainedVarianceSum Σ_{i≤k} Σ_i of the fitted model (a sanity check across runs)
+ * @param statisticsRoute the statistics route the fit took (whitened or gram)
+ * @param conditionEstimate cond(K_mm) over the retained spectrum, as the fit recorded it
+ * @param eigenvalueDifference max_i≤k |λ_i − λ_i'| / λ_1' against the first route of the same grid point (NaN
+ *                             for the first route)
  */
 public record BenchRow(String input, long n, int d, int m, int r, int k, double gamma, int partitions, int blockSize,
     double fitSeconds, double scanSeconds, double statsSeconds, double otherJobSeconds, double transformSeconds,
     DgemmRate dgemm, String openblasThreads, int taskSlots,
-    long peakRssBytes, long peakHeapBytes, double loadStart, double loadEnd, double explainedVarianceSum) {
+    long peakRssBytes, long peakHeapBytes, double loadStart, double loadEnd, double explainedVarianceSum,
+    String statisticsRoute, double conditionEstimate, double eigenvalueDifference) {
 
   /** The CSV columns, in order. */
   public static final List<String> COLUMNS = List.of("input", "n", "d", "m", "r", "k", "gamma", "partitions",
       "block_size", "fit_s", "scan_s", "stats_s", "driver_s", "stats_efficiency", "fit_gflop", "fit_bound_s", "fit_efficiency", "exponentials", "transform_s",
       "transform_rows_per_s", "transform_gflop", "transform_bound_s", "transform_efficiency", "dgemm_gflops",
       "dgemm_single_gflops", "dgemm_concurrent_gflops", "blas", "openblas_threads", "task_slots", "peak_rss_mb",
-      "peak_heap_mb", "load_start", "load_end", "explained_variance_sum");
+      "peak_heap_mb", "load_start", "load_end", "explained_variance_sum", "statistics_route", "condition_estimate",
+      "minimal_bound_s", "minimal_efficiency", "eigenvalue_diff_vs_first_route");
 
   public FlopModel flops() {
     return new FlopModel(n, d, m, r, k);
@@ -49,6 +55,11 @@ public record BenchRow(String input, long n, int d, int m, int r, int k, double 
 
   public double fitBoundSeconds() {
     return FlopModel.boundSeconds(flops().fitFlops(), dgemm.gflops());
+  }
+
+  /** The minimal-work bound: 2·n·m·d + n·m² flops (kernel GEMM and one SYRK of k_x) at the dgemm rate. */
+  public double minimalBoundSeconds() {
+    return FlopModel.boundSeconds(flops().kernelFlops() + (double) n * m * m, dgemm.gflops());
   }
 
   /** bound / measured: 1 would be a fit running at the dgemm rate with nothing else to do. */
@@ -91,7 +102,8 @@ public record BenchRow(String input, long n, int d, int m, int r, int k, double 
         num(flops().transformFlops() / 1e9), num(transformBoundSeconds()), num(transformEfficiency()),
         num(dgemm.gflops()), num(dgemm.singleGflops()), num(dgemm.concurrentGflops()), dgemm.implementation(),
         openblasThreads, Integer.toString(taskSlots), mb(peakRssBytes), mb(peakHeapBytes), num(loadStart),
-        num(loadEnd), num(explainedVarianceSum)));
+        num(loadEnd), num(explainedVarianceSum), statisticsRoute, num(conditionEstimate), num(minimalBoundSeconds()),
+        num(minimalBoundSeconds() / fitSeconds), num(eigenvalueDifference)));
   }
 
   static String mb(long bytes) {

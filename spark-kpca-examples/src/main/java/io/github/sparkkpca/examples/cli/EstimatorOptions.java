@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.feature.SpectrumExtent;
+import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.landmarks.LandmarkSelection;
@@ -136,6 +137,13 @@ public final class EstimatorOptions {
           + "scree plots and errors beyond them; the dense solver, 4r^3/3 flops). Default: ${DEFAULT-VALUE}.")
   String spectrum;
 
+  @Option(names = "--statistics-route", paramLabel = "ROUTE",
+      description = "nystrom: how the statistics pass forms the feature covariance: whitened (each row whitened, "
+          + "phi = W'k_x, 2md + 2m^2 flops per row), gram (the scatter of k_x accumulated and whitened once on the "
+          + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)) or auto (gram when its error bound "
+          + "stays within 5e-12 of lambda_1, see docs/gram-route.md). Default auto.")
+  String statisticsRoute;
+
   boolean isRandomFeatures() {
     return featureMap.equals("rff");
   }
@@ -152,6 +160,7 @@ public final class EstimatorOptions {
           : "--feature-scale") + " applies to --feature-map rff; with nystrom use --landmarks");
       return estimator();
     }
+    SparkKpcaCli.require(spec, statisticsRoute == null, "--statistics-route applies to --feature-map nystrom");
     SparkKpcaCli.require(spec, landmarksText == null, "--landmarks applies to --feature-map nystrom; with rff use "
         + "--features D or --feature-scale C");
     SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, (landmarksFrom != null
@@ -322,6 +331,14 @@ public final class EstimatorOptions {
         .setSpectrum(spectrumExtent().paramName());
     if (landmarks != null) {
       estimator.setNumLandmarks(landmarks);
+    }
+    if (statisticsRoute != null) {
+      try {
+        estimator.setStatisticsRoute(StatisticsRoute.parse(statisticsRoute.trim()).paramName());
+      } catch (IllegalArgumentException e) {
+        throw SparkKpcaCli.usage(spec, "--statistics-route: expected one of "
+            + String.join(", ", StatisticsRoute.NAMES) + ", got '" + statisticsRoute + "'");
+      }
     }
     if (landmarkTolerance != null) {
       estimator.setLandmarkTolerance(landmarkTolerance);

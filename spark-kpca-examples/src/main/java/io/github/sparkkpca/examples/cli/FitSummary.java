@@ -29,7 +29,9 @@ import org.apache.hadoop.fs.FileSystem;
  * {@code confidence} and {@code reconstructionErrorBound} (fit {@code --confidence}: Theorem 4 of Hallgren's
  * thesis, the bound on the excess reconstruction error over exact kernel PCA for d = 1..k, see
  * {@code NystromConfidenceBound}) and {@code landmarkResidualCurve} (landmarks chosen by residual growth: the
- * mean probe residual, relative to the mean k(x,x), after each landmark added).
+ * mean probe residual, relative to the mean k(x,x), after each landmark added), {@code statisticsRoute} and
+ * {@code landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics pass,
+ * whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see docs/gram-route.md).
  *
  * @param n training rows
  * @param d input dimension
@@ -47,18 +49,20 @@ import org.apache.hadoop.fs.FileSystem;
  * @param confidence the confidence level of {@code reconstructionErrorBound} (NaN when there is none)
  * @param reconstructionErrorBound Theorem 4's bound on R_n(Ṽ_d) − R_n(V̂_d) for d = 1..k, or null
  * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual growth), or null
+ * @param statisticsRoute the statistics route of a Nyström fit (whitened or gram), or null
+ * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
  */
 public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
     double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
     double[] reconstructionError, double fitSeconds, double confidence, double[] reconstructionErrorBound,
-    double[] landmarkResidualCurve) {
+    double[] landmarkResidualCurve, String statisticsRoute, double landmarkConditionEstimate) {
 
   /** The keys of the JSON document, in their order. */
   static final List<String> JSON_KEYS = List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues",
       "explainedVariance", "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds");
   /** Keys that follow {@link #JSON_KEYS} when they apply, in this order. */
   static final List<String> OPTIONAL_KEYS = List.of("confidence", "reconstructionErrorBound",
-      "landmarkResidualCurve");
+      "landmarkResidualCurve", "statisticsRoute", "landmarkConditionEstimate");
 
   /** Files larger than this are not summaries (k numbers in three arrays). */
   private static final long MAX_SUMMARY_BYTES = 1 << 24;
@@ -150,7 +154,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
         model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
         model.reconstructionError().toArray(), fitSeconds, Double.NaN, null,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null);
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null,
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteTaken() : null,
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkConditionEstimate() : Double.NaN);
   }
 
   /**
@@ -163,7 +169,8 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
   public FitSummary withBound(NystromKernelPCAModel model, double confidence) {
     double[] bound = NystromConfidenceBound.compute(model, confidence).reconstructionErrorBound();
     return new FitSummary(n, d, m, rank, k, kernel, gamma, centered, explainedVariance, explainedVarianceRatio,
-        totalVariance, reconstructionError, fitSeconds, confidence, bound, landmarkResidualCurve);
+        totalVariance, reconstructionError, fitSeconds, confidence, bound, landmarkResidualCurve, statisticsRoute,
+        landmarkConditionEstimate);
   }
 
   /** The JSON document, keys in the documented order. */
@@ -188,6 +195,11 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     }
     if (landmarkResidualCurve != null) {
       json.put("landmarkResidualCurve", landmarkResidualCurve);
+    }
+    if (statisticsRoute != null) {
+      json.put("statisticsRoute", statisticsRoute);
+      json.put("landmarkConditionEstimate", Double.isFinite(landmarkConditionEstimate) ? landmarkConditionEstimate
+          : null);
     }
     return json;
   }
@@ -228,7 +240,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     out.printf(Locale.ROOT, "n = %d, d = %d, m = %d, rank = %d, k = %d, kernel = %s, gamma = %s, %s%n", n, d,
         m, rank, k, kernel, Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
         centered ? "centred" : "uncentred");
-    out.printf(Locale.ROOT, "fit: %.2f s, total variance %.6g%n", fitSeconds, totalVariance);
+    out.printf(Locale.ROOT, "fit: %.2f s, total variance %.6g%s%n", fitSeconds, totalVariance,
+        statisticsRoute == null ? "" : String.format(Locale.ROOT, ", statistics route %s (cond(K_mm) ~ %.3g)",
+            statisticsRoute, landmarkConditionEstimate));
     out.printf(Locale.ROOT, "%9s  %12s  %9s  %10s  %14s%n", "component", "eigenvalue", "ratio", "cumulative",
         "recon. error");
     double cumulative = 0;

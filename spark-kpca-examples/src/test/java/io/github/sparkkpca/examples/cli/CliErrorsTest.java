@@ -139,6 +139,10 @@ class CliErrorsTest {
         "--landmark-sampling kmeans only");
     assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--leverage-regularization", "0.1"),
         "--leverage-regularization", "--landmark-sampling leverage only");
+    assertUsageError(fit(good.toString(), "--statistics-route", "cholesky"), "--statistics-route",
+        "auto, whitened, gram", "'cholesky'");
+    assertUsageError(fit(good.toString(), "--feature-map", "rff", "--statistics-route", "gram"),
+        "--statistics-route", "--feature-map nystrom");
   }
 
   @Test

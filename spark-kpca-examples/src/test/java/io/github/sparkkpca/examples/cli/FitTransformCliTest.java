@@ -70,6 +70,7 @@ class FitTransformCliTest {
   @Test
   void partitionCountDoesNotChangeTheModel() throws IOException {
     double[][] eigenvalues = new double[2][];
+    String[] routes = new String[2];
     int[] counts = {1, 4};
     for (int c = 0; c < 2; c++) {
       Path summary = dir.resolve("partitions-" + counts[c] + ".json");
@@ -82,7 +83,13 @@ class FitTransformCliTest {
       for (int i = 0; i < K; i++) {
         eigenvalues[c][i] = json.get("eigenvalues").get(i).asDouble();
       }
+      // The statistics route is decided from n, m, the block size and cond(K_mm): not from the partitioning.
+      routes[c] = json.get("statisticsRoute").asText();
+      assertTrue(json.get("landmarkConditionEstimate").asDouble() >= 1, json::toString);
+      assertTrue(fit.out().contains("statistics route " + routes[c]), fit::toString);
     }
+    assertTrue(routes[0].equals("whitened") || routes[0].equals("gram"), routes[0]);
+    assertEquals(routes[0], routes[1]);
     for (int i = 0; i < K; i++) {
       assertEquals(eigenvalues[0][i], eigenvalues[1][i], 1e-9 * eigenvalues[0][0], "eigenvalue " + i);
     }
@@ -103,7 +110,8 @@ class FitTransformCliTest {
     Set<String> keys = new LinkedHashSet<>();
     json.fieldNames().forEachRemaining(keys::add);
     assertEquals(List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues", "explainedVariance",
-        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds"), List.copyOf(keys));
+        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds", "statisticsRoute",
+        "landmarkConditionEstimate"), List.copyOf(keys));
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());
