@@ -93,9 +93,11 @@ public class Figure2Charts {
         i++;
       }
       rowsAxis = rowsAxis == null || x.length > rowsAxis.length ? x : rowsAxis;
-      Charts.Line rows = Charts.Line.of(method, x, y);
-      Charts.Line time = Charts.Line.of(method, t, y);
-      if (seeds.size() > 1) {
+      int runs = points.firstEntry().getValue().size();
+      String label = method + (runs == 1 ? " (1 run)" : " (mean of " + runs + " runs, band: min-max)");
+      Charts.Line rows = Charts.Line.of(label, x, y);
+      Charts.Line time = Charts.Line.of(label, t, y);
+      if (runs > 1) {
         rows = rows.withBand(lo, hi);
         time = time.withBand(lo, hi);
       }
@@ -109,7 +111,7 @@ public class Figure2Charts {
     Files.createDirectories(out);
     Files.writeString(out.resolve("results.csv"), csv);
     Files.writeString(out.resolve("summary.csv"), summary);
-    String title = "MNIST, rbf sigma^2 = 50, k = 10, " + seeds.size() + (seeds.size() == 1 ? " run" : " runs");
+    String title = "MNIST, rbf sigma^2 = 50, k = 10";
     Charts.lineChart(out.resolve("captured-vs-rows.png"), new Charts.Axes(title + ": captured variance on the "
         + "10,000 test rows (exact kernel)", "training rows streamed", "captured variance", false), byRows);
     Charts.lineChart(out.resolve("captured-vs-time.png"), new Charts.Axes(title + ": captured variance against "

@@ -16,7 +16,7 @@ methods=("$@")
 [ ${#methods[@]} -gt 0 ] || methods=(rf-oja-701 rf-oja-1401 rf-oja-2802 rf-erm-1401 nystrom-1401 evaluate)
 # RF-Oja's step schedule, tuned on a validation split of the training rows (tune.sh): eta_t = c/(t + t0) per
 # mini-batch of b rows.
-oja=(--algorithm oja --mini-batch "${OJA_MINI_BATCH:-10}" --step-schedule "${OJA_SCHEDULE:-inverse:1000:100}")
+oja=(--algorithm oja --mini-batch "${OJA_MINI_BATCH:-100}" --step-schedule "${OJA_SCHEDULE:-inverse:1000:10}")
 mkdir -p "$work"
 cd "$work"
 [ -f test.csv ] || python3 "$here/mnist_csv.py" "${MNIST_DIR:-$HOME/.cache/spark-kpca/mnist}" in test.csv 10 2000 \
