@@ -1,6 +1,12 @@
-"""Writes MNIST as CSV for the streaming reproduction: pixels / 255, a label column, shuffled with seed 1.
+"""Writes MNIST as CSV for the streaming reproduction: pixels / 255, a label column.
 
-Usage: mnist_csv.py MNIST_DIR OUT_DIR HELDOUT_CSV FILES ROWS_PER_FILE HELDOUT_ROWS
+Usage: mnist_csv.py MNIST_DIR OUT_DIR HELDOUT_CSV FILES ROWS_PER_FILE HELDOUT_ROWS [SEED] [validation]
+
+The stream is FILES files of ROWS_PER_FILE training rows, drawn without replacement from the 60,000 training
+rows with SEED (default 1); file f gets modification time 1.7e9 + 10 f, so the file source reads them in order.
+The held-out rows are HELDOUT_ROWS test rows (seeded draw; 10000 = the whole test split), or, with the word
+"validation", HELDOUT_ROWS further training rows of the same draw that are not in the stream (for tuning; the
+test rows are then never read).
 """
 import os
 import sys
@@ -22,18 +28,26 @@ def write(path, x, y):
                fmt=["%.6g"] * x.shape[1] + ["%d"])
 
 
-mnist, out, heldout, files, rows, held = sys.argv[1], sys.argv[2], sys.argv[3], *map(int, sys.argv[4:7])
-rng = np.random.default_rng(1)
+mnist, out, heldout = sys.argv[1:4]
+files, rows, held = map(int, sys.argv[4:7])
+seed = int(sys.argv[7]) if len(sys.argv) > 7 else 1
+validation = len(sys.argv) > 8 and sys.argv[8] == "validation"
+rng = np.random.default_rng(seed)
 train_x = idx(os.path.join(mnist, "train-images-idx3-ubyte")).reshape(-1, 784) / 255.0
 train_y = idx(os.path.join(mnist, "train-labels-idx1-ubyte"))
-test_x = idx(os.path.join(mnist, "t10k-images-idx3-ubyte")).reshape(-1, 784) / 255.0
-test_y = idx(os.path.join(mnist, "t10k-labels-idx1-ubyte"))
-order = rng.permutation(len(train_x))[: files * rows]
+order = rng.permutation(len(train_x))
+stream = order[: files * rows]
 os.makedirs(out, exist_ok=True)
 for f in range(files):
-    part = order[f * rows:(f + 1) * rows]
+    part = stream[f * rows:(f + 1) * rows]
     path = os.path.join(out, f"part-{f:02d}.csv")
     write(path, train_x[part], train_y[part])
     os.utime(path, (1_700_000_000 + 10 * f, 1_700_000_000 + 10 * f))
-test = rng.permutation(len(test_x))[:held]
-write(heldout, test_x[test], test_y[test])
+if validation:
+    part = order[files * rows: files * rows + held]
+    write(heldout, train_x[part], train_y[part])
+else:
+    test_x = idx(os.path.join(mnist, "t10k-images-idx3-ubyte")).reshape(-1, 784) / 255.0
+    test_y = idx(os.path.join(mnist, "t10k-labels-idx1-ubyte"))
+    test = rng.permutation(len(test_x))[:held]
+    write(heldout, test_x[test], test_y[test])

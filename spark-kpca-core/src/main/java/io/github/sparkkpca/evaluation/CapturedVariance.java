@@ -7,7 +7,9 @@ import io.github.sparkkpca.linalg.BlockKrylovEigen;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
@@ -68,41 +70,76 @@ public final class CapturedVariance {
    * @throws IllegalArgumentException when the held-out set has fewer than 2 rows or k of them
    */
   public static Result evaluate(AbstractKernelPCAModel<?> model, Dataset<?> heldOut, int exactSample, long seed) {
-    String column = model.getInputCol();
-    int k = model.numComponents();
-    boolean centered = model.getCentered();
+    return evaluate(List.of(model), heldOut, exactSample, seed).get(0);
+  }
+
+  /**
+   * Evaluates several models on the same held-out rows with one exact kernel matrix and one optimum: the
+   * results equal those of {@link #evaluate(AbstractKernelPCAModel, Dataset, int, long)} model by model, but the
+   * O(n_s²·d) kernel matrix and its eigensolve are computed once (e.g. for every version of a stream).
+   *
+   * @param models at least one; all share the fitted kernel, the centring, k, the input size and the input column
+   * @throws IllegalArgumentException when the models differ in one of those, or the held-out set has fewer than
+   *     2 rows or k of them
+   */
+  public static List<Result> evaluate(List<? extends AbstractKernelPCAModel<?>> models, Dataset<?> heldOut,
+      int exactSample, long seed) {
+    if (models.isEmpty()) {
+      throw new IllegalArgumentException("captured variance: no model to evaluate");
+    }
+    AbstractKernelPCAModel<?> first = models.get(0);
+    for (int i = 1; i < models.size(); i++) {
+      AbstractKernelPCAModel<?> other = models.get(i);
+      if (!other.fittedKernel().equals(first.fittedKernel()) || other.getCentered() != first.getCentered()
+          || other.numComponents() != first.numComponents() || other.numFeatures() != first.numFeatures()
+          || !other.getInputCol().equals(first.getInputCol())) {
+        throw new IllegalArgumentException("captured variance: model " + (i + 1) + " differs from model 1 in its "
+            + "kernel, centring, k, input size or input column; models evaluated together share one exact kernel "
+            + "matrix");
+      }
+    }
+    String column = first.getInputCol();
+    int k = first.numComponents();
+    boolean centered = first.getCentered();
     Mpress.Sample sample = Mpress.sample(heldOut, column, exactSample, OptionalLong.of(seed));
     int ns = sample.n();
     if (ns < Math.max(2, k)) {
       throw new IllegalArgumentException("captured variance: the held-out set has " + ns + " rows; at least "
           + Math.max(2, k) + " (and k = " + k + ") are needed");
     }
-    if (sample.d() != model.numFeatures()) {
+    if (sample.d() != first.numFeatures()) {
       throw new IllegalArgumentException("captured variance: the held-out vectors have size " + sample.d()
-          + ", the model was fitted on size " + model.numFeatures());
+          + ", the model was fitted on size " + first.numFeatures());
     }
-    double[] kernelMatrix = exactKernel(model.fittedKernel(), sample, centered);
+    double[] kernelMatrix = exactKernel(first.fittedKernel(), sample, centered);
     double[] top = BlockKrylovEigen.leading(kernelMatrix, ns, k).eigen().values();
     double optimal = 0;
     for (int j = 0; j < k; j++) {
       optimal += Math.max(top[j], 0.0) / ns;
     }
-    if (model instanceof RandomFeatureKernelPCAModel rf) {
-      double captured = rayleighQuotients(rf, sample, kernelMatrix, centered);
-      return new Result(captured, optimal, heldOut.count(), ns, "random features: the sum of the Rayleigh quotients "
-          + "of the exact kernel of each component lifted to z(x)'u_j (Ullah et al., Lemma E.2), on the "
-          + ns + " sampled rows; it may exceed the optimum");
+    List<Result> results = new ArrayList<>();
+    long heldOutRows = -1;
+    for (AbstractKernelPCAModel<?> model : models) {
+      if (model instanceof RandomFeatureKernelPCAModel rf) {
+        double captured = rayleighQuotients(rf, sample, kernelMatrix, centered);
+        heldOutRows = heldOutRows >= 0 ? heldOutRows : heldOut.count();
+        results.add(new Result(captured, optimal, heldOutRows, ns, "random features: the sum of the Rayleigh "
+            + "quotients of the exact kernel of each component lifted to z(x)'u_j (Ullah et al., Lemma E.2), on the "
+            + ns + " sampled rows; it may exceed the optimum"));
+        continue;
+      }
+      double[] moments = scoreMoments(model, heldOut, k);
+      long n = (long) moments[0];
+      double captured = 0;
+      for (int j = 0; j < k; j++) {
+        double mean = moments[1 + j] / n;
+        double second = moments[1 + k + j] / n;
+        captured += centered ? Math.max(second - mean * mean, 0.0) : second;
+      }
+      results.add(new Result(captured, optimal, n, ns, "landmark model: the " + (centered ? "variances"
+          : "mean squares") + " of the k scores, unit RKHS components, over the " + n + " rows"));
     }
-    double[] moments = scoreMoments(model, heldOut, k);
-    long n = (long) moments[0];
-    double captured = 0;
-    for (int j = 0; j < k; j++) {
-      double mean = moments[1 + j] / n;
-      double second = moments[1 + k + j] / n;
-      captured += centered ? Math.max(second - mean * mean, 0.0) : second;
-    }
-    return new Result(captured, optimal, n, ns, "landmark model: the " + (centered ? "variances" : "mean squares")
-        + " of the k scores, unit RKHS components, over the " + n + " rows");
+    return results;
   }
 
   /** The exact kernel matrix of the sampled rows, centred (HKH) when asked: n_s×n_s column-major. */

@@ -131,4 +131,32 @@ class CapturedVarianceTest {
     assertEquals(expected, result.capturedVariance(), 1e-9 * expected);
     assertTrue(result.capturedVariance() > 0 && result.optimalVariance() > 0);
   }
+
+  @org.junit.jupiter.api.Test
+  void severalModelsShareOneKernelMatrixAndEqualTheSeparateEvaluations() {
+    double[][] rows = LocalSpark.clusters(200, 4, 23);
+    Dataset<Row> train = LocalSpark.frame(Arrays.copyOfRange(rows, 0, 140), 2);
+    Dataset<Row> heldOut = LocalSpark.frame(Arrays.copyOfRange(rows, 140, 200), 2);
+    NystromKernelPCAModel nystrom = new NystromKernelPCA().setK(K).setNumLandmarks(20).setKernel("rbf").setGamma(0.3)
+        .setSeed(5).fit(train);
+    RandomFeatureKernelPCAModel rf = new RandomFeatureKernelPCA().setK(K).setNumRandomFeatures(150).setGamma(0.3)
+        .setSeed(6).fit(train);
+    java.util.List<CapturedVariance.Result> together = CapturedVariance.evaluate(java.util.List.of(nystrom, rf),
+        heldOut, 5000, 1L);
+    CapturedVariance.Result[] apart = {CapturedVariance.evaluate(nystrom, heldOut, 5000, 1L),
+        CapturedVariance.evaluate(rf, heldOut, 5000, 1L)};
+    assertEquals(2, together.size());
+    for (int i = 0; i < 2; i++) {
+      assertEquals(apart[i].capturedVariance(), together.get(i).capturedVariance(), 1e-12, "model " + i);
+      assertEquals(apart[i].optimalVariance(), together.get(i).optimalVariance(), 1e-12, "optimum " + i);
+      assertEquals(apart[i].method(), together.get(i).method());
+      assertEquals(60, together.get(i).n());
+    }
+    assertTrue(together.get(0).capturedVariance() != together.get(1).capturedVariance(), "two different models");
+    RandomFeatureKernelPCAModel otherGamma = new RandomFeatureKernelPCA().setK(K).setNumRandomFeatures(150)
+        .setGamma(0.4).setSeed(6).fit(train);
+    IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> CapturedVariance.evaluate(java.util.List.of(rf, otherGamma), heldOut, 5000, 1L));
+    assertTrue(refused.getMessage().contains("model 2 differs"), refused.getMessage());
+  }
 }

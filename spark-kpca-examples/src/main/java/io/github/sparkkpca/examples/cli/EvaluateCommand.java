@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "evaluate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Captured held-out variance of a model under the exact kernel, and the optimum (the sum of the "
         + "k largest eigenvalues of the exact kernel matrix of at most --exact-sample rows, divided by their number).",
+        "Several --model values (same kernel, centring and k) share one exact kernel matrix and optimum.",
         "Random-feature models: the paper's objective (Ullah et al. 2018, Lemma E.2), which can exceed the optimum."})
 public final class EvaluateCommand implements Callable<Integer> {
 
@@ -35,15 +36,20 @@ public final class EvaluateCommand implements Callable<Integer> {
   static final List<String> JSON_KEYS = List.of("capturedVariance", "optimalVariance", "n", "sampleRows", "k",
       "method");
 
+  /** With several models: the JSON's last key, their paths (capturedVariance and method are then arrays). */
+  static final String MODELS_KEY = "models";
+
   /** An earlier {@code --summary-out} of evaluate. */
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("evaluate", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("evaluate", JSON_KEYS, List.of(MODELS_KEY));
 
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR",
-      description = "A saved model, or the --model-out of stream (its newest version).")
-  String model;
+  @Option(names = "--model", required = true, arity = "1..*", paramLabel = "DIR",
+      description = {"A saved model, or the --model-out of stream (its newest version).",
+          "Several (e.g. the versions of a stream) are evaluated on one exact kernel matrix; they must share "
+              + "the kernel, the centring and k."})
+  List<String> models;
 
   @Mixin
   InputOptions input;
@@ -58,7 +64,8 @@ public final class EvaluateCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--summary-out", paramLabel = "FILE.json",
-      description = "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method.")
+      description = "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method "
+          + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
   Path summaryOut;
 
   @Option(names = "--overwrite", description = "Replace a summary written by an earlier evaluate.")
@@ -75,45 +82,66 @@ public final class EvaluateCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       var conf = spark.session().sparkContext().hadoopConfiguration();
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.add(model);
+      reads.addAll(models);
       OutputTargets targets = new OutputTargets(conf, overwrite, reads);
       SafeOutput summaryOutput = summaryOut == null ? null
           : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
-      String dir = model;
-      org.apache.hadoop.fs.Path marker = new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
-      if (FileSystem.get(marker.toUri(), conf).exists(marker)) {
-        dir = StreamingKernelPCA.latestVersion(model, conf);
-        if (dir == null) {
-          throw SparkKpcaCli.usage(spec, "--model " + model + ": the stream has written no model version yet");
+      List<String> dirs = new ArrayList<>();
+      List<AbstractKernelPCAModel<?>> kpcas = new ArrayList<>();
+      for (String model : models) {
+        String dir = model;
+        org.apache.hadoop.fs.Path marker = new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
+        if (FileSystem.get(marker.toUri(), conf).exists(marker)) {
+          dir = StreamingKernelPCA.latestVersion(model, conf);
+          if (dir == null) {
+            throw SparkKpcaCli.usage(spec, "--model " + model + ": the stream has written no model version yet");
+          }
         }
+        TransformCommand.requireSavedModel(spark, dir);
+        dirs.add(dir);
+        kpcas.add(AbstractKernelPCAModel.loadAny(dir));
       }
-      TransformCommand.requireSavedModel(spark, dir);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(dir);
+      AbstractKernelPCAModel<?> first = kpcas.get(0);
       LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
-      CapturedVariance.Result result;
+          input.toSourceOptions().withExpectedFeatures(first.numFeatures()), out);
+      List<CapturedVariance.Result> results;
       long start = System.nanoTime();
       try {
-        kpca.setInputCol(data.featuresCol());
-        SparkKpcaCli.progress(out, "evaluating %s (k = %d) on %d rows...", dir, kpca.numComponents(), data.rows());
-        result = CapturedVariance.evaluate(kpca, data.data(), exactSample, seed);
+        for (AbstractKernelPCAModel<?> kpca : kpcas) {
+          kpca.setInputCol(data.featuresCol());
+        }
+        SparkKpcaCli.progress(out, "evaluating %s (k = %d) on %d rows...", dirs.size() == 1 ? dirs.get(0)
+            : dirs.size() + " models", first.numComponents(), data.rows());
+        results = CapturedVariance.evaluate(kpcas, data.data(), exactSample, seed);
       } finally {
         data.unpersist();
       }
-      out.printf(Locale.ROOT, "captured variance %.6g of an optimal %.6g (%.4f), k = %d, n = %d, exact kernel on %d "
-          + "rows, %.1f s%n", result.capturedVariance(), result.optimalVariance(),
-          result.capturedVariance() / result.optimalVariance(), kpca.numComponents(), result.n(), result.sampleRows(),
-          (System.nanoTime() - start) / 1e9);
-      out.printf(Locale.ROOT, "(%s)%n", result.method());
+      double seconds = (System.nanoTime() - start) / 1e9;
+      for (int i = 0; i < results.size(); i++) {
+        CapturedVariance.Result result = results.get(i);
+        out.printf(Locale.ROOT, "%scaptured variance %.6g of an optimal %.6g (%.4f), k = %d, n = %d, exact kernel on "
+            + "%d rows, %.1f s%n", dirs.size() == 1 ? "" : dirs.get(i) + ": ", result.capturedVariance(),
+            result.optimalVariance(), result.capturedVariance() / result.optimalVariance(), first.numComponents(),
+            result.n(), result.sampleRows(), seconds);
+      }
+      out.printf(Locale.ROOT, "(%s)%n", results.stream().map(CapturedVariance.Result::method).distinct()
+          .collect(java.util.stream.Collectors.joining("; ")));
       out.flush();
       if (summaryOutput != null) {
+        CapturedVariance.Result result = results.get(0);
+        boolean several = results.size() > 1;
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("capturedVariance", result.capturedVariance());
+        json.put("capturedVariance", several ? results.stream().map(CapturedVariance.Result::capturedVariance)
+            .toList() : result.capturedVariance());
         json.put("optimalVariance", result.optimalVariance());
         json.put("n", result.n());
         json.put("sampleRows", result.sampleRows());
-        json.put("k", kpca.numComponents());
-        json.put("method", result.method());
+        json.put("k", first.numComponents());
+        json.put("method", several ? results.stream().map(CapturedVariance.Result::method).toList()
+            : result.method());
+        if (several) {
+          json.put(MODELS_KEY, dirs);
+        }
         summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
         SparkKpcaCli.progress(out, "wrote the result to %s", summaryOutput.target());
       }

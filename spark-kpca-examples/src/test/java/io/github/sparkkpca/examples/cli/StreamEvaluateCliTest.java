@@ -79,6 +79,23 @@ class StreamEvaluateCliTest {
     assertEquals(EvaluateCommand.JSON_KEYS, iterate(json));
     assertEquals(FILES * ROWS, json.get("n").asInt());
     assertTrue(json.get("optimalVariance").asDouble() > 0 && json.get("capturedVariance").asDouble() > 0);
+
+    // Several models on one exact kernel matrix: the stream's newest version and the batch fit (equal models).
+    Path both = dir.resolve("evaluate-both.json");
+    TestSpark.Result together = TestSpark.cli("evaluate", "--model", dir.resolve("model").toString(),
+        dir.resolve("fitted").toString(), "--input", input.toString(), "--label-col", "label", "--summary-out",
+        both.toString());
+    assertEquals(0, together.code(), together::toString);
+    JsonNode pair = new ObjectMapper().readTree(both.toFile());
+    List<String> keys = new java.util.ArrayList<>(EvaluateCommand.JSON_KEYS);
+    keys.add(EvaluateCommand.MODELS_KEY);
+    assertEquals(keys, iterate(pair));
+    double single = json.get("capturedVariance").asDouble();
+    for (int i = 0; i < 2; i++) {
+      assertEquals(single, pair.get("capturedVariance").get(i).asDouble(), 1e-8 * single, "model " + i);
+    }
+    assertEquals(json.get("optimalVariance").asDouble(), pair.get("optimalVariance").asDouble(), 1e-12);
+    assertTrue(pair.get("models").get(1).asText().endsWith("fitted"), pair.toString());
   }
 
   private static List<String> iterate(JsonNode node) {
