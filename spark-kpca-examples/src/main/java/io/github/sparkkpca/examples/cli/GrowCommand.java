@@ -31,16 +31,17 @@ import picocli.CommandLine.Spec;
         + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
 public final class GrowCommand implements Callable<Integer> {
 
-  /** The keys of the JSON summary: fit's, then the drift. */
-  static final List<String> JSON_KEYS;
+  /**
+   * An earlier summary of grow, which {@code --overwrite} may replace: fit's keys, those of fit's optional keys
+   * that apply, then {@code incremental} (the drift).
+   */
+  static final SafeOutput.Kind EARLIER_SUMMARY;
 
   static {
-    List<String> keys = new ArrayList<>(FitSummary.JSON_KEYS);
-    keys.add("incremental");
-    JSON_KEYS = List.copyOf(keys);
+    List<String> optional = new ArrayList<>(FitSummary.OPTIONAL_KEYS);
+    optional.add("incremental");
+    EARLIER_SUMMARY = FitSummary.jsonSummary("grow", FitSummary.JSON_KEYS, List.copyOf(optional));
   }
-
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("grow", JSON_KEYS);
 
   @Spec
   CommandSpec spec;
