@@ -86,6 +86,15 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
    * {@code optional}.
    */
   static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional) {
+    return jsonSummary(command, keys, optional, List.of());
+  }
+
+  /**
+   * As {@link #jsonSummary(String, List, List)}, the object ending with exactly {@code trailing} after the
+   * optional keys (e.g. fit's summary with a command's own section appended).
+   */
+  static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional,
+      List<String> trailing) {
     return new SafeOutput.Kind() {
       @Override
       public String description() {
@@ -108,8 +117,10 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         } catch (IOException e) {
           return notOurs;
         }
-        boolean ours = found.size() >= keys.size() && found.subList(0, keys.size()).equals(keys)
-            && isSubsequence(found.subList(keys.size(), found.size()), optional);
+        int end = found.size() - trailing.size();
+        boolean ours = end >= keys.size() && found.subList(0, keys.size()).equals(keys)
+            && found.subList(end, found.size()).equals(trailing)
+            && isSubsequence(found.subList(keys.size(), end), optional);
         return ours ? null : notOurs;
       }
     };

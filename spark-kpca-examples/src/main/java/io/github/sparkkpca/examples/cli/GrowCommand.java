@@ -7,7 +7,6 @@ import io.github.sparkkpca.ml.IncrementalNystrom;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,13 +34,8 @@ public final class GrowCommand implements Callable<Integer> {
    * An earlier summary of grow, which {@code --overwrite} may replace: fit's keys, those of fit's optional keys
    * that apply, then {@code incremental} (the drift).
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY;
-
-  static {
-    List<String> optional = new ArrayList<>(FitSummary.OPTIONAL_KEYS);
-    optional.add("incremental");
-    EARLIER_SUMMARY = FitSummary.jsonSummary("grow", FitSummary.JSON_KEYS, List.copyOf(optional));
-  }
+  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("grow", FitSummary.JSON_KEYS,
+      FitSummary.OPTIONAL_KEYS, List.of("incremental"));
 
   @Spec
   CommandSpec spec;

@@ -76,6 +76,14 @@ class GrowCliTest {
         "--add-landmarks", "2", "--model-out", grown.toString(), "--summary-out", summary.toString(), "--overwrite");
     assertEquals(0, again.code(), again::toString);
     assertEquals(12, new ObjectMapper().readTree(summary.toFile()).get("m").asInt());
+    // fit's summary (no drift section) is not grow's: --overwrite leaves it alone.
+    String fitSummary = java.nio.file.Files.readString(refitSummary);
+    TestSpark.Result foreign = TestSpark.cli("grow", "--model", model.toString(), "--input", csv.toString(),
+        "--add-landmarks", "2", "--model-out", dir.resolve("grown-2").toString(), "--summary-out",
+        refitSummary.toString(), "--overwrite");
+    assertEquals(2, foreign.code(), foreign::toString);
+    assertTrue(foreign.err().contains("is not a summary written by spark-kpca grow"), foreign::toString);
+    assertEquals(fitSummary, java.nio.file.Files.readString(refitSummary), "fit's summary untouched");
   }
 
   @Test
