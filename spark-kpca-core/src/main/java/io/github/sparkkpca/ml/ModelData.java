@@ -139,15 +139,14 @@ final class ModelData {
       int r = stats.dim();
       Finite.require(stats.mean(), "the feature mean");
       Finite.require(new double[] {stats.diagonalSum()}, "the feature norm sum");
+      Row statistics = stats.hasScatter()
+          ? RowFactory.create(stats.count(), new DenseVector(stats.mean()), stats.diagonalSum())
+          : RowFactory.create(stats.count(), new DenseVector(stats.mean()), stats.diagonalSum(),
+              finite(stats.scatterTrace(), "the scatter trace"));
+      spark.createDataFrame(List.of(statistics), stats.hasScatter() ? STATISTICS : STATISTICS_WITHOUT_SCATTER)
+          .coalesce(1).write().parquet(path + "/data/statistics");
       if (stats.hasScatter()) {
-        spark.createDataFrame(List.of(RowFactory.create(stats.count(), new DenseVector(stats.mean()),
-            stats.diagonalSum())), STATISTICS).coalesce(1).write().parquet(path + "/data/statistics");
         writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
-      } else {
-        Finite.require(new double[] {stats.scatterTrace()}, "the scatter trace");
-        spark.createDataFrame(List.of(RowFactory.create(stats.count(), new DenseVector(stats.mean()),
-            stats.diagonalSum(), stats.scatterTrace())), STATISTICS_WITHOUT_SCATTER).coalesce(1).write()
-            .parquet(path + "/data/statistics");
       }
       writeRows(fit.components(), r, k, "the components", path + "/data/components", spark);
     } else {

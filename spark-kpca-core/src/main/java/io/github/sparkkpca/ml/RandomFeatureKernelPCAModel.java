@@ -77,14 +77,14 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
    * and one statistics pass over {@code dataset}; an empty dataset returns an equal model.
    *
    * @throws IllegalArgumentException naming the row when a vector is invalid, or for a model found by RF-Oja
-   *                                  ({@link StreamingKernelPCA}), whose statistics are compressed
+   *                                  ({@link StreamingKernelPCA}), whose statistics are kept without the scatter
    */
   @Override
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {
-    if (landmarkSelection().startsWith(StreamingKernelPCA.OJA_SELECTION)) {
+    if (!solution().featurePCA().statistics().hasScatter()) {
       throw new IllegalArgumentException("RandomFeatureKernelPCAModel " + uid() + " was found by RF-Oja, which keeps "
-          + "only the covariance compressed to its k-dimensional span: it cannot be updated exactly; continue its "
-          + "stream, or fit RandomFeatureKernelPCA on all rows");
+          + "its statistics without the D x D scatter: it cannot be updated exactly; continue its stream, or fit "
+          + "RandomFeatureKernelPCA on all rows");
     }
     int features = featureMap().numFeatures();
     KernelPCASolution updated = absorb(dataset, effectiveBlockSize(features, numFeatures(), features),

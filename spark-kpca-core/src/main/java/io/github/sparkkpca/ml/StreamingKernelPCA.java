@@ -83,8 +83,8 @@ public final class StreamingKernelPCA {
 
   /** The marker file of a streaming model directory (JSON: writer, algorithm). */
   public static final String MARKER = "_SPARK_KPCA_STREAM";
-  /** How an RF-Oja version describes its support in {@code landmarkSelection()}; its {@code update} refuses. */
-  static final String OJA_SELECTION = "none: RF-Oja";
+  /** How an RF-Oja version describes its support in {@code landmarkSelection()}. */
+  private static final String OJA_SELECTION = "none: RF-Oja";
   private static final Pattern VERSION = Pattern.compile("version-(\\d{12})");
   private static final String STATE_FILE = "data/streaming.json";
   private static final int MEDIAN_HEURISTIC_POINTS = 1000;
