@@ -54,11 +54,12 @@ class FeatureStatisticsTest {
 
   /**
    * Java serialization (Spark's shuffle and result path) ships the upper triangle only and restores
-   * statistics that are equal and merge equally; an empty instance stays empty.
+   * statistics that are equal bit for bit and merge equally; an empty instance stays empty. r = 400 gives
+   * 80,200 packed entries, more than one of the 65,536-double chunks the bulk encoding converts at a time.
    */
   @Test
   void serializationPacksTheUpperTriangle() throws Exception {
-    int r = 120;
+    int r = 400;
     double[] block = gaussianBlock(r, 300, 3, 5);
     FeatureStatistics stats = new FeatureStatistics(r);
     stats.addBlock(block.clone(), 300, 17.0);
@@ -67,7 +68,8 @@ class FeatureStatisticsTest {
       out.writeObject(stats);
       out.writeObject(new FeatureStatistics(r));
     }
-    assertTrue(bytes.size() < 8.0 * r * (r + 1) / 2 + 8 * r + 1000,
+    // The packed triangle, the mean, and Java serialization's block headers (a few bytes per KB).
+    assertTrue(bytes.size() < 1.01 * 8.0 * r * (r + 1) / 2 + 8 * r + 1000,
         "about 4r² bytes, not 8r²: " + bytes.size());
     FeatureStatistics back;
     FeatureStatistics empty;

@@ -39,6 +39,34 @@ class NystromFeatureMapTest {
     assertReproducesNystromKernel(map, landmarks, 30);
   }
 
+  /**
+   * The rank decision at the rcond boundary, with K_mm = diag(1, 1/4, 1/100, 10⁻⁶) (a linear kernel on scaled
+   * unit vectors, cond = 10⁶): far from it the trace test λ_max·tr(K⁻¹) &lt; 1/(2·rcond) proves full rank; just
+   * below 1/cond it fails (1.0001·10⁶ &gt; 5.6·10⁵) and the inertia count still finds all four eigenvalues
+   * above rcond·λ_max; just above, it finds three and the map drops the smallest direction.
+   */
+  @Test
+  void fullRankIsDecidedExactlyAtTheRcondBoundary() {
+    double[] scales = {1, 0.5, 0.1, 1e-3};
+    double[] landmarks = new double[4 * D];
+    for (int j = 0; j < 4; j++) {
+      landmarks[j * D + j] = scales[j];
+    }
+    LandmarkKernel linear = new LandmarkKernel(new Kernel(KernelType.LINEAR, 1.0, 3, 1.0), landmarks, 4, D);
+    assertEquals(1e-6, linear.gram()[15], 1e-20);
+    NystromFeatureMap far = NystromFeatureMap.fit(linear, 1e-12);
+    assertTrue(far.isTriangular());
+    assertEquals(4, far.rank());
+    assertEquals(1e6, far.conditionEstimate(), 1e-3 * 1e6);
+    NystromFeatureMap below = NystromFeatureMap.fit(linear, 0.9e-6);
+    assertTrue(below.isTriangular());
+    assertEquals(4, below.rank());
+    NystromFeatureMap above = NystromFeatureMap.fit(linear, 1.1e-6);
+    assertFalse(above.isTriangular());
+    assertEquals(3, above.rank());
+    assertEquals(100, above.conditionEstimate(), 1e-9);
+  }
+
   private static void assertReproducesNystromKernel(NystromFeatureMap map, double[] landmarks, int m) {
     LandmarkKernel lk = map.landmarkKernel();
     int b = 12;
