@@ -110,7 +110,7 @@ public final class LandmarkKernel implements Serializable {
   /** The m×m landmark kernel matrix K_mm, column-major. */
   public double[] gram() {
     double[] out = new double[m * m];
-    kernel.block(blockLandmarks, landmarkSqNorms, m, blockLandmarks, landmarkSqNorms, m, d, out);
+    kernel.gram(blockLandmarks, landmarkSqNorms, m, d, out);
     return out;
   }
 

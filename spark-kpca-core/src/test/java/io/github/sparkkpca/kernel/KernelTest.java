@@ -276,4 +276,37 @@ class KernelTest {
         () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[] {0, 1e160, -1e160}, 3, 1, 10));
     assertTrue(e.getMessage().contains("overflows") && e.getMessage().contains("rescale"), e.getMessage());
   }
+  /**
+   * K_mm by {@link Kernel#gram} (one SYRK, mirrored) equals the general block of the points against
+   * themselves to rounding, and is exactly symmetric; m = 150 spans three mirror tiles.
+   */
+  @ParameterizedTest
+  @EnumSource(KernelType.class)
+  void gramEqualsTheBlockOfThePointsAgainstThemselves(KernelType type) {
+    int m = 150;
+    int d = 7;
+    Random random = new Random(11);
+    double[] points = new double[m * d];
+    for (int i = 0; i < points.length; i++) {
+      points[i] = random.nextGaussian();
+    }
+    double[] sqNorms = new double[m];
+    for (int j = 0; j < m; j++) {
+      for (int t = 0; t < d; t++) {
+        sqNorms[j] += points[j * d + t] * points[j * d + t];
+      }
+    }
+    Kernel kernel = new Kernel(type, 0.2, 3, 1.0);
+    double[] gram = new double[m * m];
+    kernel.gram(points, sqNorms, m, d, gram);
+    double[] block = new double[m * m];
+    kernel.block(points, sqNorms, m, points, sqNorms, m, d, block);
+    for (int j = 0; j < m; j++) {
+      for (int i = 0; i < m; i++) {
+        assertEquals(gram[j + i * m], gram[i + j * m], 0.0, "symmetric at " + i + "," + j);
+        assertEquals(block[i + j * m], gram[i + j * m], 1e-13 * Math.max(1, Math.abs(block[i + j * m])),
+            type + " at " + i + "," + j);
+      }
+    }
+  }
 }
