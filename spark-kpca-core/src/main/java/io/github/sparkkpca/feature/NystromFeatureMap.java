@@ -3,9 +3,11 @@ package io.github.sparkkpca.feature;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.Cholesky;
+import io.github.sparkkpca.linalg.DriverThreads;
 import io.github.sparkkpca.linalg.Inertia;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import io.github.sparkkpca.linalg.SymmetricStorage;
 
 /**
  * The Nyström feature map φ(x) = Wᵀ k_x, where W (m×r) whitens the landmark kernel matrix on its
@@ -192,16 +194,22 @@ public final class NystromFeatureMap implements FeatureMap {
       return FeatureStatistics.of(rank, 0, new double[rank], new double[rank * rank], kernelColumns.diagonalSum());
     }
     double[] scatter = kernelColumns.scatter();
-    for (int j = 0; j < m; j++) {
-      for (int i = j + 1; i < m; i++) {
-        scatter[i + j * m] = scatter[j + i * m];
-      }
-    }
+    SymmetricStorage.mirrorUpper(scatter, m);
     double[] mean = kernelColumns.mean();
     if (triangular) {
       Blas.blas().dtrmv("U", "T", "N", m, weights, m, mean, 1);
-      Blas.blas().dtrmm("L", "U", "T", "N", m, m, 1.0, weights, m, scatter, m);
-      Blas.blas().dtrmm("R", "U", "N", "N", m, m, 1.0, weights, m, scatter, m);
+      // T = Wᵀ M, then Wᵀ Tᵀ = (T W)ᵀ = Wᵀ M W (symmetric): two left multiplies split by column blocks,
+      // one part per driver thread (see DriverThreads), and a transpose between them.
+      try (DriverThreads.Team team = DriverThreads.team(DriverThreads.count())) {
+        int[] columns = DriverThreads.split(0, m, 2 * team.threads(), false);
+        for (int pass = 0; pass < 2; pass++) {
+          team.forEach(columns.length - 1, part -> Blas.blas().dtrmm("L", "U", "T", "N", m,
+              columns[part + 1] - columns[part], 1.0, weights, 0, m, scatter, columns[part] * m, m));
+          if (pass == 0) {
+            SymmetricStorage.transpose(scatter, m);
+          }
+        }
+      }
       return FeatureStatistics.of(m, n, mean, scatter, kernelColumns.diagonalSum());
     }
     double[] featureMean = new double[rank];

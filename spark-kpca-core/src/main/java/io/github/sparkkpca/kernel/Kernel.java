@@ -3,6 +3,7 @@ package io.github.sparkkpca.kernel;
 import dev.ludovic.netlib.blas.BLAS;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.FastExp;
+import io.github.sparkkpca.linalg.SymmetricStorage;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -163,21 +164,9 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
       return;
     }
     Blas.blas().dsyrk("U", "T", m, d, 1.0, points, d, 0.0, out, m);
-    for (int jb = 0; jb < m; jb += MIRROR_TILE) {
-      int jEnd = Math.min(m, jb + MIRROR_TILE);
-      for (int ib = 0; ib < jEnd; ib += MIRROR_TILE) {
-        for (int j = jb; j < jEnd; j++) {
-          for (int i = ib, iEnd = Math.min(j, ib + MIRROR_TILE); i < iEnd; i++) {
-            out[j + i * m] = out[i + j * m];
-          }
-        }
-      }
-    }
+    SymmetricStorage.mirrorUpper(out, m);
     mapInnerProducts(out, sqNorms, m, sqNorms, m);
   }
-
-  /** Side of the tiles in which {@link #gram} mirrors the upper triangle (a transposed copy stays in cache). */
-  private static final int MIRROR_TILE = 64;
 
   /** Turns inner products ⟨x_i, z_j⟩ (m×b column-major) into kernel values in place. */
   private void mapInnerProducts(double[] out, double[] rowSqNorms, int b, double[] landmarkSqNorms, int m) {

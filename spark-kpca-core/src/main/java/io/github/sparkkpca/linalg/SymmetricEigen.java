@@ -135,10 +135,15 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
    * {@code dsytrf}). Fails on a non-finite entry.
    */
   static double[] upperTriangle(double[] a, int n) {
+    return upperTriangle(a, n, 0);
+  }
+
+  /** The same in an array of n² + {@code spare} entries (the spare ones zero). */
+  static double[] upperTriangle(double[] a, int n, int spare) {
     if (a.length < (long) n * n) {
       throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
     }
-    double[] work = new double[n * n];
+    double[] work = new double[n * n + spare];
     // Tiles of TILE×TILE: the transposed read a[j + i·n] then stays in cache (a plain column loop misses
     // the cache on every read of it at n = 8000, about 1 s per call).
     for (int jb = 0; jb < n; jb += TILE) {

@@ -28,10 +28,15 @@ final class FitMemory {
 
   /**
    * Bytes of one serialized r×r summary at r = m: the packed upper triangle, 4m(m+1), with Spark's default
-   * Java serializer ({@code FeatureStatistics} writes only that); 8m² with another serializer (Kryo).
+   * Java serializer ({@code FeatureStatistics} writes only that, as raw bytes, which Java serialization frames
+   * in blocks of 1024 bytes with a 5-byte header each); 8m² with another serializer (Kryo).
    */
   static long summaryBytes(long m, String serializer) {
-    return JAVA_SERIALIZER.equals(serializer) ? 4L * m * (m + 1) : 8L * m * m;
+    if (!JAVA_SERIALIZER.equals(serializer)) {
+      return 8L * m * m;
+    }
+    long packed = 4L * m * (m + 1);
+    return packed + 5 * ((packed + 1023) / 1024);
   }
 
   /** Bytes the driver needs for m landmarks of dimension d. */

@@ -67,6 +67,46 @@ class NystromFeatureMapTest {
     assertEquals(100, above.conditionEstimate(), 1e-9);
   }
 
+  /**
+   * The Gram route's driver step: {@link NystromFeatureMap#whiten} of the kernel columns' statistics equals
+   * the statistics of the whitened features accumulated directly (the whitened route), on one driver thread
+   * and split over three (the {@code sparkkpca.driverThreads} property).
+   */
+  @Test
+  void whiteningTheKernelColumnStatisticsEqualsAccumulatingTheFeatures() {
+    int m = 37;
+    double[] landmarks = randomRows(m, 4);
+    NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel(landmarks, m), 1e-12);
+    assertTrue(map.isTriangular());
+    java.util.List<org.apache.spark.ml.linalg.Vector> rows = new java.util.ArrayList<>();
+    double[] values = randomRows(200, 8);
+    for (int i = 0; i < 200; i++) {
+      rows.add(org.apache.spark.ml.linalg.Vectors.dense(java.util.Arrays.copyOfRange(values, i * D, (i + 1) * D)));
+    }
+    FeatureStatistics direct = map.accumulate(rows.iterator(), 64, "x");
+    double scale = 0;
+    for (double v : direct.covariance(true)) {
+      scale = Math.max(scale, Math.abs(v));
+    }
+    for (String threads : new String[] {"1", "3"}) {
+      System.setProperty("sparkkpca.driverThreads", threads);
+      try {
+        FeatureStatistics whitened = map.whiten(map.kernelColumns().accumulate(rows.iterator(), 64, "x"));
+        assertEquals(direct.count(), whitened.count());
+        double[] expected = direct.covariance(true);
+        double[] actual = whitened.covariance(true);
+        for (int i = 0; i < expected.length; i++) {
+          assertEquals(expected[i], actual[i], 1e-9 * scale, threads + " threads, entry " + i);
+        }
+        for (int c = 0; c < m; c++) {
+          assertEquals(direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
+        }
+      } finally {
+        System.clearProperty("sparkkpca.driverThreads");
+      }
+    }
+  }
+
   private static void assertReproducesNystromKernel(NystromFeatureMap map, double[] landmarks, int m) {
     LandmarkKernel lk = map.landmarkKernel();
     int b = 12;
