@@ -2,7 +2,8 @@
 # Reproduces the measurements of spark-kpca-examples/bench/README.md, from the repository root:
 #   spark-kpca-examples/bench/run-all.sh [OUT_DIR] [STEP...]
 # STEP is any of: efficiency threads grid mnist scale jmh (default: all, in that order; about 60 minutes on
-# 2 cores).
+# 2 cores), or large-m (not in the default: the m-sweep to 16,000 against scikit-learn, about 75 minutes and
+# 24 GB of memory; docs/results/large-m/sweep-16000/run.sh).
 # Needs: Java 17, Maven, native OpenBLAS (apt-get install libopenblas0-pthread), MNIST (bin/fetch-mnist),
 # for the comparisons Debian's scikit-learn (apt-get install python3-sklearn python3-numpy; PYTHON selects
 # the interpreter, default /usr/bin/python3 when present), and GNU time (/usr/bin/time, package "time") for the scale runs.
@@ -77,7 +78,11 @@ for step in $steps; do
     OPENBLAS_NUM_THREADS=1 spark-kpca-examples/bench/run-jmh.sh -rf csv -rff "$out/jmh.csv" \
       'ExpBenchmark|KernelBlockBenchmark|StatisticsBenchmark' | tee "$out/jmh.txt"
     ;;
-  *) echo "unknown step $step (efficiency threads grid mnist scale jmh)" >&2; exit 2 ;;
+  large-m)
+    log "large-m: MNIST m = 2000 ... 16,000 vs scikit-learn"
+    PYTHON="$python" docs/results/large-m/sweep-16000/run.sh "$out/large-m"
+    ;;
+  *) echo "unknown step $step (efficiency threads grid mnist scale jmh large-m)" >&2; exit 2 ;;
   esac
 done
 log "done"
