@@ -126,9 +126,6 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     return new SymmetricEigen(values, vectors, n);
   }
 
-  /** Side of the tiles in which {@link #upperTriangle} symmetrises. */
-  private static final int TILE = 64;
-
   /**
    * The upper triangle of (A + Aᵀ)/2 as a column-major n×n copy with zeros below the diagonal: the input of
    * every LAPACK routine here that reads the upper triangle ({@code dsyevr}, {@code dsytrd}, {@code dpotrf},
@@ -144,23 +141,13 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
       throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
     }
     double[] work = new double[n * n + spare];
-    // Tiles of TILE×TILE: the transposed read a[j + i·n] then stays in cache (a plain column loop misses
-    // the cache on every read of it at n = 8000, about 1 s per call).
-    for (int jb = 0; jb < n; jb += TILE) {
-      int jEnd = Math.min(n, jb + TILE);
-      for (int ib = 0; ib < jEnd; ib += TILE) {
-        for (int j = jb; j < jEnd; j++) {
-          int iEnd = Math.min(j + 1, ib + TILE);
-          for (int i = ib; i < iEnd; i++) {
-            double v = 0.5 * (a[i + j * n] + a[j + i * n]);
-            if (!Double.isFinite(v)) {
-              throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
-            }
-            work[i + j * n] = v;
-          }
-        }
+    SymmetricStorage.forEachUpper(n, true, (i, j) -> {
+      double v = 0.5 * (a[i + j * n] + a[j + i * n]);
+      if (!Double.isFinite(v)) {
+        throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
       }
-    }
+      work[i + j * n] = v;
+    });
     return work;
   }
 
