@@ -2,6 +2,7 @@ import dev.ludovic.netlib.blas.BLAS;
 import dev.ludovic.netlib.lapack.LAPACK;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.linalg.BlockKrylovEigen;
 import io.github.sparkkpca.linalg.Cholesky;
 import io.github.sparkkpca.linalg.Inertia;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
@@ -22,7 +23,11 @@ import org.netlib.util.intW;
  *       2η√κ·λ_1/δ_i;</li>
  *   <li>probabilistic (independent rounding errors of the entries, |E_jl| ≲ η s_j s_l with s_j² = S_jj):
  *       ρ_i ≈ √2 η ‖diag(s)W‖_F ‖diag(s)α_i‖, σ_i ≈ √2 η ‖diag(s)α_i‖², the angle ρ_i/δ_i and the
- *       eigenvalue error σ_i + ρ_i²/δ_i.</li>
+ *       eigenvalue error σ_i + ρ_i²/δ_i;</li>
+ *   <li>the probabilistic RMS score error over the training rows, weighting the residual's directions by the
+ *       variance of C along them: SE_i² ≈ Σ_{j≤k, j≠i} λ_j (ε_ji/(λ_i − λ_j))² + λ_{k+1} (ρ_i/(λ_i − λ_{k+1}))²
+ *       with ε_ji ≈ √2 η ‖diag(s)α_j‖ ‖diag(s)α_i‖ (first-order perturbation; the directions beyond k
+ *       bounded by the largest weight λ/(λ_i − λ)² among them, at λ_{k+1}).</li>
  * </ul>
  *
  * Run with the project's classpath (see run.sh): {@code java -cp CP RouteErrorProbe.java GRAM_MODEL
@@ -86,12 +91,22 @@ public class RouteErrorProbe {
     }
     weighted = Math.sqrt(weighted);
     double normS = lambdaK * lg[0];
+    double[] leading = BlockKrylovEigen.leading(c.clone(), m, k + 1).eigen().values().clone();
+    java.util.Arrays.sort(leading);
+    double nextEigenvalue = leading[leading.length - k - 1]; // λ_{k+1}
+    double[] weightedAlpha = new double[k];
+    for (int i = 0; i < k; i++) {
+      for (int j = 0; j < m; j++) {
+        weightedAlpha[i] += s2[j] * pg[j + i * m] * pg[j + i * m];
+      }
+      weightedAlpha[i] = Math.sqrt(weightedAlpha[i]);
+    }
     System.out.printf("m = %d, n = %d, k = %d, b = %d: cond(K_mm) = %.3g, lambda_1(K_mm) = %.4g, eta = %.3g, "
-        + "lambda_1(C) = %.5g, tr S = %.4g, ||diag(s) W||_F = %.4g; routes %s / %s%n", m, n, k, blockSize, kappa,
-        lambdaK, eta, lg[0], traceS, weighted, gram.getStatisticsRouteTaken(), whitened.getStatisticsRouteTaken());
+        + "lambda_1(C) = %.5g, lambda_k+1(C) = %.5g, tr S = %.4g, ||diag(s) W||_F = %.4g; routes %s / %s%n", m, n, k,
+        blockSize, kappa, lambdaK, eta, lg[0], nextEigenvalue, traceS, weighted, gram.getStatisticsRouteTaken(), whitened.getStatisticsRouteTaken());
     System.out.println("i,lambda_i/lambda_1,gap/lambda_1,measured_dlambda/lambda_1,measured_max_dP,max_abs_P,"
         + "measured_max_dscore,normwise_rho/lambda_1,normwise_sigma/lambda_1,normwise_angle,whitened_apriori_angle,"
-        + "prob_rho/lambda_1,prob_angle,prob_dlambda/lambda_1");
+        + "prob_rho/lambda_1,prob_angle,prob_dlambda/lambda_1,prob_score_rms");
     double[] kernelColumn = new double[m];
     for (int i = 0; i < k; i++) {
       double alphaSq = 0;
@@ -126,9 +141,17 @@ public class RouteErrorProbe {
       double whitenedAngle = 2 * eta * Math.sqrt(kappa) * lg[0] / gap;
       double rhoProb = Math.sqrt(2) * eta * weighted * Math.sqrt(weightedAlphaSq);
       double sigmaProb = Math.sqrt(2) * eta * weightedAlphaSq;
-      System.out.printf("%d,%.5g,%.3g,%.2g,%.2g,%.3g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g%n", i + 1, lg[i] / lg[0],
-          gap / lg[0], Math.abs(lg[i] - lw[i]) / lg[0], maxDp, maxP, maxDscore, rho / lg[0], sigma / lg[0],
-          rho / gap, whitenedAngle, rhoProb / lg[0], rhoProb / gap, (sigmaProb + rhoProb * rhoProb / gap) / lg[0]);
+      double scoreVariance = nextEigenvalue * Math.pow(rhoProb / (lg[i] - nextEigenvalue), 2);
+      for (int j = 0; j < k; j++) {
+        if (j != i) {
+          double coupling = Math.sqrt(2) * eta * weightedAlpha[j] * weightedAlpha[i];
+          scoreVariance += lg[j] * Math.pow(coupling / (lg[i] - lg[j]), 2);
+        }
+      }
+      System.out.printf("%d,%.5g,%.3g,%.2g,%.2g,%.3g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g,%.2g%n", i + 1,
+          lg[i] / lg[0], gap / lg[0], Math.abs(lg[i] - lw[i]) / lg[0], maxDp, maxP, maxDscore, rho / lg[0],
+          sigma / lg[0], rho / gap, whitenedAngle, rhoProb / lg[0], rhoProb / gap,
+          (sigmaProb + rhoProb * rhoProb / gap) / lg[0], Math.sqrt(scoreVariance));
     }
     spark.stop();
   }
