@@ -37,7 +37,13 @@ public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean c
    */
   public static FeaturePCA solve(FeatureMap map, FeatureStatistics statistics, int k, boolean centered,
       SpectrumExtent extent) {
-    LinearPCA pca = LinearPCA.fit(statistics, k, centered, extent.numEigenvalues(statistics.dim(), k));
+    return solve(map, statistics, k, centered, extent.numEigenvalues(statistics.dim(), k));
+  }
+
+  /** {@link #solve(FeatureMap, FeatureStatistics, int, boolean, SpectrumExtent)} for p leading eigenvalues. */
+  public static FeaturePCA solve(FeatureMap map, FeatureStatistics statistics, int k, boolean centered,
+      int numEigenvalues) {
+    LinearPCA pca = LinearPCA.fit(statistics, k, centered, numEigenvalues);
     int r = map.outputDim();
     double[] readoutMatrix = readoutMatrix(pca.components(), statistics, r, k, centered);
     LinearReadout readout = map.readout(readoutMatrix, readoutMatrix.length / r);
@@ -133,6 +139,16 @@ public record FeaturePCA(FeatureMap map, FeatureStatistics statistics, boolean c
   public FeaturePCA update(FeatureStatistics more, SpectrumExtent extent) {
     FeatureStatistics merged = statistics.copy().merge(more);
     return solve(map, merged, numComponents(), centered, extent);
+  }
+
+  /** This model keeping only the p leading eigenvalues found (p ≥ k); everything else is shared. */
+  public FeaturePCA withLeadingEigenvalues(int p) {
+    if (p < numComponents() || p > spectrum.length) {
+      throw new IllegalArgumentException("keep " + p + " eigenvalues of " + spectrum.length + " with k = "
+          + numComponents());
+    }
+    return p == spectrum.length ? this : new FeaturePCA(map, statistics, centered, java.util.Arrays.copyOf(spectrum,
+        p), components, projector, totalVariance, totalVarianceMethod);
   }
 
   /** k. */

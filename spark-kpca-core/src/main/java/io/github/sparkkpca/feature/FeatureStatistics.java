@@ -207,6 +207,18 @@ public final class FeatureStatistics implements Serializable {
     return scatter == null ? new double[dim * dim] : scatter.clone();
   }
 
+  /** The diagonal of the centred scatter M (zeros when empty). */
+  public double[] scatterDiagonal() {
+    requireScatter("give the scatter diagonal");
+    double[] diagonal = new double[dim];
+    if (scatter != null) {
+      for (int j = 0; j < dim; j++) {
+        diagonal[j] = scatter[j + j * dim];
+      }
+    }
+    return diagonal;
+  }
+
   public long count() {
     return count;
   }

@@ -14,7 +14,9 @@ import java.util.Locale;
  *       as for φ) and the driver whitens it once, Wᵀ S W and φ̄ = Wᵀk̄: 2md + m² flops per row, the minimal
  *       work. Its rounding error grows like cond(K_mm): see {@link #gramBound}.</li>
  *   <li>{@link #AUTO} (the default): {@code GRAM} when its bound stays within {@link #TOLERANCE}, i.e. when
- *       cond(K_mm) = λ_1/λ_r of the retained spectrum is below {@link #conditionLimit}, else {@code WHITENED}.</li>
+ *       cond(K_mm) = λ_1/λ_r of the retained spectrum is below {@link #conditionLimit}. Otherwise, when
+ *       η·cond(K_mm) ≤ {@link #CHECK_ATTEMPT_LIMIT}, {@code GRAM} followed by the a-posteriori {@link #check}
+ *       of the solved components, and a whitened pass only when the check fails; else {@code WHITENED}.</li>
  * </ul>
  * The derivation and measurements are in docs/gram-route.md.
  */
@@ -29,6 +31,20 @@ public enum StatisticsRoute {
    * accuracy tests is 1e-11·λ_1 between two fits (partition invariance), so each may err by half of it.
    */
   public static final double TOLERANCE = 5e-12;
+
+  /**
+   * The RMS score error, relative to √λ_1 (the spread of the first component's scores), that the
+   * a-posteriori {@link #check} allows each component. The tests compare scores to 1e-8 for kernels whose
+   * √λ_1 is 0.2–0.6.
+   */
+  public static final double SCORE_TOLERANCE = 1e-8;
+
+  /**
+   * Above this η·cond(K_mm) {@code auto} does not try the Gram route with a check: the normwise shift of the
+   * eigenvalues, η·cond·λ_1, would already eat relative gaps of 2·10⁻⁴, so the check would rarely pass and a
+   * failed check costs a second pass.
+   */
+  public static final double CHECK_ATTEMPT_LIMIT = 1e-4;
 
   /** Unit roundoff of IEEE double precision, 2⁻⁵³. */
   static final double UNIT_ROUNDOFF = 0x1.0p-53;
@@ -77,5 +93,97 @@ public enum StatisticsRoute {
   /** The largest cond(K_mm) for which {@link #gramBound} stays within {@link #TOLERANCE}. */
   public static double conditionLimit(int m, int blockSize, long n) {
     return TOLERANCE / accumulationError(m, blockSize, n);
+  }
+
+  /**
+   * The outcome of {@link #check}: the largest estimated eigenvalue error and RMS score error over the k
+   * components (absolute, in the units of the eigenvalues and of the scores), and whether both are within
+   * {@link #TOLERANCE}·λ_1 and {@link #SCORE_TOLERANCE}·√λ_1.
+   */
+  public record Check(double eigenvalueError, double scoreError, boolean passed) {
+  }
+
+  /**
+   * The a-posteriori check of a Gram-route solution (docs/gram-route.md, "The a-posteriori check"). The
+   * decomposed Ĉ = Wᵀ(S + E)W differs from the exact C by WᵀEW. In the probabilistic model of rounding (the
+   * errors of the entries independent, as behind η), |E_jl| ≲ η·s_j·s_l with s_j² = S_jj the variance of
+   * kernel column j, so for component i with landmark weights α_i = W û_i:
+   * <ul>
+   *   <li>the residual of (λ̂_i, û_i) against C is about ρ_i = √2·η·‖diag(s)W‖_F·‖diag(s)α_i‖, and its
+   *       Rayleigh-quotient shift σ_i = √2·η·‖diag(s)α_i‖²; the eigenvalue error is at most σ_i + ρ_i²/δ_i
+   *       (Kato–Temple), δ_i the distance to the neighbouring eigenvalues;</li>
+   *   <li>the RMS score error over the training rows weights each direction of the residual by the variance
+   *       of C along it: SE_i² = Σ_{j≤k, j≠i} λ_j·(ε_ji/|λ_i − λ_j|)² + λ_{k+1}·(ρ_i/(λ_i − λ_{k+1}))², with
+   *       ε_ji = √2·η·‖diag(s)α_j‖·‖diag(s)α_i‖ (first-order perturbation); the directions beyond the k
+   *       components are bounded by the largest weight λ/(λ_i − λ)² among them, the one at λ_{k+1}.</li>
+   * </ul>
+   * Every gap is first reduced by twice the normwise shift η·cond(K_mm)·λ_1 (Weyl), so that it is a gap of
+   * the exact C; a gap that vanishes fails the check.
+   *
+   * @param eta              η, {@link #accumulationError}
+   * @param condition        cond(K_mm) over the retained spectrum
+   * @param columnVariances  S_jj, the m variances of the kernel columns (the Gram route's centred scatter / n)
+   * @param weights          W, m×r column-major
+   * @param landmarkWeights  α = W U_k, m×k column-major
+   * @param spectrum         the leading eigenvalues of Ĉ found: more than k of them, or all r when r = k
+   */
+  public static Check check(double eta, double condition, double[] columnVariances, double[] weights, int m,
+      int r, double[] landmarkWeights, int k, double[] spectrum) {
+    if (spectrum.length <= k && k < r) {
+      throw new IllegalArgumentException("the check needs eigenvalue k + 1 = " + (k + 1) + "; got "
+          + spectrum.length);
+    }
+    double weighted = 0;
+    for (int p = 0; p < r; p++) {
+      for (int j = 0; j < m; j++) {
+        double w = weights[j + p * m];
+        weighted += columnVariances[j] * w * w;
+      }
+    }
+    weighted = Math.sqrt(weighted);
+    double[] weightedAlpha = new double[k];
+    for (int i = 0; i < k; i++) {
+      double t = 0;
+      for (int j = 0; j < m; j++) {
+        double a = landmarkWeights[j + i * m];
+        t += columnVariances[j] * a * a;
+      }
+      weightedAlpha[i] = Math.sqrt(t);
+    }
+    double lambda1 = spectrum[0];
+    double shift = 2 * eta * condition * lambda1;
+    double next = k < r ? spectrum[k] : 0;
+    double worstEigenvalue = 0;
+    double worstScore = 0;
+    for (int i = 0; i < k; i++) {
+      double rho = Math.sqrt(2) * eta * weighted * weightedAlpha[i];
+      double sigma = Math.sqrt(2) * eta * weightedAlpha[i] * weightedAlpha[i];
+      double gap = Double.POSITIVE_INFINITY;
+      if (i > 0) {
+        gap = spectrum[i - 1] - spectrum[i];
+      }
+      if (i + 1 < spectrum.length) {
+        gap = Math.min(gap, spectrum[i] - spectrum[i + 1]);
+      }
+      gap -= shift;
+      double variance = 0;
+      if (k < r) {
+        double tailGap = spectrum[i] - next - shift;
+        variance += tailGap > 0 ? next * Math.pow(rho / tailGap, 2) : Double.POSITIVE_INFINITY;
+      }
+      for (int j = 0; j < k; j++) {
+        if (j != i) {
+          double coupling = Math.sqrt(2) * eta * weightedAlpha[j] * weightedAlpha[i];
+          double pairGap = Math.abs(spectrum[i] - spectrum[j]) - shift;
+          variance += pairGap > 0 ? spectrum[j] * Math.pow(coupling / pairGap, 2) : Double.POSITIVE_INFINITY;
+        }
+      }
+      double eigenvalueError = gap > 0 ? sigma + rho * rho / gap : Double.POSITIVE_INFINITY;
+      worstEigenvalue = Math.max(worstEigenvalue, eigenvalueError);
+      worstScore = Math.max(worstScore, Math.sqrt(variance));
+    }
+    boolean passed = lambda1 > 0 && worstEigenvalue <= TOLERANCE * lambda1
+        && worstScore <= SCORE_TOLERANCE * Math.sqrt(lambda1);
+    return new Check(worstEigenvalue, worstScore, passed);
   }
 }

@@ -388,17 +388,59 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       LOG.info("NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
           uid, n, d, m, r, m - r, kernel, Blas.implementation());
       int statisticsBlock = effectiveBlockSize(m, d, r);
+      double eta = StatisticsRoute.accumulationError(m, statisticsBlock, n);
       StatisticsRoute route = chooseRoute(featureMap, n, statisticsBlock);
-      LOG.info("NystromKernelPCA {}: statistics route {} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
-          + "of lambda_1, tolerance {})", uid, route.paramName(), getStatisticsRoute().paramName(),
-          String.format("%.3g", featureMap.conditionEstimate()), String.format("%.2g",
-              StatisticsRoute.gramBound(featureMap.conditionEstimate(), m, statisticsBlock, n)),
+      // auto above the a-priori limit: the Gram route all the same when the a-posteriori check may pass.
+      boolean checked = getStatisticsRoute() == StatisticsRoute.AUTO && route == StatisticsRoute.WHITENED
+          && eta * featureMap.conditionEstimate() <= StatisticsRoute.CHECK_ATTEMPT_LIMIT;
+      if (checked) {
+        route = StatisticsRoute.GRAM;
+      }
+      LOG.info("NystromKernelPCA {}: statistics route {}{} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
+          + "of lambda_1, tolerance {})", uid, route.paramName(), checked ? " with the a-posteriori check" : "",
+          getStatisticsRoute().paramName(), String.format("%.3g", featureMap.conditionEstimate()),
+          String.format("%.2g", StatisticsRoute.gramBound(featureMap.conditionEstimate(), m, statisticsBlock, n)),
           StatisticsRoute.TOLERANCE);
-      FeatureStatistics stats = route == StatisticsRoute.GRAM
-          ? featureMap.whiten(FeaturePasses.statistics(scanned.vectors(), featureMap.kernelColumns(),
-              statisticsBlock, column, jobs))
-          : FeaturePasses.statistics(scanned.vectors(), featureMap, statisticsBlock, column, jobs);
-      FeaturePCA fitted = FeaturePCA.solve(featureMap, stats, k, getCentered(), getSpectrumExtent());
+      int numEigenvalues = getSpectrumExtent().numEigenvalues(r, k);
+      FeaturePCA fitted = null;
+      String routeCheck = checked ? "" : getStatisticsRoute() == StatisticsRoute.AUTO ? "a-priori bound"
+          : "requested";
+      if (route == StatisticsRoute.GRAM) {
+        FeatureStatistics columns = FeaturePasses.statistics(scanned.vectors(), featureMap.kernelColumns(),
+            statisticsBlock, column, jobs);
+        double[] columnVariances = checked ? columns.scatterDiagonal() : null;
+        if (checked) {
+          for (int j = 0; j < m; j++) {
+            columnVariances[j] /= Math.max(1, columns.count());
+          }
+        }
+        FeatureStatistics stats = featureMap.whiten(columns);
+        // The check needs eigenvalue k + 1; the model keeps the extent asked for.
+        int solved = checked && numEigenvalues == k && k < r ? k + 1 : numEigenvalues;
+        fitted = FeaturePCA.solve(featureMap, stats, k, getCentered(), solved);
+        if (checked) {
+          StatisticsRoute.Check check = StatisticsRoute.check(eta, featureMap.conditionEstimate(), columnVariances,
+              featureMap.weights(), m, r, featureMap.toLandmarkWeights(fitted.components(), k), k, fitted.spectrum());
+          LOG.info("NystromKernelPCA {}: a-posteriori check of the Gram route {}: eigenvalue error ~ {} "
+              + "(allowed {}), RMS score error ~ {} (allowed {})", uid, check.passed() ? "passed" : "failed",
+              String.format("%.2g", check.eigenvalueError()), String.format("%.2g", StatisticsRoute.TOLERANCE
+                  * fitted.spectrum()[0]), String.format("%.2g", check.scoreError()), String.format("%.2g",
+                  StatisticsRoute.SCORE_TOLERANCE * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
+          routeCheck = String.format(java.util.Locale.ROOT, "a-posteriori check %s (eigenvalue error %.2g, RMS "
+              + "score error %.2g)", check.passed() ? "passed" : "failed: whitened pass", check.eigenvalueError(),
+              check.scoreError());
+          if (check.passed()) {
+            fitted = fitted.withLeadingEigenvalues(numEigenvalues);
+          } else {
+            route = StatisticsRoute.WHITENED;
+            fitted = null;
+          }
+        }
+      }
+      if (fitted == null) {
+        fitted = FeaturePCA.solve(featureMap, FeaturePasses.statistics(scanned.vectors(), featureMap,
+            statisticsBlock, column, jobs), k, getCentered(), numEigenvalues);
+      }
       warnOnZeroVariance(fitted.spectrum(), k);
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid,
           KernelPCASolution.of(fitted, m - r, chosen.description())).setParent(this);
@@ -408,6 +450,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       }
       model.set(model.numLandmarks(), m);
       model.set(model.statisticsRouteTaken(), route.paramName());
+      model.set(model.statisticsRouteCheck(), routeCheck);
       model.set(model.landmarkConditionEstimate(), featureMap.conditionEstimate());
       if (chosen.residualCurve() != null) {
         model.set(model.landmarkResidualCurve(), chosen.residualCurve());

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.ml;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -110,21 +111,74 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the Gram bound ≈ 3e-7·λ_1 exceeds the tolerance, so auto whitens; forced,
-   * the Gram route still stays within its (loose) bound.
+   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the a-priori Gram bound ≈ 3e-7·λ_1 exceeds the tolerance, so auto takes
+   * the Gram route only through the a-posteriori check, which passes here. What the check promises is then
+   * asserted with the tests' own tolerances against an independent whitened fit: eigenvalues within 1e-11·λ_1
+   * (the partition-invariance tolerance) and scores within 1e-8, on 2 and 3 partitions. Forced, the Gram route
+   * is the same model.
    */
   @Test
-  void illConditionedWhitens() {
+  void illConditionedTakesTheGramRouteAfterTheCheck() {
     Dataset<Row> df = LocalSpark.frame(X, 2);
     NystromKernelPCAModel autoIll = estimator(0.02, 80, "auto").fit(df);
+    NystromKernelPCAModel autoIll3 = estimator(0.02, 80, "auto").fit(LocalSpark.frame(X, 3));
+    NystromKernelPCAModel whitenedIll = estimator(0.02, 80, "whitened").fit(df);
     NystromKernelPCAModel gram = estimator(0.02, 80, "gram").fit(df);
-    assertEquals("whitened", autoIll.getStatisticsRouteTaken());
-    assertEquals("gram", gram.getStatisticsRouteTaken());
+    assertEquals("gram", autoIll.getStatisticsRouteTaken());
+    assertTrue(autoIll.getStatisticsRouteCheck().startsWith("a-posteriori check passed"),
+        autoIll.getStatisticsRouteCheck());
+    assertEquals("gram", autoIll3.getStatisticsRouteTaken());
+    assertEquals("whitened", whitenedIll.getStatisticsRouteTaken());
+    assertEquals("requested", whitenedIll.getStatisticsRouteCheck());
+    assertEquals("a-priori bound", auto.getStatisticsRouteCheck());
     double cond = autoIll.getLandmarkConditionEstimate();
     assertTrue(cond > 1e6, "cond(K_mm) = " + cond);
     int b = autoIll.effectiveBlockSize(80, 5, autoIll.rank());
-    assertTrue(StatisticsRoute.gramBound(cond, 80, b, N) > StatisticsRoute.TOLERANCE, "auto must avoid it");
-    assertClose(autoIll, gram, df, bothRoutesBound(autoIll), "forced gram vs whitened");
+    assertTrue(StatisticsRoute.gramBound(cond, 80, b, N) > StatisticsRoute.TOLERANCE, "a-priori, auto avoids it");
+    double lambda1 = whitenedIll.eigenvalues().apply(0);
+    for (NystromKernelPCAModel model : new NystromKernelPCAModel[] {autoIll, autoIll3}) {
+      assertEquals(whitenedIll.eigenvalues().size(), model.eigenvalues().size(), "same spectrum extent");
+      for (int i = 0; i < K + 1; i++) {
+        assertEquals(whitenedIll.eigenvalues().apply(i), model.eigenvalues().apply(i), 1e-11 * lambda1,
+            "eigenvalue " + i);
+      }
+      double[][] ws = LocalSpark.collect(whitenedIll.transform(df), "kpca");
+      double[][] as = LocalSpark.collect(model.transform(df), "kpca");
+      for (int i = 0; i < ws.length; i++) {
+        for (int c = 0; c < K; c++) {
+          assertEquals(ws[i][c], as[i][c], 1e-8, "score " + i + ", component " + c);
+        }
+      }
+    }
+    assertArrayEquals(gram.eigenvalues().toArray(), autoIll.eigenvalues().toArray(), 0.0, "the same Gram fit");
+  }
+
+  /**
+   * Equally spaced points on a circle with every point a landmark: K_mm is circulant, so the components come in
+   * pairs of equal eigenvalues (cosine and sine), and no check can vouch for either direction of a pair. auto
+   * tries the Gram route (cond(K_mm) is above the a-priori limit but within the attempt limit), the check fails
+   * on the vanishing gaps, and the fit falls back to the whitened pass: the model of a whitened fit.
+   */
+  @Test
+  void degenerateComponentsFailTheCheckAndWhiten() {
+    int n = 60;
+    double[][] circle = new double[n][];
+    for (int i = 0; i < n; i++) {
+      double angle = 2 * Math.PI * i / n;
+      circle[i] = new double[] {Math.cos(angle), Math.sin(angle)};
+    }
+    Dataset<Row> df = LocalSpark.frame(circle, 2);
+    NystromKernelPCAModel autoCircle = estimator(20, n, "auto").fit(df);
+    NystromKernelPCAModel whitenedCircle = estimator(20, n, "whitened").fit(df);
+    double cond = autoCircle.getLandmarkConditionEstimate();
+    int b = autoCircle.effectiveBlockSize(n, 2, autoCircle.rank());
+    assertTrue(cond > StatisticsRoute.conditionLimit(n, b, n), "above the a-priori limit: cond = " + cond);
+    assertEquals("whitened", autoCircle.getStatisticsRouteTaken());
+    assertTrue(autoCircle.getStatisticsRouteCheck().startsWith("a-posteriori check failed"),
+        autoCircle.getStatisticsRouteCheck());
+    double[] ev = whitenedCircle.eigenvalues().toArray();
+    assertEquals(ev[0], ev[1], 1e-10 * ev[0], "a pair of equal eigenvalues");
+    assertArrayEquals(ev, autoCircle.eigenvalues().toArray(), 0.0, "the whitened pass's model");
   }
 
   /**
@@ -161,6 +215,7 @@ class NystromStatisticsRouteTest {
     gram.write().save(path);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
     assertEquals("gram", loaded.getStatisticsRouteTaken());
+    assertEquals(gram.getStatisticsRouteCheck(), loaded.getStatisticsRouteCheck());
     assertEquals(gram.getLandmarkConditionEstimate(), loaded.getLandmarkConditionEstimate(), 0.0);
     assertEquals("auto", loaded.getStatisticsRoute().paramName());
   }

@@ -31,7 +31,9 @@ import org.apache.hadoop.fs.FileSystem;
  * {@code NystromConfidenceBound}) and {@code landmarkResidualCurve} (landmarks chosen by residual growth: the
  * mean probe residual, relative to the mean k(x,x), after each landmark added), {@code statisticsRoute} and
  * {@code landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics pass,
- * whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see docs/gram-route.md).
+ * whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see docs/gram-route.md) and
+ * {@code statisticsRouteCheck} (why: requested, the a-priori bound, or the a-posteriori check with its
+ * estimates).
  *
  * @param n training rows
  * @param d input dimension
@@ -51,18 +53,20 @@ import org.apache.hadoop.fs.FileSystem;
  * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual growth), or null
  * @param statisticsRoute the statistics route of a Nyström fit (whitened or gram), or null
  * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
+ * @param statisticsRouteCheck why the route was taken (null when unknown)
  */
 public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
     double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
     double[] reconstructionError, double fitSeconds, double confidence, double[] reconstructionErrorBound,
-    double[] landmarkResidualCurve, String statisticsRoute, double landmarkConditionEstimate) {
+    double[] landmarkResidualCurve, String statisticsRoute, double landmarkConditionEstimate,
+    String statisticsRouteCheck) {
 
   /** The keys of the JSON document, in their order. */
   static final List<String> JSON_KEYS = List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues",
       "explainedVariance", "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds");
   /** Keys that follow {@link #JSON_KEYS} when they apply, in this order. */
   static final List<String> OPTIONAL_KEYS = List.of("confidence", "reconstructionErrorBound",
-      "landmarkResidualCurve", "statisticsRoute", "landmarkConditionEstimate");
+      "landmarkResidualCurve", "statisticsRoute", "landmarkConditionEstimate", "statisticsRouteCheck");
 
   /** Files larger than this are not summaries (k numbers in three arrays). */
   private static final long MAX_SUMMARY_BYTES = 1 << 24;
@@ -167,7 +171,8 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         model.reconstructionError().toArray(), fitSeconds, Double.NaN, null,
         model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null,
         model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteTaken() : null,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkConditionEstimate() : Double.NaN);
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkConditionEstimate() : Double.NaN,
+        model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteCheck() : null);
   }
 
   /**
@@ -181,7 +186,7 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     double[] bound = NystromConfidenceBound.compute(model, confidence).reconstructionErrorBound();
     return new FitSummary(n, d, m, rank, k, kernel, gamma, centered, explainedVariance, explainedVarianceRatio,
         totalVariance, reconstructionError, fitSeconds, confidence, bound, landmarkResidualCurve, statisticsRoute,
-        landmarkConditionEstimate);
+        landmarkConditionEstimate, statisticsRouteCheck);
   }
 
   /** The JSON document, keys in the documented order. */
@@ -211,6 +216,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
       json.put("statisticsRoute", statisticsRoute);
       json.put("landmarkConditionEstimate", Double.isFinite(landmarkConditionEstimate) ? landmarkConditionEstimate
           : null);
+      if (statisticsRouteCheck != null) {
+        json.put("statisticsRouteCheck", statisticsRouteCheck);
+      }
     }
     return json;
   }
@@ -252,8 +260,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
         m, rank, k, kernel, Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
         centered ? "centred" : "uncentred");
     out.printf(Locale.ROOT, "fit: %.2f s, total variance %.6g%s%n", fitSeconds, totalVariance,
-        statisticsRoute == null ? "" : String.format(Locale.ROOT, ", statistics route %s (cond(K_mm) ~ %.3g)",
-            statisticsRoute, landmarkConditionEstimate));
+        statisticsRoute == null ? "" : String.format(Locale.ROOT, ", statistics route %s (cond(K_mm) ~ %.3g%s)",
+            statisticsRoute, landmarkConditionEstimate, statisticsRouteCheck == null ? "" : "; "
+            + statisticsRouteCheck));
     out.printf(Locale.ROOT, "%9s  %12s  %9s  %10s  %14s%n", "component", "eigenvalue", "ratio", "cumulative",
         "recon. error");
     double cumulative = 0;

@@ -83,8 +83,11 @@ class FitTransformCliTest {
       for (int i = 0; i < K; i++) {
         eigenvalues[c][i] = json.get("eigenvalues").get(i).asDouble();
       }
-      // The statistics route is decided from n, m, the block size and cond(K_mm): not from the partitioning.
+      // The statistics route is decided from n, m, the block size and cond(K_mm), and when checked a posteriori
+      // from estimates far from their limits here: not from the partitioning.
       routes[c] = json.get("statisticsRoute").asText();
+      assertTrue(json.get("statisticsRouteCheck").asText().matches("requested|a-priori bound|a-posteriori check .*"),
+          json::toString);
       assertTrue(json.get("landmarkConditionEstimate").asDouble() >= 1, json::toString);
       assertTrue(fit.out().contains("statistics route " + routes[c]), fit::toString);
     }
@@ -111,7 +114,7 @@ class FitTransformCliTest {
     json.fieldNames().forEachRemaining(keys::add);
     assertEquals(List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues", "explainedVariance",
         "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds", "statisticsRoute",
-        "landmarkConditionEstimate"), List.copyOf(keys));
+        "landmarkConditionEstimate", "statisticsRouteCheck"), List.copyOf(keys));
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());
