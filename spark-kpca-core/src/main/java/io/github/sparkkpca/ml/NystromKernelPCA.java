@@ -14,6 +14,7 @@ import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.linalg.DriverThreads;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkContext;
@@ -389,12 +390,26 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           uid, n, d, m, r, m - r, kernel, Blas.implementation());
       int statisticsBlock = effectiveBlockSize(m, d, r);
       double eta = StatisticsRoute.accumulationError(m, statisticsBlock, n);
-      StatisticsRoute route = chooseRoute(featureMap, n, statisticsBlock);
-      // auto above the a-priori limit: the Gram route all the same when the a-posteriori check may pass.
-      boolean checked = getStatisticsRoute() == StatisticsRoute.AUTO && route == StatisticsRoute.WHITENED
-          && eta * featureMap.conditionEstimate() <= StatisticsRoute.CHECK_ATTEMPT_LIMIT;
-      if (checked) {
+      int slots = sc.defaultParallelism();
+      int driverThreads = DriverThreads.count();
+      StatisticsRoute route;
+      String routeCheck;
+      boolean checked = false;
+      if (getStatisticsRoute() == StatisticsRoute.GRAM_CHECKED) {
         route = StatisticsRoute.GRAM;
+        routeCheck = "a-posteriori check";
+        checked = true;
+      } else if (getStatisticsRoute() != StatisticsRoute.AUTO) {
+        route = getStatisticsRoute();
+        routeCheck = "requested";
+      } else if (!StatisticsRoute.gramPaysOff(n, m, slots, driverThreads)) {
+        route = StatisticsRoute.WHITENED;
+        routeCheck = "cost: n/slots = " + (n / Math.max(1, slots)) + " < 2m/driver threads = "
+            + (2 * m / Math.max(1, driverThreads));
+      } else {
+        route = featureMap.conditionBelow(StatisticsRoute.conditionLimit(m, statisticsBlock, n))
+            ? StatisticsRoute.GRAM : StatisticsRoute.WHITENED;
+        routeCheck = "a-priori bound";
       }
       LOG.info("NystromKernelPCA {}: statistics route {}{} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
           + "of lambda_1, tolerance {})", uid, route.paramName(), checked ? " with the a-posteriori check" : "",
@@ -403,8 +418,6 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           StatisticsRoute.TOLERANCE);
       int numEigenvalues = getSpectrumExtent().numEigenvalues(r, k);
       FeaturePCA fitted = null;
-      String routeCheck = checked ? "" : getStatisticsRoute() == StatisticsRoute.AUTO ? "a-priori bound"
-          : "requested";
       if (route == StatisticsRoute.GRAM) {
         FeatureStatistics columns = FeaturePasses.statistics(scanned.vectors(), featureMap.kernelColumns(),
             statisticsBlock, column, jobs);
@@ -461,20 +474,6 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           String.format("%.3f", (System.nanoTime() - start) / 1e9), model.explainedVarianceRatio());
       return model;
     }
-  }
-
-  /**
-   * The route the statistics pass takes: the requested one, or for {@code auto} the Gram route exactly when
-   * cond(K_mm) is below {@link StatisticsRoute#conditionLimit} (decided by inertia at full rank).
-   */
-  private StatisticsRoute chooseRoute(NystromFeatureMap featureMap, long n, int blockSize) {
-    StatisticsRoute requested = getStatisticsRoute();
-    if (requested != StatisticsRoute.AUTO) {
-      return requested;
-    }
-    int m = featureMap.landmarkKernel().numLandmarks();
-    return featureMap.conditionBelow(StatisticsRoute.conditionLimit(m, blockSize, n)) ? StatisticsRoute.GRAM
-        : StatisticsRoute.WHITENED;
   }
 
   /** Warns when a kept component has (numerically) zero variance: k is larger than the data support. */

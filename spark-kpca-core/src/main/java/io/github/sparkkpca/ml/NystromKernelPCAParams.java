@@ -80,16 +80,17 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
           + "each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops "
           + "per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and "
           + "whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); "
-          + "auto = gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 of lambda_1; else, when "
-          + "eta*cond(K_mm) <= 1e-4, gram followed by an a-posteriori check of the solved components (estimated "
-          + "eigenvalue error <= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass "
-          + "only when the check fails; else whitened (docs/gram-route.md). Updates always whiten their rows",
+          + "gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error "
+          + "<= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; "
+          + "auto = whitened when the Gram route's driver work (2m^3 flops) exceeds its saving on the executors "
+          + "(n/slots < 2m/driver threads), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
+          + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
           ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
       statisticsRouteTaken = new Param<>(owner, "statisticsRouteTaken", "set by a fit (an output, ignored as "
           + "an input): the statistics route the fit took, whitened or gram");
       statisticsRouteCheck = new Param<>(owner, "statisticsRouteCheck", "set by a fit (an output, ignored as "
-          + "an input): why the route was taken: requested, a-priori bound, or the a-posteriori check's outcome "
-          + "with its estimates");
+          + "an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's "
+          + "outcome with its estimates");
       landmarkConditionEstimate = new DoubleParam(owner, "landmarkConditionEstimate", "set by a fit (an output, "
           + "ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel "
           + "matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate");

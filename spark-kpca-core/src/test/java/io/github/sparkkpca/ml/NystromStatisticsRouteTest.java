@@ -9,6 +9,8 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.nio.file.Path;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
@@ -111,17 +113,20 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the a-priori Gram bound ≈ 3e-7·λ_1 exceeds the tolerance, so auto takes
-   * the Gram route only through the a-posteriori check, which passes here. What the check promises is then
-   * asserted with the tests' own tolerances against an independent whitened fit: eigenvalues within 1e-11·λ_1
-   * (the partition-invariance tolerance) and scores within 1e-8, on 2 and 3 partitions. Forced, the Gram route
-   * is the same model.
+   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the a-priori Gram bound ≈ 3e-7·λ_1 exceeds the tolerance, so auto
+   * whitens; gram-checked takes the Gram route through the a-posteriori check, which passes here. What the
+   * check promises is then asserted with the tests' own tolerances against an independent whitened fit:
+   * eigenvalues within 1e-11·λ_1 (the partition-invariance tolerance) and scores within 1e-8, on 2 and 3
+   * partitions. The unchecked Gram route is the same model.
    */
   @Test
-  void illConditionedTakesTheGramRouteAfterTheCheck() {
+  void illConditionedIsCheckedAPosteriori() {
     Dataset<Row> df = LocalSpark.frame(X, 2);
-    NystromKernelPCAModel autoIll = estimator(0.02, 80, "auto").fit(df);
-    NystromKernelPCAModel autoIll3 = estimator(0.02, 80, "auto").fit(LocalSpark.frame(X, 3));
+    NystromKernelPCAModel autoWhitens = estimator(0.02, 80, "auto").fit(df);
+    assertEquals("whitened", autoWhitens.getStatisticsRouteTaken());
+    assertEquals("a-priori bound", autoWhitens.getStatisticsRouteCheck());
+    NystromKernelPCAModel autoIll = estimator(0.02, 80, "gram-checked").fit(df);
+    NystromKernelPCAModel autoIll3 = estimator(0.02, 80, "gram-checked").fit(LocalSpark.frame(X, 3));
     NystromKernelPCAModel whitenedIll = estimator(0.02, 80, "whitened").fit(df);
     NystromKernelPCAModel gram = estimator(0.02, 80, "gram").fit(df);
     assertEquals("gram", autoIll.getStatisticsRouteTaken());
@@ -154,31 +159,47 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * Equally spaced points on a circle with every point a landmark: K_mm is circulant, so the components come in
-   * pairs of equal eigenvalues (cosine and sine), and no check can vouch for either direction of a pair. auto
-   * tries the Gram route (cond(K_mm) is above the a-priori limit but within the attempt limit), the check fails
-   * on the vanishing gaps, and the fit falls back to the whitened pass: the model of a whitened fit.
+   * 600 equally spaced points on a circle and every tenth of them a landmark: K_mm is circulant and the data are
+   * symmetric under the rotation by 2π/60, so the components come in pairs of equal eigenvalues (cosine and
+   * sine), and no check can vouch for either direction of a pair. gram-checked fits by the Gram route, the check
+   * fails on the vanishing gaps, and the fit falls back to the whitened pass: the model of a whitened fit.
    */
   @Test
   void degenerateComponentsFailTheCheckAndWhiten() {
-    int n = 60;
+    int n = 600;
+    int m = 60;
     double[][] circle = new double[n][];
+    Vector[] landmarks = new Vector[m];
     for (int i = 0; i < n; i++) {
       double angle = 2 * Math.PI * i / n;
       circle[i] = new double[] {Math.cos(angle), Math.sin(angle)};
+      if (i % (n / m) == 0) {
+        landmarks[i / (n / m)] = Vectors.dense(circle[i]);
+      }
     }
     Dataset<Row> df = LocalSpark.frame(circle, 2);
-    NystromKernelPCAModel autoCircle = estimator(20, n, "auto").fit(df);
-    NystromKernelPCAModel whitenedCircle = estimator(20, n, "whitened").fit(df);
-    double cond = autoCircle.getLandmarkConditionEstimate();
-    int b = autoCircle.effectiveBlockSize(n, 2, autoCircle.rank());
-    assertTrue(cond > StatisticsRoute.conditionLimit(n, b, n), "above the a-priori limit: cond = " + cond);
+    NystromKernelPCAModel autoCircle = estimator(20, m, "gram-checked").setLandmarks(landmarks).fit(df);
+    NystromKernelPCAModel whitenedCircle = estimator(20, m, "whitened").setLandmarks(landmarks).fit(df);
     assertEquals("whitened", autoCircle.getStatisticsRouteTaken());
     assertTrue(autoCircle.getStatisticsRouteCheck().startsWith("a-posteriori check failed"),
         autoCircle.getStatisticsRouteCheck());
     double[] ev = whitenedCircle.eigenvalues().toArray();
     assertEquals(ev[0], ev[1], 1e-10 * ev[0], "a pair of equal eigenvalues");
     assertArrayEquals(ev, autoCircle.eigenvalues().toArray(), 0.0, "the whitened pass's model");
+  }
+
+  /** The Gram route's driver work against its saving on the executors: n / slots ≥ 2m / driver threads. */
+  @Test
+  void gramRouteOnlyWhereItPaysOff() {
+    assertTrue(StatisticsRoute.gramPaysOff(60_000, 8000, 2, 2));
+    assertTrue(StatisticsRoute.gramPaysOff(16_000, 8000, 2, 2));
+    assertTrue(!StatisticsRoute.gramPaysOff(15_999, 8000, 2, 2));
+    assertTrue(!StatisticsRoute.gramPaysOff(60_000, 8000, 16, 2), "a 16-slot cluster: whiten on the executors");
+    // 60 rows and m = 50 on 2 slots: whitened by cost, before any condition test.
+    double[][] few = java.util.Arrays.copyOf(X, 60);
+    NystromKernelPCAModel model = estimator(1.0, 50, "auto").fit(LocalSpark.frame(few, 2));
+    assertEquals("whitened", model.getStatisticsRouteTaken());
+    assertTrue(model.getStatisticsRouteCheck().startsWith("cost: "), model.getStatisticsRouteCheck());
   }
 
   /**

@@ -140,8 +140,10 @@ public final class EstimatorOptions {
   @Option(names = "--statistics-route", paramLabel = "ROUTE",
       description = "nystrom: how the statistics pass forms the feature covariance: whitened (each row whitened, "
           + "phi = W'k_x, 2md + 2m^2 flops per row), gram (the scatter of k_x accumulated and whitened once on the "
-          + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)) or auto (gram when its error bound "
-          + "stays within 5e-12 of lambda_1, see docs/gram-route.md). Default auto.")
+          + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)), gram-checked (gram, then an "
+          + "a-posteriori check of the components' estimated errors and a whitened pass if it fails) or auto "
+          + "(gram when it pays off on this cluster and its a-priori error bound stays within 5e-12 of lambda_1, "
+          + "else whitened; see docs/gram-route.md). Default auto.")
   String statisticsRoute;
 
   boolean isRandomFeatures() {

@@ -86,8 +86,8 @@ class FitTransformCliTest {
       // The statistics route is decided from n, m, the block size and cond(K_mm), and when checked a posteriori
       // from estimates far from their limits here: not from the partitioning.
       routes[c] = json.get("statisticsRoute").asText();
-      assertTrue(json.get("statisticsRouteCheck").asText().matches("requested|a-priori bound|a-posteriori check .*"),
-          json::toString);
+      assertTrue(json.get("statisticsRouteCheck").asText()
+          .matches("requested|a-priori bound|a-posteriori check .*|cost: .*"), json::toString);
       assertTrue(json.get("landmarkConditionEstimate").asDouble() >= 1, json::toString);
       assertTrue(fit.out().contains("statistics route " + routes[c]), fit::toString);
     }
@@ -96,6 +96,22 @@ class FitTransformCliTest {
     for (int i = 0; i < K; i++) {
       assertEquals(eigenvalues[0][i], eigenvalues[1][i], 1e-9 * eigenvalues[0][0], "eigenvalue " + i);
     }
+  }
+
+  /** --statistics-route gram-checked: the summary names the check's outcome and its two estimates. */
+  @Test
+  void gramCheckedRouteReportsTheCheck() throws IOException {
+    Path summary = dir.resolve("gram-checked.json");
+    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
+        String.valueOf(K), "--landmarks", "15", "--seed", "8", "--statistics-route", "gram-checked",
+        "--model-out", dir.resolve("gram-checked-model").toString(), "--summary-out", summary.toString());
+    assertEquals(0, fit.code(), fit::toString);
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    String check = json.get("statisticsRouteCheck").asText();
+    assertTrue(check.matches("a-posteriori check (passed|failed: whitened pass) \\(eigenvalue error .*, RMS score "
+        + "error .*\\)"), check);
+    assertEquals(check.contains("passed") ? "gram" : "whitened", json.get("statisticsRoute").asText());
+    assertTrue(fit.out().contains(check), fit::toString);
   }
 
   @Test
