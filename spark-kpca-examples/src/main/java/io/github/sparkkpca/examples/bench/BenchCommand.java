@@ -101,7 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--statistics-route", split = ",", paramLabel = "ROUTE", defaultValue = "auto",
       description = "Statistics routes of the Nyström fit, comma-separated, each measured at every grid point: "
-          + "auto, whitened, gram (see fit --statistics-route). Default: ${DEFAULT-VALUE}.")
+          + "auto, whitened, gram, gram-checked (see fit --statistics-route). Default: ${DEFAULT-VALUE}.")
   List<String> routes;
 
   @Option(names = "--no-transform", description = "Do not time the transform.")
@@ -305,8 +305,9 @@ public final class BenchCommand implements Callable<Integer> {
         difference = Math.max(difference, Math.abs(explained[i] - firstRoute[i]) / firstRoute[0]);
       }
     }
-    say("%s: statistics route %s (cond(K_mm) ~ %.3g)%s", in, model.getStatisticsRouteTaken(),
-        model.getLandmarkConditionEstimate(), firstRoute == null ? "" : String.format(Locale.ROOT,
+    say("%s: statistics route %s (cond(K_mm) ~ %.3g; %s)%s", in, model.getStatisticsRouteTaken(),
+        model.getLandmarkConditionEstimate(), model.getStatisticsRouteCheck(), firstRoute == null ? ""
+            : String.format(Locale.ROOT,
             "; eigenvalues differ from the first route's by %.3g of lambda_1", difference));
     int b = blockSize != null ? blockSize : model.effectiveBlockSize(model.numSupportPoints(), model.numFeatures(),
         model.rank());
