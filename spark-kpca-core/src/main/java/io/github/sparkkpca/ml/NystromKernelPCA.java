@@ -226,8 +226,9 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   }
 
   /**
-   * {@code auto} (default), {@code whitened} or {@code gram}: how the statistics pass forms the feature
-   * covariance ({@link io.github.sparkkpca.feature.StatisticsRoute}; the error bounds in docs/gram-route.md).
+   * {@code auto} (default), {@code whitened}, {@code gram} or {@code gram-checked}: how the statistics pass
+   * forms the feature covariance ({@link io.github.sparkkpca.feature.StatisticsRoute}; the error bounds, the
+   * a-posteriori check and the cost rule in docs/gram-route.md).
    */
   public NystromKernelPCA setStatisticsRoute(String value) {
     set(statisticsRoute(), value);
