@@ -177,10 +177,8 @@ public final class FeatureStatistics implements Serializable {
       return scatterTraceOnly;
     }
     double t = 0;
-    if (scatter != null) {
-      for (int i = 0; i < dim; i++) {
-        t += scatter[i + i * dim];
-      }
+    for (double v : scatterDiagonal()) {
+      t += v;
     }
     return t;
   }

@@ -53,7 +53,7 @@ public enum StatisticsRoute {
 
   public static StatisticsRoute parse(String name) {
     for (StatisticsRoute s : values()) {
-      if (s.paramName().equalsIgnoreCase(name.trim())) {
+      if (s.paramName().equalsIgnoreCase(name)) {
         return s;
       }
     }
@@ -163,9 +163,10 @@ public enum StatisticsRoute {
     double next = k < r ? spectrum[k] : 0;
     double worstEigenvalue = 0;
     double worstScore = 0;
+    double entryError = Math.sqrt(2) * eta; // √2: E is symmetric, E_jl and E_lj are one error, counted twice
     for (int i = 0; i < k; i++) {
-      double rho = Math.sqrt(2) * eta * weighted * weightedAlpha[i];
-      double sigma = Math.sqrt(2) * eta * weightedAlpha[i] * weightedAlpha[i];
+      double rho = entryError * weighted * weightedAlpha[i];
+      double sigma = entryError * weightedAlpha[i] * weightedAlpha[i];
       double gap = Double.POSITIVE_INFINITY;
       if (i > 0) {
         gap = spectrum[i - 1] - spectrum[i];
@@ -181,7 +182,7 @@ public enum StatisticsRoute {
       }
       for (int j = 0; j < k; j++) {
         if (j != i) {
-          double coupling = Math.sqrt(2) * eta * weightedAlpha[j] * weightedAlpha[i];
+          double coupling = entryError * weightedAlpha[j] * weightedAlpha[i];
           double pairGap = Math.abs(spectrum[i] - spectrum[j]) - shift;
           variance += pairGap > 0 ? spectrum[j] * Math.pow(coupling / pairGap, 2) : Double.POSITIVE_INFINITY;
         }

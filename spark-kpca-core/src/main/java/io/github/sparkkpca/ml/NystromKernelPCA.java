@@ -435,14 +435,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         if (checked) {
           StatisticsRoute.Check check = StatisticsRoute.check(eta, featureMap.conditionEstimate(), columnVariances,
               featureMap.weights(), m, r, featureMap.toLandmarkWeights(fitted.components(), k), k, fitted.spectrum());
-          LOG.info("NystromKernelPCA {}: a-posteriori check of the Gram route {}: eigenvalue error ~ {} "
-              + "(allowed {}), RMS score error ~ {} (allowed {})", uid, check.passed() ? "passed" : "failed",
-              String.format("%.2g", check.eigenvalueError()), String.format("%.2g", StatisticsRoute.TOLERANCE
-                  * fitted.spectrum()[0]), String.format("%.2g", check.scoreError()), String.format("%.2g",
-                  StatisticsRoute.SCORE_TOLERANCE * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
           routeCheck = String.format(java.util.Locale.ROOT, "a-posteriori check %s (eigenvalue error %.2g, RMS "
               + "score error %.2g)", check.passed() ? "passed" : "failed: whitened pass", check.eigenvalueError(),
               check.scoreError());
+          LOG.info("NystromKernelPCA {}: {}; allowed {} and {}", uid, routeCheck, String.format("%.2g",
+              StatisticsRoute.TOLERANCE * fitted.spectrum()[0]), String.format("%.2g",
+              StatisticsRoute.SCORE_TOLERANCE * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
           if (check.passed()) {
             fitted = fitted.withLeadingEigenvalues(numEigenvalues);
           } else {

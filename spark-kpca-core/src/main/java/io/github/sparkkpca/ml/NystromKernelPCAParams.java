@@ -193,8 +193,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
   }
 
   /**
-   * Why the fit took its statistics route: {@code requested}, {@code a-priori bound}, or the a-posteriori
-   * check's outcome with its estimates; null when unknown (older models).
+   * Why the fit took its statistics route: {@code requested}, {@code cost: …}, {@code a-priori bound}, or the
+   * a-posteriori check's outcome with its estimates; null when unknown (older models).
    */
   default String getStatisticsRouteCheck() {
     return isDefined(statisticsRouteCheck()) ? getOrDefault(statisticsRouteCheck()) : null;

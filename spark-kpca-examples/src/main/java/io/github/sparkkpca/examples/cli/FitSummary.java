@@ -32,7 +32,7 @@ import org.apache.hadoop.fs.FileSystem;
  * mean probe residual, relative to the mean k(x,x), after each landmark added), {@code statisticsRoute} and
  * {@code landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics pass,
  * whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see docs/gram-route.md) and
- * {@code statisticsRouteCheck} (why: requested, the a-priori bound, or the a-posteriori check with its
+ * {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound, or the a-posteriori check with its
  * estimates).
  *
  * @param n training rows
