@@ -315,7 +315,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     Projector projector = solution.projector();
     Broadcast<Projector> broadcast = spark.sparkContext().broadcast(projector,
         scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = effectiveBlockSize(projector.scratchSize(1), numFeatures(), numComponents());
+    int blockSize = scoringBlockSize(projector.scratchSize(1), numFeatures(), numComponents());
     Preimage preimage = preimage();
     Broadcast<Preimage> preimageBroadcast = preimage == null ? null : spark.sparkContext().broadcast(preimage,
         scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));

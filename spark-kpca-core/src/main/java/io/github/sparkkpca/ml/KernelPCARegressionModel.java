@@ -230,7 +230,7 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     SparkSession spark = dataset.sparkSession();
     Broadcast<Projector> broadcast = spark.sparkContext().broadcast(predictor,
         scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = effectiveBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
+    int blockSize = scoringBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
     return dataset.toDF().mapPartitions(new Predict(broadcast, coding, dataset.schema().fieldIndex(getFeaturesCol()),
         getFeaturesCol(), numFeatures(), blockSize), Encoders.row(outSchema));
   }

@@ -37,7 +37,8 @@ public interface KernelParams extends Params {
       degree = new IntParam(owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
       coef0 = new DoubleParam(owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
       blockSize = new IntParam(owner, "blockSize", "rows per block in the BLAS level-3 kernel evaluation; "
-          + "0 chooses it from m and d so a block's buffers stay near 32 MB", ParamValidators.gtEq(0));
+          + "0 chooses it from m and d: fits keep a block's buffers near 32 MB, scoring takes at most "
+          + SCORING_BLOCK_ROWS + " rows so the kernel block stays in cache", ParamValidators.gtEq(0));
     }
   }
 
@@ -106,6 +107,21 @@ public interface KernelParams extends Params {
     long auto = (4L << 20) / Math.max(1, (long) m + d + k);
     return (int) Math.max(16, Math.min(4096, auto));
   }
+
+  /**
+   * The block size for scoring rows (transform, predictions): the parameter when set, else the
+   * {@link #effectiveBlockSize} of a fit capped at {@value #SCORING_BLOCK_ROWS} rows. Scoring reads each
+   * kernel block three times in a row (its GEMM writes it, the element-wise map rewrites it, the readout GEMM
+   * of only k columns reads it), so a block that stays in a core's cache beats a large one: on synthetic
+   * 10⁶ × 50 rows with m = 1000 the transform took 2.9 s at 256 rows against 4.0 s at the fit's 3900 (two
+   * tasks). Fewer rows starve the kernel GEMM when d is large (MNIST, d = 784, m = 2000: 5 % slower at 128 rows than at 256).
+   */
+  default int scoringBlockSize(int m, int d, int k) {
+    return getBlockSize() > 0 ? getBlockSize() : Math.min(SCORING_BLOCK_ROWS, effectiveBlockSize(m, d, k));
+  }
+
+  /** The most rows per block that {@link #scoringBlockSize} chooses by itself. */
+  int SCORING_BLOCK_ROWS = 256;
 
   /** Sets the defaults of these Params on their owner: rbf, degree 3, c₀ = 1, automatic block size. */
   static void setDefaults(KernelParams owner) {
