@@ -44,24 +44,29 @@ public final class InputVectors {
     } else {
       values = v instanceof DenseVector dv ? dv.values() : v.toArray();
     }
+    // The hot path of every pass and every scored row: one sum of squares, finite exactly when every value
+    // is finite and the squared norm does not overflow; only a refused row walks its values again for the
+    // message.
     double sq = 0;
+    for (double x : values) {
+      sq += x * x;
+    }
+    if (Double.isFinite(sq)) {
+      return null;
+    }
     int largest = -1;
     for (int i = 0; i < values.length; i++) {
       double x = values[i];
       if (!Double.isFinite(x)) {
         return "has a non-finite value (" + x + ")";
       }
-      sq += x * x;
       if (largest < 0 || Math.abs(x) > Math.abs(values[largest])) {
         largest = i;
       }
     }
-    if (Double.isInfinite(sq)) {
-      return "has values too large for kernel arithmetic: its squared norm overflows a double (the norm must "
-          + "stay below 1.3e154; largest |value| " + Math.abs(values[largest]) + " at index "
-          + (indices == null ? largest : indices[largest]) + "); rescale the data";
-    }
-    return null;
+    return "has values too large for kernel arithmetic: its squared norm overflows a double (the norm must "
+        + "stay below 1.3e154; largest |value| " + Math.abs(values[largest]) + " at index "
+        + (indices == null ? largest : indices[largest]) + "); rescale the data";
   }
 
   /** Throws, naming {@code what}, when {@link #problem} finds one. */

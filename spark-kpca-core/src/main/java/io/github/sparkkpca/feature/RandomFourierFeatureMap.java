@@ -240,7 +240,7 @@ public final class RandomFourierFeatureMap implements FeatureMap {
 
     @Override
     public int scratchSize(int b) {
-      return map.numFeatures * b;
+      return LinearReadout.readOutScratch(map.numFeatures, columns, b);
     }
 
     @Override
@@ -251,8 +251,7 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       }
       int features = map.numFeatures;
       map.map(block, null, scratch);
-      Blas.blas().dgemm("T", "N", columns, b, features, 1.0, coefficients, features, scratch, features, 0.0, out,
-          columns);
+      LinearReadout.readOut(coefficients, features, columns, scratch, b, out);
       if (sqNorms != null) {
         for (int i = 0; i < b; i++) {
           double s = 0;
