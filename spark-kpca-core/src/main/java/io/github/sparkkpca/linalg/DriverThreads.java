@@ -62,14 +62,26 @@ public final class DriverThreads {
    * columns are dropped.
    */
   public static int[] split(int first, int end, int parts, boolean triangular) {
+    return boundaries(first, end, parts, triangular ? 0.5 : 1.0);
+  }
+
+  /**
+   * As {@link #split}, for work that grows with the square of the column (column j costs ∝ (j − first + 1)²,
+   * as a triangular multiply restricted to each column's leading rows): boundaries at
+   * first + (end − first)·(i/p)^{1/3}.
+   */
+  public static int[] splitQuadratic(int first, int end, int parts) {
+    return boundaries(first, end, parts, 1.0 / 3);
+  }
+
+  private static int[] boundaries(int first, int end, int parts, double exponent) {
     int width = end - first;
     int[] b = new int[parts + 1];
     int count = 0;
     b[count++] = first;
     for (int i = 1; i <= parts; i++) {
       double fraction = (double) i / parts;
-      int boundary = i == parts ? end
-          : first + (int) Math.round(width * (triangular ? Math.sqrt(fraction) : fraction));
+      int boundary = i == parts ? end : first + (int) Math.round(width * Math.pow(fraction, exponent));
       if (boundary > b[count - 1]) {
         b[count++] = boundary;
       }

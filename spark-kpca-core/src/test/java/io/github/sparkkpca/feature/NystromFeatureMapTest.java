@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import io.github.sparkkpca.linalg.SymmetricStorage;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +102,57 @@ class NystromFeatureMapTest {
         }
         for (int c = 0; c < m; c++) {
           assertEquals(direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
+        }
+      } finally {
+        System.clearProperty("sparkkpca.driverThreads");
+      }
+    }
+  }
+
+  /**
+   * The Gram route's whitening at a size where its second step runs as several column blocks per thread
+   * (m = 700 &gt; 2·256): Wᵀ M W from {@link NystromFeatureMap#whiten} equals two plain GEMMs with the map's W,
+   * on one driver thread and split over three, and the result is exactly symmetric.
+   */
+  @Test
+  void whiteningInColumnBlocksEqualsTheDenseProduct() {
+    int m = 700;
+    int d = 40;
+    Random random = new Random(12);
+    double[] landmarks = new double[m * d];
+    for (int i = 0; i < landmarks.length; i++) {
+      landmarks[i] = random.nextGaussian();
+    }
+    // Nearly equidistant points in 40 dimensions: a well-conditioned K_mm, so W is the inverse Cholesky factor.
+    NystromFeatureMap map = NystromFeatureMap.fit(new LandmarkKernel(Kernel.rbf(0.01), landmarks, m, d), 1e-12);
+    assertTrue(map.isTriangular());
+    double[] data = new double[m * 2 * m];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = random.nextGaussian();
+    }
+    double[] scatter = new double[m * m];
+    Blas.blas().dsyrk("U", "N", m, 2 * m, 1.0, data, m, 0.0, scatter, m);
+    SymmetricStorage.mirrorUpper(scatter, m);
+    double[] w = map.weights();
+    double[] mw = new double[m * m];
+    Blas.blas().dgemm("N", "N", m, m, m, 1.0, scatter, m, w, m, 0.0, mw, m);
+    double[] expected = new double[m * m];
+    Blas.blas().dgemm("T", "N", m, m, m, 1.0, w, m, mw, m, 0.0, expected, m);
+    double scale = 0;
+    for (double v : expected) {
+      scale = Math.max(scale, Math.abs(v));
+    }
+    for (String threads : new String[] {"1", "3"}) {
+      System.setProperty("sparkkpca.driverThreads", threads);
+      try {
+        double[] actual = map.whiten(FeatureStatistics.of(m, 2L * m, new double[m], scatter, 1.0)).scatter();
+        for (int j = 0; j < m; j++) {
+          for (int i = 0; i < m; i++) {
+            assertEquals(expected[j * m + i], actual[j * m + i], 1e-12 * scale, threads + " threads, entry (" + i
+                + ", " + j + ")");
+            assertEquals(actual[j * m + i], actual[i * m + j], 0.0, threads + " threads, symmetry at (" + i + ", "
+                + j + ")");
+          }
         }
       } finally {
         System.clearProperty("sparkkpca.driverThreads");
