@@ -90,12 +90,18 @@ public enum StatisticsRoute {
 
   /**
    * Whether the Gram route's driver work pays for itself: it saves m² flops per row on the executors (n·m² in
-   * all, spread over the task slots) and adds the whitening on the driver, 2m³ flops over the driver's
-   * threads. Worth it when n / slots ≥ 2m / driverThreads; on MNIST at m = 8000 (n = 60,000, 2 slots, 2
-   * driver threads) the saving was 55 s of statistics against 18 s more on the driver.
+   * all, spread over the task slots) and adds the whitening on the driver, 4m³/3 flops over the driver's
+   * threads (NystromFeatureMap#whiten). Worth it when n / slots ≥ 4m / (3·driverThreads); on MNIST at
+   * m = 8000 (n = 60,000, 2 slots, 2 driver threads) the saving was 55 s of statistics against 18 s more on
+   * the driver when the whitening took 2m³.
    */
   public static boolean gramPaysOff(long n, int m, int slots, int driverThreads) {
-    return (double) n / Math.max(1, slots) >= 2.0 * m / Math.max(1, driverThreads);
+    return 3.0 * n / Math.max(1, slots) >= 4.0 * m / Math.max(1, driverThreads);
+  }
+
+  /** The right-hand side of {@link #gramPaysOff}, 4m / (3·driverThreads), for messages. */
+  public static double gramBreakEvenRowsPerSlot(int m, int driverThreads) {
+    return 4.0 * m / (3.0 * Math.max(1, driverThreads));
   }
 
   /** The largest cond(K_mm) for which {@link #gramBound} stays within {@link #TOLERANCE}. */

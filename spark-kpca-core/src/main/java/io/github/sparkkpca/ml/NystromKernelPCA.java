@@ -405,8 +405,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         routeCheck = "requested";
       } else if (!StatisticsRoute.gramPaysOff(n, m, slots, driverThreads)) {
         route = StatisticsRoute.WHITENED;
-        routeCheck = "cost: n/slots = " + (n / Math.max(1, slots)) + " < 2m/driver threads = "
-            + (2 * m / Math.max(1, driverThreads));
+        routeCheck = "cost: n/slots = " + (n / Math.max(1, slots)) + " < 4m/(3 driver threads) = "
+            + String.format(java.util.Locale.ROOT, "%.0f", StatisticsRoute.gramBreakEvenRowsPerSlot(m, driverThreads));
       } else {
         route = featureMap.conditionBelow(StatisticsRoute.conditionLimit(m, statisticsBlock, n))
             ? StatisticsRoute.GRAM : StatisticsRoute.WHITENED;

@@ -82,8 +82,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
           + "whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); "
           + "gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error "
           + "<= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; "
-          + "auto = whitened when the Gram route's driver work (2m^3 flops) exceeds its saving on the executors "
-          + "(n/slots < 2m/driver threads), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
+          + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
+          + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
           + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
           ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
       statisticsRouteTaken = new Param<>(owner, "statisticsRouteTaken", "set by a fit (an output, ignored as "

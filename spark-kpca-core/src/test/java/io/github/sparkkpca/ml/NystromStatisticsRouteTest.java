@@ -188,12 +188,14 @@ class NystromStatisticsRouteTest {
     assertArrayEquals(ev, autoCircle.eigenvalues().toArray(), 0.0, "the whitened pass's model");
   }
 
-  /** The Gram route's driver work against its saving on the executors: n / slots ≥ 2m / driver threads. */
+  /** The Gram route's driver work against its saving on the executors: n / slots ≥ 4m / (3·driver threads). */
   @Test
   void gramRouteOnlyWhereItPaysOff() {
     assertTrue(StatisticsRoute.gramPaysOff(60_000, 8000, 2, 2));
-    assertTrue(StatisticsRoute.gramPaysOff(16_000, 8000, 2, 2));
-    assertTrue(!StatisticsRoute.gramPaysOff(15_999, 8000, 2, 2));
+    // 4·8000 / (3·2) = 5333.3 rows per slot.
+    assertTrue(StatisticsRoute.gramPaysOff(10_667, 8000, 2, 2));
+    assertTrue(!StatisticsRoute.gramPaysOff(10_666, 8000, 2, 2));
+    assertTrue(!StatisticsRoute.gramPaysOff(21_332, 8000, 2, 1), "one driver thread");
     assertTrue(!StatisticsRoute.gramPaysOff(60_000, 8000, 16, 2), "a 16-slot cluster: whiten on the executors");
     // 60 rows and m = 50 on 2 slots: whitened by cost, before any condition test.
     double[][] few = java.util.Arrays.copyOf(X, 60);

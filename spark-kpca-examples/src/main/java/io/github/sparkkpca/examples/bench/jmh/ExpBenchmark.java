@@ -17,8 +17,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * exp over one row of kernel arguments (m values in [−10, 0], as −γ‖x−z‖² of an rbf kernel): Math.exp in
- * a loop against {@link FastExp}. Scores are nanoseconds per exponential (the copy of the input, needed
- * because FastExp works in place, is in both).
+ * a loop against {@link FastExp}; and the rbf map of one row as the kernel block runs it
+ * ({@link FastExp#gaussianInPlace}: argument and exponential from the inner products), as one Vector API loop
+ * and, with {@code -Dsparkkpca.simd=false}, as the auto-vectorised loops. Scores are nanoseconds per value
+ * (the copy of the input, needed because both work in place, is in all of them).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,10 +32,15 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ExpBenchmark {
 
   static final int M = 1000;
+  /** γ of the rbf benchmarks: −γ‖x − z‖² ∈ [−10, 0]. */
+  static final double GAMMA = 2.5;
 
   double[] arguments;
   double[] values;
   FastExp fastExp;
+  /** Inner products ⟨x, z_j⟩ with ‖x‖² = 1 and ‖z_j‖² = 1, so that −γ‖x − z_j‖² lies in [−10, 0]. */
+  double[] inner;
+  double[] sqNorms;
 
   @Setup
   public void setUp() {
@@ -44,6 +51,12 @@ public class ExpBenchmark {
     }
     values = new double[M];
     fastExp = new FastExp(M);
+    inner = new double[M];
+    sqNorms = new double[M];
+    for (int j = 0; j < M; j++) {
+      inner[j] = 1 - random.nextDouble() * 2;      // ‖x − z‖² = 2 − 2⟨x, z⟩ ∈ [0, 4]
+      sqNorms[j] = 1;
+    }
   }
 
   @Benchmark
@@ -59,6 +72,24 @@ public class ExpBenchmark {
   public double[] fastExp() {
     System.arraycopy(arguments, 0, values, 0, M);
     fastExp.expInPlace(values, M);
+    return values;
+  }
+
+  /** The rbf map of one row as the library runs it, where the fork resolves the Vector API: one SIMD loop. */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+  public double[] gaussianSimd() {
+    System.arraycopy(inner, 0, values, 0, M);
+    fastExp.gaussianInPlace(values, 0, M, 1.0, sqNorms, -GAMMA);
+    return values;
+  }
+
+  /** The same map with the SIMD form off: the argument loop and FastExp's loops on a 0-based copy. */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-Dsparkkpca.simd=false"})
+  public double[] gaussianLoops() {
+    System.arraycopy(inner, 0, values, 0, M);
+    fastExp.gaussianInPlace(values, 0, M, 1.0, sqNorms, -GAMMA);
     return values;
   }
 }
