@@ -20,13 +20,10 @@ package io.github.sparkkpca.linalg;
  * is exp(−708) ≈ 3.3e−308 instead of a subnormal or zero: an absolute error below 3.4e−308. NaN gives NaN.
  * Above {@link #MAX_ARGUMENT} the result is unspecified. The Gaussian kernel only needs x ≤ 0.
  *
- * <p><b>The Gaussian-kernel map.</b> {@link #gaussianInPlace} turns inner products into Gaussian kernel values
- * with these exponentials. When the JVM resolves the incubating module {@code jdk.incubator.vector}
- * ({@code --add-modules=jdk.incubator.vector}) and its preferred vector holds at least four doubles, it runs
- * as one SIMD loop ({@code SimdExp}) instead of the argument loop and the six exponential loops (1.60 against
- * 1.70 ns per value on this project's AVX-512 benchmark machine, JMH {@code ExpBenchmark}, with wide error
- * bars; its registers hold each value from the argument to the scale 2^k); both forms give bit-identical
- * results. {@code -Dsparkkpca.simd=false} turns the SIMD form off.
+ * <p><b>The Gaussian-kernel map.</b> {@link #gaussianInPlace} turns a row of inner products into Gaussian
+ * kernel values with these exponentials: the argument loop and the exponential loops on a 0-based copy of the
+ * row. (One Vector API loop for the whole map, bit-identical to these loops, was measured: 1.60 against
+ * 1.70 ns per value in JMH and no difference in a whole transform, so it was not kept.)
  *
  * <p>An instance holds scratch arrays and is not thread-safe; create one per task or per block.
  */
@@ -39,34 +36,31 @@ public final class FastExp {
   /** Bound on |fast − Math.exp(x)| / Math.exp(x) for x in [MIN_ARGUMENT, MAX_ARGUMENT]. */
   public static final double MAX_RELATIVE_ERROR = 3.0e-16;
 
-  static final double LOG2E = 1.4426950408889634;
+  private static final double LOG2E = 1.4426950408889634;
   /** ln 2 = LN2_HI + LN2_LO; LN2_HI has 21 trailing zero bits (fdlibm's split), so k·LN2_HI is exact. */
-  static final double LN2_HI = 6.93147180369123816490e-01;
-  static final double LN2_LO = 1.90821492927058770002e-10;
+  private static final double LN2_HI = 6.93147180369123816490e-01;
+  private static final double LN2_LO = 1.90821492927058770002e-10;
   /**
    * 1.5·2^52 + 1023: x/ln2 + SHIFT rounds x/ln2 to an integer k, and the low 12 bits of the sum's bit
    * pattern are k + 1023, the biased exponent of 2^k.
    */
-  static final double SHIFT = 0x1.8p52 + 1023;
-  static final double C2 = 1.0 / 2;
-  static final double C3 = 1.0 / 6;
-  static final double C4 = 1.0 / 24;
-  static final double C5 = 1.0 / 120;
-  static final double C6 = 1.0 / 720;
-  static final double C7 = 1.0 / 5040;
-  static final double C8 = 1.0 / 40320;
-  static final double C9 = 1.0 / 362880;
-  static final double C10 = 1.0 / 3628800;
-  static final double C11 = 1.0 / 39916800;
-  static final double C12 = 1.0 / 479001600;
-  static final double C13 = 1.0 / 6227020800.0;
-
-  /** Whether {@link #gaussianInPlace} runs as one Vector API loop (see the class comment). */
-  private static final boolean SIMD = simdAvailable();
+  private static final double SHIFT = 0x1.8p52 + 1023;
+  private static final double C2 = 1.0 / 2;
+  private static final double C3 = 1.0 / 6;
+  private static final double C4 = 1.0 / 24;
+  private static final double C5 = 1.0 / 120;
+  private static final double C6 = 1.0 / 720;
+  private static final double C7 = 1.0 / 5040;
+  private static final double C8 = 1.0 / 40320;
+  private static final double C9 = 1.0 / 362880;
+  private static final double C10 = 1.0 / 3628800;
+  private static final double C11 = 1.0 / 39916800;
+  private static final double C12 = 1.0 / 479001600;
+  private static final double C13 = 1.0 / 6227020800.0;
 
   private double[] shifted;
   private double[] high;
-  /** A 0-based copy of one row for the auto-vectorised form of {@link #gaussianInPlace}. */
+  /** A 0-based copy of one row for {@link #gaussianInPlace}. */
   private double[] row;
 
   /** Scratch space for up to {@code capacity} values (grown on demand). */
@@ -75,35 +69,12 @@ public final class FastExp {
     high = new double[Math.max(1, capacity)];
   }
 
-  private static boolean simdAvailable() {
-    if (!Boolean.parseBoolean(System.getProperty("sparkkpca.simd", "true"))
-        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return false;
-    }
-    try {
-      // Two or one lanes (no SIMD unit, or a 128-bit one): the lane-wise fallback is slower than C2's loops.
-      return SimdExp.lanes() >= 4;
-    } catch (LinkageError e) {
-      return false;
-    }
-  }
-
-  /** Whether the Gaussian-kernel map runs as one SIMD loop in this JVM (the Vector API module is resolved). */
-  public static boolean simd() {
-    return SIMD;
-  }
-
-  /** The form of the Gaussian-kernel map in this JVM, for logs: the Vector API and its lanes, or C2's loops. */
-  public static String implementation() {
-    return SIMD ? "Vector API, " + SimdExp.lanes() + " lanes" : "auto-vectorised loops";
-  }
-
   /**
    * The Gaussian kernel from inner products, in place: for j &lt; n,
    * values[o + j] ← exp(−γ·max(s + q_j − 2·values[o + j], 0)), where values[o + j] holds ⟨x, z_j⟩,
    * s = ‖x‖², q_j = ‖z_j‖² and {@code minusGamma} = −γ. Negative squared distances (rounding) count as 0;
-   * arguments below {@link #MIN_ARGUMENT} are clamped as in {@link #exp}. One SIMD loop when
-   * {@link #simd()}, else the argument loop and {@link #expInPlace} on a 0-based copy; bit-identical either way.
+   * arguments below {@link #MIN_ARGUMENT} are clamped as in {@link #exp}; each value equals
+   * {@code exp(minusGamma * Math.max(s + q_j - 2.0 * values[o + j], 0.0))} bit for bit.
    *
    * @param values          the inner products, replaced by the kernel values
    * @param offset          o, where the row starts in {@code values}
@@ -113,16 +84,6 @@ public final class FastExp {
    * @param minusGamma      −γ (≤ 0)
    */
   public void gaussianInPlace(double[] values, int offset, int n, double rowSqNorm, double[] landmarkSqNorms,
-      double minusGamma) {
-    if (SIMD) {
-      SimdExp.gaussianInPlace(values, offset, n, rowSqNorm, landmarkSqNorms, minusGamma);
-    } else {
-      gaussianLoops(values, offset, n, rowSqNorm, landmarkSqNorms, minusGamma);
-    }
-  }
-
-  /** The auto-vectorised form of {@link #gaussianInPlace} (package-private so the tests compare both forms). */
-  void gaussianLoops(double[] values, int offset, int n, double rowSqNorm, double[] landmarkSqNorms,
       double minusGamma) {
     if (row == null || row.length < n) {
       row = new double[n];

@@ -15,7 +15,6 @@ import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DriverThreads;
-import io.github.sparkkpca.linalg.FastExp;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkContext;
@@ -388,8 +387,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             + getRcond() + ")" + (getCentered() ? " and centring on n = " + n + " rows allows at most "
             + maxComponents : "") + "; lower k or raise m");
       }
-      LOG.info("NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}, "
-          + "rbf exponentials: {}", uid, n, d, m, r, m - r, kernel, Blas.implementation(), FastExp.implementation());
+      LOG.info("NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
+          uid, n, d, m, r, m - r, kernel, Blas.implementation());
       int statisticsBlock = effectiveBlockSize(m, d, r);
       double eta = StatisticsRoute.accumulationError(m, statisticsBlock, n);
       int slots = sc.defaultParallelism();

@@ -196,9 +196,8 @@ public final class BenchCommand implements Callable<Integer> {
       try {
         int slots = spark.sparkContext().defaultParallelism();
         String threads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "default");
-        say("BLAS %s, rbf exponentials: %s, OPENBLAS_NUM_THREADS=%s, master %s (%d task slots), Java %s, %d cores, "
-            + "heap max %s MB, load average %.2f", io.github.sparkkpca.linalg.Blas.implementation(),
-            io.github.sparkkpca.linalg.FastExp.implementation(), threads,
+        say("BLAS %s, OPENBLAS_NUM_THREADS=%s, master %s (%d task slots), Java %s, %d cores, heap max %s MB, "
+            + "load average %.2f", io.github.sparkkpca.linalg.Blas.implementation(), threads,
             spark.sparkContext().master(), slots, System.getProperty("java.version"),
             Runtime.getRuntime().availableProcessors(), BenchRow.mb(PeakMemory.heapMaxBytes()), PeakMemory.loadAverage());
         DgemmRate rate = measureDgemm(slots);

@@ -18,9 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * exp over one row of kernel arguments (m values in [−10, 0], as −γ‖x−z‖² of an rbf kernel): Math.exp in
  * a loop against {@link FastExp}; and the rbf map of one row as the kernel block runs it
- * ({@link FastExp#gaussianInPlace}: argument and exponential from the inner products), as one Vector API loop
- * and, with {@code -Dsparkkpca.simd=false}, as the auto-vectorised loops. Scores are nanoseconds per value
- * (the copy of the input, needed because both work in place, is in all of them).
+ * ({@link FastExp#gaussianInPlace}: argument and exponential from the inner products). Scores are
+ * nanoseconds per value (the copy of the input, needed because both work in place, is in all of them).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -75,19 +74,9 @@ public class ExpBenchmark {
     return values;
   }
 
-  /** The rbf map of one row as the library runs it, where the fork resolves the Vector API: one SIMD loop. */
+  /** The rbf map of one row as the kernel block runs it: the argument and the exponential from ⟨x, z_j⟩. */
   @Benchmark
-  @Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
-  public double[] gaussianSimd() {
-    System.arraycopy(inner, 0, values, 0, M);
-    fastExp.gaussianInPlace(values, 0, M, 1.0, sqNorms, -GAMMA);
-    return values;
-  }
-
-  /** The same map with the SIMD form off: the argument loop and FastExp's loops on a 0-based copy. */
-  @Benchmark
-  @Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-Dsparkkpca.simd=false"})
-  public double[] gaussianLoops() {
+  public double[] gaussianRow() {
     System.arraycopy(inner, 0, values, 0, M);
     fastExp.gaussianInPlace(values, 0, M, 1.0, sqNorms, -GAMMA);
     return values;
