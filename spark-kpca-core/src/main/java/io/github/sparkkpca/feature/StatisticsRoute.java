@@ -96,10 +96,10 @@ public enum StatisticsRoute {
    * the driver when the whitening took 2m³.
    */
   public static boolean gramPaysOff(long n, int m, int slots, int driverThreads) {
-    return 3.0 * n / Math.max(1, slots) >= 4.0 * m / Math.max(1, driverThreads);
+    return (double) n / Math.max(1, slots) >= gramBreakEvenRowsPerSlot(m, driverThreads);
   }
 
-  /** The right-hand side of {@link #gramPaysOff}, 4m / (3·driverThreads), for messages. */
+  /** The rows per task slot from which the Gram route pays off: 4m / (3·driverThreads) ({@link #gramPaysOff}). */
   public static double gramBreakEvenRowsPerSlot(int m, int driverThreads) {
     return 4.0 * m / (3.0 * Math.max(1, driverThreads));
   }
