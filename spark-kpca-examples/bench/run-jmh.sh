@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the JMH microbenchmarks of the hot path from the examples jar (build it first:
 #   mvn -B -q -pl spark-kpca-examples -am package -DskipTests).
-#   spark-kpca-examples/bench/run-jmh.sh                      # all: ExpBenchmark, KernelBlockBenchmark, StatisticsBenchmark
+#   spark-kpca-examples/bench/run-jmh.sh                      # all: ExpBenchmark, KernelBlockBenchmark, ReadoutBenchmark, StatisticsBenchmark
 #   spark-kpca-examples/bench/run-jmh.sh ExpBenchmark         # one class (any JMH regex and options work)
 #   OPENBLAS_NUM_THREADS=1 spark-kpca-examples/bench/run-jmh.sh StatisticsBenchmark -p m=1000
 # Short runs by default: -wi 2 -i 3 -f 1 unless the arguments set -wi, -i or -f themselves.

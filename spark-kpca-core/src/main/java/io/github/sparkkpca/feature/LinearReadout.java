@@ -47,9 +47,10 @@ public interface LinearReadout extends Serializable {
   /**
    * out ← AᵀF (c×b column-major) for A (f×c) and the features F of b rows, the first f·b doubles of
    * {@code scratch} (f×b), computed as the b×c product FᵀA into the rest of {@code scratch} and transposed.
-   * With c = k + 1 functionals and a few hundred rows, OpenBLAS runs the product 20–25 % faster with b as its
-   * row count than with c (measured at f = 1000–8000, c = 21–51, b = 256), and the transpose of b·c values
-   * is small next to the 2fcb flops. Both readouts (kernel expansions and explicit maps) score through it.
+   * With c = k + 1 functionals and a few hundred rows, OpenBLAS runs the product faster with b as its row
+   * count than with c (JMH {@code ReadoutBenchmark}; results in docs/results/large-m, §00), and the transpose
+   * of b·c values is small next to the 2fcb flops. Both readouts (kernel expansions and explicit maps) score
+   * through it.
    */
   static void readOut(double[] a, int f, int c, double[] scratch, int b, double[] out) {
     int product = f * b;

@@ -112,9 +112,9 @@ public interface KernelParams extends Params {
    * The block size for scoring rows (transform, predictions): the parameter when set, else the
    * {@link #effectiveBlockSize} of a fit capped at {@value #SCORING_BLOCK_ROWS} rows. Scoring reads each
    * kernel block three times in a row (its GEMM writes it, the element-wise map rewrites it, the readout GEMM
-   * of only k columns reads it), so a block that stays in a core's cache beats a large one: on synthetic
-   * 10⁶ × 50 rows with m = 1000 the transform took 2.9 s at 256 rows against 4.0 s at the fit's 3900 (two
-   * tasks). Fewer rows starve the kernel GEMM when d is large (MNIST, d = 784, m = 2000: 5 % slower at 128 rows than at 256).
+   * of only k columns reads it), so a block that stays in a core's cache beats a large one; far fewer rows
+   * starve the kernel GEMM when d is large. Measured with {@code spark-kpca bench --block-size} in
+   * docs/results/large-m, §00.
    */
   default int scoringBlockSize(int m, int d, int k) {
     return getBlockSize() > 0 ? getBlockSize() : Math.min(SCORING_BLOCK_ROWS, effectiveBlockSize(m, d, k));
