@@ -52,11 +52,12 @@ public final class KernelExpansion implements LinearReadout {
   }
 
   @Override
-  public void apply(RowBlock block, double[] scratch, double[] out, double[] sqNorms) {
+  public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
+    checkLeading(leading);
     int m = support.numLandmarks();
     int b = block.size();
     support.compute(block, scratch);
-    LinearReadout.readOut(coefficients, m, columns, scratch, b, out);
+    LinearReadout.readOut(coefficients, m, leading, scratch, b, out);
     if (sqNorms != null) {
       for (int i = 0; i < b; i++) {
         sqNorms[i] = support.diagonal(block, i);

@@ -29,12 +29,28 @@ public interface LinearReadout extends Serializable {
   int scratchSize(int b);
 
   /**
-   * Writes Aᵀφ(x_i) for the rows of the block into {@code out} (c×b column-major) and, when
-   * {@code sqNorms} is not null, the squared norm of each row's whole feature vector in the space the
-   * principal components live in: k(x,x) for kernel feature spaces (it includes the part outside the
-   * span of φ), ‖φ(x)‖² for an explicit finite map.
+   * Writes the first {@code leading} functionals of Aᵀφ(x_i) for the rows of the block into {@code out}
+   * ({@code leading}×b column-major) and, when {@code sqNorms} is not null, the squared norm of each row's
+   * whole feature vector in the space the principal components live in: k(x,x) for kernel feature spaces
+   * (it includes the part outside the span of φ), ‖φ(x)‖² for an explicit finite map. Reading out fewer
+   * than c functionals skips their columns of A in the product (scores without residuals need the k
+   * components, not the mean).
+   *
+   * @param leading how many of the c functionals, from the first (1 ≤ leading ≤ c)
    */
-  void apply(RowBlock block, double[] scratch, double[] out, double[] sqNorms);
+  void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms);
+
+  /** {@link #apply(RowBlock, int, double[], double[], double[])} of all c functionals. */
+  default void apply(RowBlock block, double[] scratch, double[] out, double[] sqNorms) {
+    apply(block, columns(), scratch, out, sqNorms);
+  }
+
+  /** Checks 1 ≤ leading ≤ columns(). */
+  default void checkLeading(int leading) {
+    if (leading < 1 || leading > columns()) {
+      throw new IllegalArgumentException("cannot read out " + leading + " of " + columns() + " functionals");
+    }
+  }
 
   /**
    * Doubles of scratch for {@link #readOut} of b rows of f features into c functionals: the f×b features
@@ -45,7 +61,8 @@ public interface LinearReadout extends Serializable {
   }
 
   /**
-   * out ← AᵀF (c×b column-major) for A (f×c) and the features F of b rows, the first f·b doubles of
+   * out ← AᵀF (c×b column-major) for A (f×c, or the first c columns of a wider column-major matrix) and the
+   * features F of b rows, the first f·b doubles of
    * {@code scratch} (f×b), computed as the b×c product FᵀA into the rest of {@code scratch} and transposed.
    * With c = k + 1 functionals and a few hundred rows, OpenBLAS runs the product faster with b as its row
    * count than with c (JMH {@code ReadoutBenchmark}; results in docs/results/large-m, §00), and the transpose

@@ -244,14 +244,15 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     }
 
     @Override
-    public void apply(RowBlock block, double[] scratch, double[] out, double[] sqNorms) {
+    public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
+      checkLeading(leading);
       int b = block.size();
       if (b == 0) {
         return;
       }
       int features = map.numFeatures;
       map.map(block, null, scratch);
-      LinearReadout.readOut(coefficients, features, columns, scratch, b, out);
+      LinearReadout.readOut(coefficients, features, leading, scratch, b, out);
       if (sqNorms != null) {
         for (int i = 0; i < b; i++) {
           double s = 0;

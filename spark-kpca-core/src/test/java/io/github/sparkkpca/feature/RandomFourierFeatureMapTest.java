@@ -201,6 +201,18 @@ class RandomFourierFeatureMapTest {
       }
     }
     assertEquals(total, map.diagonalSum(block), 1e-12);
+    // The two leading functionals alone: the first two columns of A, in a 2×b output.
+    double[] leading = new double[2 * N];
+    readout.apply(block, 2, new double[readout.scratchSize(N)], leading, null);
+    for (int i = 0; i < N; i++) {
+      for (int c = 0; c < 2; c++) {
+        assertEquals(out[c + i * 3], leading[c + i * 2], 1e-13, "leading functional " + c + " of row " + i);
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> readout.apply(block, 4, new double[readout.scratchSize(N)],
+        new double[4 * N], null));
+    assertThrows(IllegalArgumentException.class, () -> readout.apply(block, 0, new double[readout.scratchSize(N)],
+        new double[N], null));
     assertTrue(map.isExplicit());
     assertEquals("rff", map.kind());
   }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * partitions: two blocks each), and the scores and residuals do not depend on the block: the automatic size,
  * one row at a time and sizes that split the partitions unevenly give the same values. On the training rows
  * the scores also have the statistics the fit promised, mean 0 and variances Σ_i, for both readouts (kernel
- * expansion over landmarks, explicit random features).
+ * expansion over landmarks, explicit random features). Scores without the residual column (read out of the k
+ * component columns only, not the mean's) equal those with it.
  */
 class ScoringBlocksTest {
 
@@ -64,6 +65,18 @@ class ScoringBlocksTest {
       }
     }
     model.setBlockSize(0);
+    // Without the residual column only the k component columns are read out (not the mean's): same scores.
+    model.setResidualCol("");
+    java.util.List<Row> rows = model.transform(df).orderBy("id").select("kpca").collectAsList();
+    model.setResidualCol("residual");
+    assertEquals(N, rows.size());
+    for (int i = 0; i < N; i++) {
+      double[] y = ((org.apache.spark.ml.linalg.Vector) rows.get(i).get(0)).toArray();
+      assertEquals(k, y.length, "scores of row " + i + " without residuals");
+      for (int j = 0; j < k; j++) {
+        assertEquals(auto[i][j], y[j], 1e-12 * Math.sqrt(variances[0]), "without residuals: row " + i + ", score " + j);
+      }
+    }
   }
 
   /** The scores of the rows in id order, their residuals into {@code residuals}: one transform. */
