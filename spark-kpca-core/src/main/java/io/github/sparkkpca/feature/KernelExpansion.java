@@ -53,7 +53,7 @@ public final class KernelExpansion implements LinearReadout {
 
   @Override
   public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
-    checkLeading(leading);
+    LinearReadout.requireLeading(leading, columns);
     int m = support.numLandmarks();
     int b = block.size();
     support.compute(block, scratch);

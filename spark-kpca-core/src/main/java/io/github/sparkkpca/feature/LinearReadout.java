@@ -45,10 +45,10 @@ public interface LinearReadout extends Serializable {
     apply(block, columns(), scratch, out, sqNorms);
   }
 
-  /** Checks 1 ≤ leading ≤ columns(). */
-  default void checkLeading(int leading) {
-    if (leading < 1 || leading > columns()) {
-      throw new IllegalArgumentException("cannot read out " + leading + " of " + columns() + " functionals");
+  /** Checks 1 ≤ leading ≤ columns, the argument of {@link #apply(RowBlock, int, double[], double[], double[])}. */
+  static void requireLeading(int leading, int columns) {
+    if (leading < 1 || leading > columns) {
+      throw new IllegalArgumentException("cannot read out " + leading + " of " + columns + " functionals");
     }
   }
 

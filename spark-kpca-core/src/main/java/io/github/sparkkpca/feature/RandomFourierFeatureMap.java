@@ -245,7 +245,7 @@ public final class RandomFourierFeatureMap implements FeatureMap {
 
     @Override
     public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
-      checkLeading(leading);
+      LinearReadout.requireLeading(leading, columns);
       int b = block.size();
       if (b == 0) {
         return;
