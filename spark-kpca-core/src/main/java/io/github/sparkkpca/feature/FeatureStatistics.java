@@ -217,6 +217,15 @@ public final class FeatureStatistics implements Serializable {
     return diagonal;
   }
 
+  /** The diagonal of the covariance M/n: each feature's variance (zeros when empty). */
+  public double[] variances() {
+    double[] variances = scatterDiagonal();
+    for (int j = 0; j < dim; j++) {
+      variances[j] /= Math.max(1, count);
+    }
+    return variances;
+  }
+
   public long count() {
     return count;
   }

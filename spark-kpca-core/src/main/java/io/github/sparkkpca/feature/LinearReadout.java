@@ -62,8 +62,8 @@ public interface LinearReadout extends Serializable {
 
   /**
    * out ← AᵀF (c×b column-major) for A (f×c, or the first c columns of a wider column-major matrix) and the
-   * features F of b rows, the first f·b doubles of
-   * {@code scratch} (f×b), computed as the b×c product FᵀA into the rest of {@code scratch} and transposed.
+   * features F of b rows, the first f·b doubles of {@code scratch} (f×b), computed as the b×c product FᵀA
+   * into the rest of {@code scratch} and transposed.
    * With c = k + 1 functionals and a few hundred rows, OpenBLAS runs the product faster with b as its row
    * count than with c (JMH {@code ReadoutBenchmark}; results in docs/results/large-m, §00), and the transpose
    * of b·c values is small next to the 2fcb flops. Both readouts (kernel expansions and explicit maps) score

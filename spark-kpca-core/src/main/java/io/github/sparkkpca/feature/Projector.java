@@ -54,7 +54,7 @@ public final class Projector implements Serializable {
   public int project(RowBlock block, double[] scratch, double[] scores, double[] residuals) {
     int b = block.size();
     // Centred, the mean is column k + 1 of the readout; only residuals need it (the scores subtract o), so
-    // scores alone read out k columns: 5–7 % less time in the readout product at k = 20 (ReadoutBenchmark,
+    // scores alone read out k columns: about 7 % less time in the readout product at k = 20 (ReadoutBenchmark,
     // c = 20 against 21). A block's (k+1)×b is small next to the scratch.
     int c = residuals == null ? k : readout.columns();
     double[] out = c == k ? scores : new double[c * b];

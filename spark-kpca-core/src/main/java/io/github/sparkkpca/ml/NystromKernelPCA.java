@@ -422,12 +422,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       if (route == StatisticsRoute.GRAM) {
         FeatureStatistics columns = FeaturePasses.statistics(scanned.vectors(), featureMap.kernelColumns(),
             statisticsBlock, column, jobs);
-        double[] columnVariances = checked ? columns.scatterDiagonal() : null;
-        if (checked) {
-          for (int j = 0; j < m; j++) {
-            columnVariances[j] /= Math.max(1, columns.count());
-          }
-        }
+        double[] columnVariances = checked ? columns.variances() : null;
         FeatureStatistics stats = featureMap.whiten(columns);
         // The check needs eigenvalue k + 1; the model keeps the extent asked for.
         int solved = checked && numEigenvalues == k && k < r ? k + 1 : numEigenvalues;

@@ -45,6 +45,11 @@ class FeatureStatisticsTest {
         assertEquals(expected[a][b], c[a + b * r], 1e-9 * (a + 1) * (b + 1));
       }
     }
+    double[] variances = total.variances();
+    for (int a = 0; a < r; a++) {
+      assertEquals(expected[a][a], variances[a], 1e-9 * (a + 1) * (a + 1), "variance of feature " + a);
+    }
+    assertArrayEquals(new double[r], new FeatureStatistics(r).variances(), 0.0, "an empty instance");
     double[] mean = Reference.mean(x);
     double[] second = total.covariance(false);
     assertEquals(expected[0][1] + mean[0] * mean[1], second[r], 1e-3);

@@ -90,19 +90,27 @@ class NystromFeatureMapTest {
     for (double v : direct.covariance(true)) {
       scale = Math.max(scale, Math.abs(v));
     }
+    final double tolerance = 1e-9 * scale;
+    onOneAndThreeDriverThreads(threads -> {
+      FeatureStatistics whitened = map.whiten(map.kernelColumns().accumulate(rows.iterator(), 64, "x"));
+      assertEquals(direct.count(), whitened.count());
+      double[] expected = direct.covariance(true);
+      double[] actual = whitened.covariance(true);
+      for (int i = 0; i < expected.length; i++) {
+        assertEquals(expected[i], actual[i], tolerance, threads + " threads, entry " + i);
+      }
+      for (int c = 0; c < m; c++) {
+        assertEquals(direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
+      }
+    });
+  }
+
+  /** Runs {@code body} with the driver's linear algebra on one thread, then split over three. */
+  private static void onOneAndThreeDriverThreads(java.util.function.Consumer<String> body) {
     for (String threads : new String[] {"1", "3"}) {
       System.setProperty("sparkkpca.driverThreads", threads);
       try {
-        FeatureStatistics whitened = map.whiten(map.kernelColumns().accumulate(rows.iterator(), 64, "x"));
-        assertEquals(direct.count(), whitened.count());
-        double[] expected = direct.covariance(true);
-        double[] actual = whitened.covariance(true);
-        for (int i = 0; i < expected.length; i++) {
-          assertEquals(expected[i], actual[i], 1e-9 * scale, threads + " threads, entry " + i);
-        }
-        for (int c = 0; c < m; c++) {
-          assertEquals(direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
-        }
+        body.accept(threads);
       } finally {
         System.clearProperty("sparkkpca.driverThreads");
       }
@@ -142,22 +150,18 @@ class NystromFeatureMapTest {
     for (double v : expected) {
       scale = Math.max(scale, Math.abs(v));
     }
-    for (String threads : new String[] {"1", "3"}) {
-      System.setProperty("sparkkpca.driverThreads", threads);
-      try {
-        double[] actual = map.whiten(FeatureStatistics.of(m, 2L * m, new double[m], scatter, 1.0)).scatter();
-        for (int j = 0; j < m; j++) {
-          for (int i = 0; i < m; i++) {
-            assertEquals(expected[j * m + i], actual[j * m + i], 1e-12 * scale, threads + " threads, entry (" + i
-                + ", " + j + ")");
-            assertEquals(actual[j * m + i], actual[i * m + j], 0.0, threads + " threads, symmetry at (" + i + ", "
-                + j + ")");
-          }
+    final double tolerance = 1e-12 * scale;
+    onOneAndThreeDriverThreads(threads -> {
+      double[] actual = map.whiten(FeatureStatistics.of(m, 2L * m, new double[m], scatter, 1.0)).scatter();
+      for (int j = 0; j < m; j++) {
+        for (int i = 0; i < m; i++) {
+          assertEquals(expected[j * m + i], actual[j * m + i], tolerance, threads + " threads, entry (" + i + ", "
+              + j + ")");
+          assertEquals(actual[j * m + i], actual[i * m + j], 0.0, threads + " threads, symmetry at (" + i + ", "
+              + j + ")");
         }
-      } finally {
-        System.clearProperty("sparkkpca.driverThreads");
       }
-    }
+    });
   }
 
   private static void assertReproducesNystromKernel(NystromFeatureMap map, double[] landmarks, int m) {

@@ -51,15 +51,13 @@ class ScoringBlocksTest {
       assertEquals(0.0, mean, 1e-9 * Math.sqrt(variances[0]), "mean of score " + j);
       assertEquals(variances[j], square, 1e-8 * variances[0], "variance of score " + j);
     }
+    double scoreTolerance = 1e-12 * Math.sqrt(variances[0]);
     for (int blockSize : new int[] {1, 97, 256, 1000}) {
       model.setBlockSize(blockSize);
       double[] blockedResiduals = new double[N];
-      double[][] blocked = scores(model.transform(df), blockedResiduals);
+      assertSameScores(auto, scores(model.transform(df), blockedResiduals), scoreTolerance,
+          "block size " + blockSize);
       for (int i = 0; i < N; i++) {
-        for (int j = 0; j < k; j++) {
-          assertEquals(auto[i][j], blocked[i][j], 1e-12 * Math.sqrt(variances[0]),
-              "block size " + blockSize + ", row " + i + ", score " + j);
-        }
         assertEquals(autoResiduals[i], blockedResiduals[i], 1e-12 * variances[0] * k,
             "block size " + blockSize + ", residual of row " + i);
       }
@@ -67,25 +65,35 @@ class ScoringBlocksTest {
     model.setBlockSize(0);
     // Without the residual column only the k component columns are read out (not the mean's): same scores.
     model.setResidualCol("");
-    java.util.List<Row> rows = model.transform(df).orderBy("id").select("kpca").collectAsList();
+    double[][] withoutResiduals = scores(model.transform(df), null);
     model.setResidualCol("residual");
-    assertEquals(N, rows.size());
-    for (int i = 0; i < N; i++) {
-      double[] y = ((org.apache.spark.ml.linalg.Vector) rows.get(i).get(0)).toArray();
-      assertEquals(k, y.length, "scores of row " + i + " without residuals");
-      for (int j = 0; j < k; j++) {
-        assertEquals(auto[i][j], y[j], 1e-12 * Math.sqrt(variances[0]), "without residuals: row " + i + ", score " + j);
+    assertSameScores(auto, withoutResiduals, scoreTolerance, "without residuals");
+  }
+
+  private static void assertSameScores(double[][] expected, double[][] actual, double tolerance, String what) {
+    assertEquals(expected.length, actual.length, what + ": rows");
+    for (int i = 0; i < expected.length; i++) {
+      assertEquals(expected[i].length, actual[i].length, what + ": scores of row " + i);
+      for (int j = 0; j < expected[i].length; j++) {
+        assertEquals(expected[i][j], actual[i][j], tolerance, what + ", row " + i + ", score " + j);
       }
     }
   }
 
-  /** The scores of the rows in id order, their residuals into {@code residuals}: one transform. */
+  /**
+   * The scores of the rows in id order, their residuals into {@code residuals} (null: the transform has no
+   * residual column): one transform.
+   */
   private static double[][] scores(Dataset<Row> scored, double[] residuals) {
-    java.util.List<Row> rows = scored.orderBy("id").select("kpca", "residual").collectAsList();
+    Dataset<Row> ordered = scored.orderBy("id");
+    java.util.List<Row> rows = (residuals == null ? ordered.select("kpca") : ordered.select("kpca", "residual"))
+        .collectAsList();
     double[][] out = new double[rows.size()][];
     for (int i = 0; i < out.length; i++) {
       out[i] = ((org.apache.spark.ml.linalg.Vector) rows.get(i).get(0)).toArray();
-      residuals[i] = rows.get(i).getDouble(1);
+      if (residuals != null) {
+        residuals[i] = rows.get(i).getDouble(1);
+      }
     }
     return out;
   }

@@ -28,8 +28,8 @@ import org.apache.spark.ml.linalg.Vector;
  * Then, as {@code NystromKernelPCA.fit} runs them with {@code statisticsRoute = gram-checked}: the feature map
  * ({@link NystromFeatureMap#fit}: K_mm, λ_max, the inverse Cholesky factor and the full-rank test), the
  * whitening Wᵀ M W, the k + 1 leading eigenpairs, the landmark weights and the a-posteriori check; and,
- * separately, the parts of the feature map's fit (K_mm, power iteration, inverse factor). Each step prints
- * its wall seconds and, where its flops are known, its rate.
+ * first and separately, the parts of the feature map's fit (K_mm, power iteration, inverse factor). Each step
+ * prints its wall seconds and, where its flops are known, its rate; the driver total sums the driver steps.
  *
  * <p>Usage (arguments as name=value, all optional), from the repository root after
  * {@code mvn -B -q -pl spark-kpca-examples -am package -DskipTests} and {@code bin/fetch-mnist}:
@@ -98,10 +98,11 @@ public final class DriverPhaseBench {
     report("feature map part: inverse Cholesky factor" + (inverse == null ? " (broke down)" : ""), start,
         2 * cube / 3);
 
+    double driver = 0;
     start = System.nanoTime();
     NystromFeatureMap featureMap = NystromFeatureMap.fit(landmarkKernel, 1e-12);
-    report(String.format(Locale.ROOT, "feature map (all of the above and the full-rank test): rank %d, cond %.3g",
-        featureMap.rank(), featureMap.conditionEstimate()), start, Double.NaN);
+    driver += report(String.format(Locale.ROOT, "driver: feature map (all of the above and the full-rank test): "
+        + "rank %d, cond %.3g", featureMap.rank(), featureMap.conditionEstimate()), start, Double.NaN);
 
     List<Vector> vectors = new ArrayList<>(rows);
     for (int i = 0; i < rows; i++) {
@@ -111,15 +112,8 @@ public final class DriverPhaseBench {
     FeatureStatistics columns = featureMap.kernelColumns().accumulate(vectors.iterator(), 500, "features");
     report("(not driver) kernel-column statistics of " + rows + " rows, one thread", start,
         (double) rows * (2.0 * m * d + (double) m * m));
-    double[] columnVariances = columns.scatterDiagonal();
-    for (int j = 0; j < m; j++) {
-      columnVariances[j] /= columns.count();
-    }
+    double[] columnVariances = columns.variances();
 
-    double driver = 0;
-    start = System.nanoTime();
-    featureMap = NystromFeatureMap.fit(landmarkKernel, 1e-12);
-    driver += report("driver: feature map", start, Double.NaN);
     start = System.nanoTime();
     FeatureStatistics whitened = featureMap.whiten(columns);
     driver += report("driver: whitening W^T M W", start, 4 * cube / 3);
