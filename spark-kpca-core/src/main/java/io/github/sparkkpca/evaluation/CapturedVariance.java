@@ -16,86 +16,106 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * The variance a model's k components capture on held-out rows <b>under the exact kernel</b>, against the most
- * any k orthonormal directions of the kernel's feature space capture on those rows: the objective of Ullah,
- * Mianjy, Marinov and Arora ("Streaming Kernel PCA with Õ(√n) Random Features", NeurIPS 2018, Section 5 and
- * Appendix E), and a way to compare Nyström, random-feature and streamed models on one scale.
+ * The variance a model's k components capture on held-out rows <b>under the exact kernel</b>,
+ * against the most any k orthonormal directions of the kernel's feature space capture on those
+ * rows: the objective of Ullah, Mianjy, Marinov and Arora ("Streaming Kernel PCA with Õ(√n) Random
+ * Features", NeurIPS 2018, Section 5 and Appendix E), and a way to compare Nyström, random-feature
+ * and streamed models on one scale.
  *
- * <p><b>Landmark models</b> (Nyström, exact). Component j is g_j = Σ_l P_lj k(·, z_l), a unit vector of the
- * RKHS (the g_j are orthonormal there), and its score is y_j(x) = g_j(x) − o_j. On the n_e held-out rows
- * <pre>  captured = Σ_j (1/n_e) Σ_i (g_j(x_i) − ḡ_j)²     (centred model; ḡ_j the mean over the rows)
+ * <p><b>Landmark models</b> (Nyström, exact). Component j is g_j = Σ_l P_lj k(·, z_l), a unit
+ * vector of the RKHS (the g_j are orthonormal there), and its score is y_j(x) = g_j(x) − o_j. On
+ * the n_e held-out rows
+ *
+ * <pre>
+ *   captured = Σ_j (1/n_e) Σ_i (g_j(x_i) − ḡ_j)²     (centred model; ḡ_j the mean over the rows)
  *   captured = Σ_j (1/n_e) Σ_i g_j(x_i)²              (uncentred model)</pre>
- * one pass over the rows (the model's transform). By Ky Fan's maximum principle it never exceeds the
- * optimum below when both are taken on the same rows (n_e ≤ N).
  *
- * <p><b>Optimum</b> ({@code optimalVariance}): the sum of the k largest eigenvalues of HKH/n_s (centred; K/n_s
- * uncentred), K the exact n_s×n_s kernel matrix of at most N rows of the held-out set (all of them when
- * n_e ≤ N, else a seeded uniform subsample of N). K is built on the driver block by block (one GEMM per
- * block); it is n_s² doubles (200 MB for N = 5000) and its top k are found by block Krylov iteration.
+ * one pass over the rows (the model's transform). By Ky Fan's maximum principle it never exceeds
+ * the optimum below when both are taken on the same rows (n_e ≤ N).
  *
- * <p><b>Random-feature models.</b> Their components u_j ∈ R^D are not elements of the RKHS: f_j(x) = z(x)ᵀu_j
- * is a function whose RKHS norm is not 1 and the f_j are not orthogonal. As in the paper (Lemma E.2, in its
- * scale-consistent form), each f_j is scaled to unit norm in L²(ρ_e) on the n_s sampled rows and scored by the
- * Rayleigh quotient of the exact kernel operator: with v_j = (f_j(x_i) − f̄_j)_i (uncentred: without the
- * mean),
+ * <p><b>Optimum</b> ({@code optimalVariance}): the sum of the k largest eigenvalues of HKH/n_s
+ * (centred; K/n_s uncentred), K the exact n_s×n_s kernel matrix of at most N rows of the held-out
+ * set (all of them when n_e ≤ N, else a seeded uniform subsample of N). K is built on the driver
+ * block by block (one GEMM per block); it is n_s² doubles (200 MB for N = 5000) and its top k are
+ * found by block Krylov iteration.
+ *
+ * <p><b>Random-feature models.</b> Their components u_j ∈ R^D are not elements of the RKHS: f_j(x)
+ * = z(x)ᵀu_j is a function whose RKHS norm is not 1 and the f_j are not orthogonal. As in the paper
+ * (Lemma E.2, in its scale-consistent form), each f_j is scaled to unit norm in L²(ρ_e) on the n_s
+ * sampled rows and scored by the Rayleigh quotient of the exact kernel operator: with v_j =
+ * (f_j(x_i) − f̄_j)_i (uncentred: without the mean),
+ *
  * <pre>  captured = Σ_j v_jᵀ (HKH/n_s) v_j / (v_jᵀ v_j)</pre>
- * Each term is at most λ_1, but the sum is not bounded by the optimum: the f_j need not be orthogonal in
- * L²(ρ_e), so the number <em>can exceed the optimum</em> (the paper's Figure 2 curves approach it from above).
- * Rotating the basis by Rayleigh–Ritz on the evaluation rows would make it a true projection; the number
- * reported is the paper's. It is computed on the n_s sampled rows only.
+ *
+ * Each term is at most λ_1, but the sum is not bounded by the optimum: the f_j need not be
+ * orthogonal in L²(ρ_e), so the number <em>can exceed the optimum</em> (the paper's Figure 2 curves
+ * approach it from above). Rotating the basis by Rayleigh–Ritz on the evaluation rows would make it
+ * a true projection; the number reported is the paper's. It is computed on the n_s sampled rows
+ * only.
  */
 public final class CapturedVariance {
 
   /** Default N, the most rows whose exact kernel matrix is formed. */
   public static final int DEFAULT_EXACT_SAMPLE = 5000;
 
-  private CapturedVariance() {
-  }
+  private CapturedVariance() {}
 
   /**
    * @param capturedVariance the variance the model's k components capture (see the class comment)
-   * @param optimalVariance  the sum of the k largest eigenvalues of the same-centred exact kernel matrix / n_s
-   * @param n                n_e, the held-out rows
-   * @param sampleRows       n_s, the rows of the exact kernel matrix
-   * @param method           how {@code capturedVariance} was computed, in words
+   * @param optimalVariance the sum of the k largest eigenvalues of the same-centred exact kernel
+   *     matrix / n_s
+   * @param n n_e, the held-out rows
+   * @param sampleRows n_s, the rows of the exact kernel matrix
+   * @param method how {@code capturedVariance} was computed, in words
    */
-  public record Result(double capturedVariance, double optimalVariance, long n, int sampleRows, String method) {
-  }
+  public record Result(
+      double capturedVariance, double optimalVariance, long n, int sampleRows, String method) {}
 
   /**
    * Evaluates {@code model} on the vectors of its input column in {@code heldOut}.
    *
    * @param exactSample N ≥ 2, the most rows of the exact kernel matrix
-   * @param seed        seeds the subsample when the held-out set has more than N rows
+   * @param seed seeds the subsample when the held-out set has more than N rows
    * @throws IllegalArgumentException when the held-out set has fewer than 2 rows or k of them
    */
-  public static Result evaluate(AbstractKernelPCAModel<?> model, Dataset<?> heldOut, int exactSample, long seed) {
+  public static Result evaluate(
+      AbstractKernelPCAModel<?> model, Dataset<?> heldOut, int exactSample, long seed) {
     return evaluate(List.of(model), heldOut, exactSample, seed).get(0);
   }
 
   /**
-   * Evaluates several models on the same held-out rows with one exact kernel matrix and one optimum: the
-   * results equal those of {@link #evaluate(AbstractKernelPCAModel, Dataset, int, long)} model by model, but the
-   * O(n_s²·d) kernel matrix and its eigensolve are computed once (e.g. for every version of a stream).
+   * Evaluates several models on the same held-out rows with one exact kernel matrix and one
+   * optimum: the results equal those of {@link #evaluate(AbstractKernelPCAModel, Dataset, int,
+   * long)} model by model, but the O(n_s²·d) kernel matrix and its eigensolve are computed once
+   * (e.g. for every version of a stream).
    *
-   * @param models at least one; all share the fitted kernel, the centring, k, the input size and the input column
-   * @throws IllegalArgumentException when the models differ in one of those, or the held-out set has fewer than
-   *     2 rows or k of them
+   * @param models at least one; all share the fitted kernel, the centring, k, the input size and
+   *     the input column
+   * @throws IllegalArgumentException when the models differ in one of those, or the held-out set
+   *     has fewer than 2 rows or k of them
    */
-  public static List<Result> evaluate(List<? extends AbstractKernelPCAModel<?>> models, Dataset<?> heldOut,
-      int exactSample, long seed) {
+  public static List<Result> evaluate(
+      List<? extends AbstractKernelPCAModel<?>> models,
+      Dataset<?> heldOut,
+      int exactSample,
+      long seed) {
     if (models.isEmpty()) {
       throw new IllegalArgumentException("captured variance: no model to evaluate");
     }
     AbstractKernelPCAModel<?> first = models.get(0);
     for (int i = 1; i < models.size(); i++) {
       AbstractKernelPCAModel<?> other = models.get(i);
-      if (!other.fittedKernel().equals(first.fittedKernel()) || other.getCentered() != first.getCentered()
-          || other.numComponents() != first.numComponents() || other.numFeatures() != first.numFeatures()
+      if (!other.fittedKernel().equals(first.fittedKernel())
+          || other.getCentered() != first.getCentered()
+          || other.numComponents() != first.numComponents()
+          || other.numFeatures() != first.numFeatures()
           || !other.getInputCol().equals(first.getInputCol())) {
-        throw new IllegalArgumentException("captured variance: model " + (i + 1) + " differs from model 1 in its "
-            + "kernel, centring, k, input size or input column; models evaluated together share one exact kernel "
-            + "matrix");
+        throw new IllegalArgumentException(
+            "captured variance: model "
+                + (i + 1)
+                + " differs from model 1 in its "
+                + "kernel, centring, k, input size or input column; models evaluated together share one exact kernel "
+                + "matrix");
       }
     }
     String column = first.getInputCol();
@@ -104,12 +124,21 @@ public final class CapturedVariance {
     Mpress.Sample sample = Mpress.sample(heldOut, column, exactSample, OptionalLong.of(seed));
     int ns = sample.n();
     if (ns < Math.max(2, k)) {
-      throw new IllegalArgumentException("captured variance: the held-out set has " + ns + " rows; at least "
-          + Math.max(2, k) + " (and k = " + k + ") are needed");
+      throw new IllegalArgumentException(
+          "captured variance: the held-out set has "
+              + ns
+              + " rows; at least "
+              + Math.max(2, k)
+              + " (and k = "
+              + k
+              + ") are needed");
     }
     if (sample.d() != first.numFeatures()) {
-      throw new IllegalArgumentException("captured variance: the held-out vectors have size " + sample.d()
-          + ", the model was fitted on size " + first.numFeatures());
+      throw new IllegalArgumentException(
+          "captured variance: the held-out vectors have size "
+              + sample.d()
+              + ", the model was fitted on size "
+              + first.numFeatures());
     }
     double[] kernelMatrix = exactKernel(first.fittedKernel(), sample, centered);
     double[] top = BlockKrylovEigen.leading(kernelMatrix, ns, k).eigen().values();
@@ -123,9 +152,16 @@ public final class CapturedVariance {
       if (model instanceof RandomFeatureKernelPCAModel rf) {
         double captured = rayleighQuotients(rf, sample, kernelMatrix, centered);
         heldOutRows = heldOutRows >= 0 ? heldOutRows : heldOut.count();
-        results.add(new Result(captured, optimal, heldOutRows, ns, "random features: the sum of the Rayleigh "
-            + "quotients of the exact kernel of each component lifted to z(x)'u_j (Ullah et al., Lemma E.2), on the "
-            + ns + " sampled rows; it may exceed the optimum"));
+        results.add(
+            new Result(
+                captured,
+                optimal,
+                heldOutRows,
+                ns,
+                "random features: the sum of the Rayleigh "
+                    + "quotients of the exact kernel of each component lifted to z(x)'u_j (Ullah et al., Lemma E.2), on the "
+                    + ns
+                    + " sampled rows; it may exceed the optimum"));
         continue;
       }
       double[] moments = scoreMoments(model, heldOut, k);
@@ -136,13 +172,24 @@ public final class CapturedVariance {
         double second = moments[1 + k + j] / n;
         captured += centered ? Math.max(second - mean * mean, 0.0) : second;
       }
-      results.add(new Result(captured, optimal, n, ns, "landmark model: the " + (centered ? "variances"
-          : "mean squares") + " of the k scores, unit RKHS components, over the " + n + " rows"));
+      results.add(
+          new Result(
+              captured,
+              optimal,
+              n,
+              ns,
+              "landmark model: the "
+                  + (centered ? "variances" : "mean squares")
+                  + " of the k scores, unit RKHS components, over the "
+                  + n
+                  + " rows"));
     }
     return results;
   }
 
-  /** The exact kernel matrix of the sampled rows, centred (HKH) when asked: n_s×n_s column-major. */
+  /**
+   * The exact kernel matrix of the sampled rows, centred (HKH) when asked: n_s×n_s column-major.
+   */
   static double[] exactKernel(Kernel kernel, Mpress.Sample sample, boolean centered) {
     int n = sample.n();
     double[] k = new LandmarkKernel(kernel, sample.points(), n, sample.d()).gram();
@@ -167,9 +214,12 @@ public final class CapturedVariance {
     return k;
   }
 
-  /** Σ_j v_jᵀ K v_j / (n_s v_jᵀ v_j) for the lifted random-feature components (see the class comment). */
-  private static double rayleighQuotients(RandomFeatureKernelPCAModel model, Mpress.Sample sample, double[] kernel,
-      boolean centered) {
+  /**
+   * Σ_j v_jᵀ K v_j / (n_s v_jᵀ v_j) for the lifted random-feature components (see the class
+   * comment).
+   */
+  private static double rayleighQuotients(
+      RandomFeatureKernelPCAModel model, Mpress.Sample sample, double[] kernel, boolean centered) {
     int n = sample.n();
     int d = sample.d();
     int k = model.numComponents();
@@ -215,7 +265,8 @@ public final class CapturedVariance {
       if (norm == 0) {
         continue;
       }
-      io.github.sparkkpca.linalg.Blas.blas().dgemv("N", n, n, 1.0, kernel, 0, n, v, o, 1, 0.0, kv, 0, 1);
+      io.github.sparkkpca.linalg.Blas.blas()
+          .dgemv("N", n, n, 1.0, kernel, 0, n, v, o, 1, 0.0, kv, 0, 1);
       double quad = 0;
       for (int i = 0; i < n; i++) {
         quad += v[o + i] * kv[i];
@@ -228,20 +279,26 @@ public final class CapturedVariance {
   /** [n, Σ_i y_j(x_i) (k), Σ_i y_j(x_i)² (k)] over the rows, from the model's transform. */
   private static double[] scoreMoments(AbstractKernelPCAModel<?> model, Dataset<?> heldOut, int k) {
     String output = model.getOutputCol();
-    return model.transform(heldOut).select(output).javaRDD().treeAggregate(new double[1 + 2 * k],
-        (double[] acc, Row row) -> {
-          double[] y = ((Vector) row.get(0)).toArray();
-          acc[0] += 1;
-          for (int j = 0; j < k; j++) {
-            acc[1 + j] += y[j];
-            acc[1 + k + j] += y[j] * y[j];
-          }
-          return acc;
-        }, (double[] a, double[] b) -> {
-          for (int i = 0; i < a.length; i++) {
-            a[i] += b[i];
-          }
-          return a;
-        });
+    return model
+        .transform(heldOut)
+        .select(output)
+        .javaRDD()
+        .treeAggregate(
+            new double[1 + 2 * k],
+            (double[] acc, Row row) -> {
+              double[] y = ((Vector) row.get(0)).toArray();
+              acc[0] += 1;
+              for (int j = 0; j < k; j++) {
+                acc[1 + j] += y[j];
+                acc[1 + k + j] += y[j] * y[j];
+              }
+              return acc;
+            },
+            (double[] a, double[] b) -> {
+              for (int i = 0; i < a.length; i++) {
+                a[i] += b[i];
+              }
+              return a;
+            });
   }
 }

@@ -15,45 +15,55 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 
 /**
- * Leave-one-out choice of the number of kernel principal components, k, by MPRESS (Hallgren, <i>Kernel PCA
- * and the Nyström method</i>, PhD thesis, University College London, 2021, chapter 5).
+ * Leave-one-out choice of the number of kernel principal components, k, by MPRESS (Hallgren,
+ * <i>Kernel PCA and the Nyström method</i>, PhD thesis, University College London, 2021, chapter
+ * 5).
  *
- * <p>For each row i, uncentred kernel PCA is fitted to the other n − 1 rows: (U_k, Λ_k) are the top-k
- * eigenpairs of K₍₋ᵢ₎, the kernel matrix with row and column i deleted, and the unit principal axes are
- * V_k = Φ₍₋ᵢ₎ᵀ U_k Λ_k^{-1/2}. The held-out row's squared feature-space residual is
- * e_i²(k) = ‖φ(x_i) − V_k V_kᵀ φ(x_i)‖². With k₋ᵢ the i-th column of K without entry i, the thesis writes it
- * as k(x_i,x_i) − 2 k₋ᵢᵀU_kΛ_k⁻¹U_kᵀk₋ᵢ + k₋ᵢᵀU_kΛ_k⁻¹U_kᵀK₍₋ᵢ₎U_kΛ_k⁻¹U_kᵀk₋ᵢ; since
- * K₍₋ᵢ₎U_k = U_kΛ_k the last term equals the middle one, so
+ * <p>For each row i, uncentred kernel PCA is fitted to the other n − 1 rows: (U_k, Λ_k) are the
+ * top-k eigenpairs of K₍₋ᵢ₎, the kernel matrix with row and column i deleted, and the unit
+ * principal axes are V_k = Φ₍₋ᵢ₎ᵀ U_k Λ_k^{-1/2}. The held-out row's squared feature-space residual
+ * is e_i²(k) = ‖φ(x_i) − V_k V_kᵀ φ(x_i)‖². With k₋ᵢ the i-th column of K without entry i, the
+ * thesis writes it as k(x_i,x_i) − 2 k₋ᵢᵀU_kΛ_k⁻¹U_kᵀk₋ᵢ + k₋ᵢᵀU_kΛ_k⁻¹U_kᵀK₍₋ᵢ₎U_kΛ_k⁻¹U_kᵀk₋ᵢ;
+ * since K₍₋ᵢ₎U_k = U_kΛ_k the last term equals the middle one, so
+ *
  * <pre>  e_i²(k) = k(x_i,x_i) − Σ_{j≤k} (u_jᵀk₋ᵢ)² / λ_j,</pre>
- * one projection z = Uᵀk₋ᵢ and a running sum give every k at once. As the feature dimension is unknown, the
- * thesis replaces the linear-PCA divisor n(d − k) by n(n − k), which penalises large k:
+ *
+ * one projection z = Uᵀk₋ᵢ and a running sum give every k at once. As the feature dimension is
+ * unknown, the thesis replaces the linear-PCA divisor n(d − k) by n(n − k), which penalises large
+ * k:
+ *
  * <pre>  MPRESS(k) = Σ_i e_i²(k) / (n(n − k)),  k̂ = argmin_k MPRESS(k).</pre>
- * The kernel matrix is not centred, as in the thesis (its Algorithm 6 also scales K by 1/(n − 1), which
- * scales every e_i² alike and leaves k̂ unchanged; it is not applied here).
  *
- * <p>Cost: n eigendecompositions of (n − 1)×(n − 1) matrices (only the leading maxK eigenvectors are formed),
- * O(n⁴) in all, on the driver: exact only for small n, hence the row limit. Eigenvalues near zero make the
- * e_i² explode (the thesis restricts k to clearly non-zero eigenvalues), so maxK must stay below the
- * numerical rank of K: by Cauchy interlacing λ_k(K₍₋ᵢ₎) ≥ λ_{k+1}(K), so maxK ≤ rank(K) − 1 keeps every
- * leave-one-out eigenvalue used above the threshold. Both limits are checked before the expensive work.
+ * The kernel matrix is not centred, as in the thesis (its Algorithm 6 also scales K by 1/(n − 1),
+ * which scales every e_i² alike and leaves k̂ unchanged; it is not applied here).
  *
- * <p><b>Decremental routes.</b> K = QΛQᵀ is decomposed once, and each K₍₋ᵢ₎'s eigenpairs are derived from it
- * instead of decomposing K₍₋ᵢ₎ afresh ({@link Method#BATCH}):
+ * <p>Cost: n eigendecompositions of (n − 1)×(n − 1) matrices (only the leading maxK eigenvectors
+ * are formed), O(n⁴) in all, on the driver: exact only for small n, hence the row limit.
+ * Eigenvalues near zero make the e_i² explode (the thesis restricts k to clearly non-zero
+ * eigenvalues), so maxK must stay below the numerical rank of K: by Cauchy interlacing λ_k(K₍₋ᵢ₎) ≥
+ * λ_{k+1}(K), so maxK ≤ rank(K) − 1 keeps every leave-one-out eigenvalue used above the threshold.
+ * Both limits are checked before the expensive work.
+ *
+ * <p><b>Decremental routes.</b> K = QΛQᵀ is decomposed once, and each K₍₋ᵢ₎'s eigenpairs are
+ * derived from it instead of decomposing K₍₋ᵢ₎ afresh ({@link Method#BATCH}):
+ *
  * <ul>
- *   <li>{@link Method#RANK_ONE}, the thesis' decremental algorithm (§3.2, Algorithm 3, suggested for this use
- *       in ch. 5): two rank-one modifications K − σk₁k₁ᵀ + σk₀k₀ᵀ (σ = 4/k_ii, k₁, k₀ column i of K with k_ii/2
- *       resp. k_ii/4 at i), after which e_i is an eigenvector and the other eigenpairs are those of K₍₋ᵢ₎.
- *       Only eigen-coordinates are carried ({@link RankOneEigenUpdate#transposeTimes}), so each row costs
- *       O(n²) (two full secular solves);
- *   <li>{@link Method#DELETION}: the eigenvalues of K₍₋ᵢ₎ are the roots of Σⱼ Q_ij²/(λⱼ − μ) = 0 and the
- *       projections uⱼᵀk₋ᵢ follow from Qᵀk̃ᵢ ({@link DeletedRowEigen}), so only the maxK leading roots are
- *       solved: O(n·maxK) per row after one O(n³) product Qᵀ(K − diag K).
+ *   <li>{@link Method#RANK_ONE}, the thesis' decremental algorithm (§3.2, Algorithm 3, suggested
+ *       for this use in ch. 5): two rank-one modifications K − σk₁k₁ᵀ + σk₀k₀ᵀ (σ = 4/k_ii, k₁, k₀
+ *       column i of K with k_ii/2 resp. k_ii/4 at i), after which e_i is an eigenvector and the
+ *       other eigenpairs are those of K₍₋ᵢ₎. Only eigen-coordinates are carried ({@link
+ *       RankOneEigenUpdate#transposeTimes}), so each row costs O(n²) (two full secular solves);
+ *   <li>{@link Method#DELETION}: the eigenvalues of K₍₋ᵢ₎ are the roots of Σⱼ Q_ij²/(λⱼ − μ) = 0
+ *       and the projections uⱼᵀk₋ᵢ follow from Qᵀk̃ᵢ ({@link DeletedRowEigen}), so only the maxK
+ *       leading roots are solved: O(n·maxK) per row after one O(n³) product Qᵀ(K − diag K).
  * </ul>
- * Both are exact in exact arithmetic and have the backward error of a batch decomposition (the rank-one route:
- * ε(λ_max + σ‖k₁‖²) ≤ 5ελ_max, since (K²)ᵢᵢ ≤ λ_max k_ii). A row whose k_ii is not positive, whose deleted
- * eigenvector is not cleanly e_i, or whose leave-one-out eigenvalues fall below the rank threshold, is
- * decomposed afresh (counted in {@link Run#fallbackRows}). {@link Method#AUTO} takes the deletion route from
- * {@link #DECREMENTAL_FROM_ROWS} rows on; measured times are in the project's docs/incremental.md.
+ *
+ * Both are exact in exact arithmetic and have the backward error of a batch decomposition (the
+ * rank-one route: ε(λ_max + σ‖k₁‖²) ≤ 5ελ_max, since (K²)ᵢᵢ ≤ λ_max k_ii). A row whose k_ii is not
+ * positive, whose deleted eigenvector is not cleanly e_i, or whose leave-one-out eigenvalues fall
+ * below the rank threshold, is decomposed afresh (counted in {@link Run#fallbackRows}). {@link
+ * Method#AUTO} takes the deletion route from {@link #DECREMENTAL_FROM_ROWS} rows on; measured times
+ * are in the project's docs/incremental.md.
  */
 public final class Mpress {
 
@@ -78,28 +88,31 @@ public final class Mpress {
   /** Relative threshold below which an eigenvalue of K counts as zero (rank check). */
   public static final double RCOND = 1e-10;
 
-  private Mpress() {
-  }
+  private Mpress() {}
 
   /**
    * The MPRESS curve and its minimiser.
    *
    * @param mpress MPRESS(k) for k = 1..maxK (index k − 1)
-   * @param k      the selected number of components, argmin_k MPRESS(k) (the smallest on ties)
-   * @param n      the number of rows used
+   * @param k the selected number of components, argmin_k MPRESS(k) (the smallest on ties)
+   * @param n the number of rows used
    */
-  public record Curve(double[] mpress, int k, int n) {
-  }
+  public record Curve(double[] mpress, int k, int n) {}
 
   /**
-   * MPRESS for the rows of {@code column} (vectors of equal length). With more than {@code maxRows} rows
-   * it fails, unless {@code subsampleSeed} is given: then it runs on a seeded uniform subsample of
-   * maxRows rows (reproducible for the same input and partitioning).
+   * MPRESS for the rows of {@code column} (vectors of equal length). With more than {@code maxRows}
+   * rows it fails, unless {@code subsampleSeed} is given: then it runs on a seeded uniform
+   * subsample of maxRows rows (reproducible for the same input and partitioning).
    *
-   * @throws IllegalArgumentException naming the limit when the input is too large, or the parameter when
-   *                                  maxK is out of range
+   * @throws IllegalArgumentException naming the limit when the input is too large, or the parameter
+   *     when maxK is out of range
    */
-  public static Curve compute(Dataset<?> dataset, String column, Kernel kernel, int maxK, int maxRows,
+  public static Curve compute(
+      Dataset<?> dataset,
+      String column,
+      Kernel kernel,
+      int maxK,
+      int maxRows,
       OptionalLong subsampleSeed) {
     Sample sample = sample(dataset, column, maxRows, subsampleSeed);
     return compute(kernel, sample.points(), sample.n(), sample.d(), maxK);
@@ -109,21 +122,21 @@ public final class Mpress {
    * Row-major points (n×d) collected on the driver.
    *
    * @param points the rows, row-major
-   * @param n      the number of rows
-   * @param d      the length of each row
+   * @param n the number of rows
+   * @param d the length of each row
    */
-  public record Sample(double[] points, int n, int d) {
-  }
+  public record Sample(double[] points, int n, int d) {}
 
   /**
-   * The rows of {@code column} on the driver, at most {@code maxRows} of them: more fail (counted before
-   * anything is collected), unless {@code subsampleSeed} is given, which takes a seeded uniform subsample of
-   * maxRows rows (reproducible for the same input and partitioning).
+   * The rows of {@code column} on the driver, at most {@code maxRows} of them: more fail (counted
+   * before anything is collected), unless {@code subsampleSeed} is given, which takes a seeded
+   * uniform subsample of maxRows rows (reproducible for the same input and partitioning).
    *
-   * @throws IllegalArgumentException naming the limit when the input is too large, or the row of a null or
-   *                                  mis-sized vector
+   * @throws IllegalArgumentException naming the limit when the input is too large, or the row of a
+   *     null or mis-sized vector
    */
-  public static Sample sample(Dataset<?> dataset, String column, int maxRows, OptionalLong subsampleSeed) {
+  public static Sample sample(
+      Dataset<?> dataset, String column, int maxRows, OptionalLong subsampleSeed) {
     if (maxRows < 2) {
       throw new IllegalArgumentException("maxRows must be at least 2, got " + maxRows);
     }
@@ -131,9 +144,14 @@ public final class Mpress {
     long n = dataset.count();
     if (n > maxRows) {
       if (subsampleSeed.isEmpty()) {
-        throw new IllegalArgumentException("MPRESS is exact and costs O(n^4) on the driver: it accepts at most "
-            + "maxRows = " + maxRows + " rows, the input has n = " + n + "; raise maxRows or ask for a seeded "
-            + "subsample of maxRows rows");
+        throw new IllegalArgumentException(
+            "MPRESS is exact and costs O(n^4) on the driver: it accepts at most "
+                + "maxRows = "
+                + maxRows
+                + " rows, the input has n = "
+                + n
+                + "; raise maxRows or ask for a seeded "
+                + "subsample of maxRows rows");
       }
       input = dataset.orderBy(functions.rand(subsampleSeed.getAsLong())).limit(maxRows);
     }
@@ -144,8 +162,15 @@ public final class Mpress {
     for (int i = 0; i < size; i++) {
       Vector v = (Vector) rows.get(i).get(0);
       if (v == null || v.size() != d) {
-        throw new IllegalArgumentException("Column '" + column + "': row " + i + " is " + (v == null ? "null"
-            : "of length " + v.size()) + ", expected a vector of length " + d);
+        throw new IllegalArgumentException(
+            "Column '"
+                + column
+                + "': row "
+                + i
+                + " is "
+                + (v == null ? "null" : "of length " + v.size())
+                + ", expected a vector of length "
+                + d);
       }
       System.arraycopy(v.toArray(), 0, points, i * d, d);
     }
@@ -162,20 +187,21 @@ public final class Mpress {
   }
 
   /**
-   * MPRESS for n points given row-major in {@code points} (n×d), each leave-one-out decomposition obtained by
-   * {@code method}.
+   * MPRESS for n points given row-major in {@code points} (n×d), each leave-one-out decomposition
+   * obtained by {@code method}.
    *
    * @throws IllegalArgumentException when n &lt; 3 or maxK is not in [1, min(n − 1, rank(K) − 1)]
    */
-  public static Curve compute(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
+  public static Curve compute(
+      Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
     return run(kernel, points, n, d, maxK, method).curve();
   }
 
   /**
    * A computed curve with how it was computed.
    *
-   * @param curve        the MPRESS curve
-   * @param method       the route taken (never AUTO)
+   * @param curve the MPRESS curve
+   * @param method the route taken (never AUTO)
    * @param fallbackRows rows of a decremental route that fell back to a batch decomposition
    */
   public record Run(Curve curve, Method method, int fallbackRows) {
@@ -186,25 +212,41 @@ public final class Mpress {
     }
   }
 
-  /** As {@link #compute(Kernel, double[], int, int, int, Method)}, reporting the route and its fallbacks. */
+  /**
+   * As {@link #compute(Kernel, double[], int, int, int, Method)}, reporting the route and its
+   * fallbacks.
+   */
   public static Run run(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
     if (n < 3) {
       throw new IllegalArgumentException("MPRESS needs at least 3 rows, got n = " + n);
     }
     if (maxK < 1 || maxK > n - 1) {
-      throw new IllegalArgumentException("maxK must be in [1, n - 1] = [1, " + (n - 1) + "], got " + maxK);
+      throw new IllegalArgumentException(
+          "maxK must be in [1, n - 1] = [1, " + (n - 1) + "], got " + maxK);
     }
     double[] gram = new LandmarkKernel(kernel, points, n, d).gram();
     SymmetricEigen full = SymmetricEigen.of(gram, n);
     int rank = full.rank(RCOND);
     if (maxK > rank - 1) {
-      throw new IllegalArgumentException("maxK = " + maxK + " needs eigenvalues the kernel matrix does not have: "
-          + "its numerical rank is " + rank + " (n = " + n + "), so maxK must be at most " + (rank - 1)
-          + " (near-zero eigenvalues make the leave-one-out errors explode)");
+      throw new IllegalArgumentException(
+          "maxK = "
+              + maxK
+              + " needs eigenvalues the kernel matrix does not have: "
+              + "its numerical rank is "
+              + rank
+              + " (n = "
+              + n
+              + "), so maxK must be at most "
+              + (rank - 1)
+              + " (near-zero eigenvalues make the leave-one-out errors explode)");
     }
-    Method used = method == Method.AUTO ? (n >= DECREMENTAL_FROM_ROWS ? Method.DELETION : Method.BATCH) : method;
+    Method used =
+        method == Method.AUTO
+            ? (n >= DECREMENTAL_FROM_ROWS ? Method.DELETION : Method.BATCH)
+            : method;
     boolean decremental = used != Method.BATCH;
-    Downdates downdates = decremental ? new Downdates(full, gram, n, used == Method.DELETION) : null;
+    Downdates downdates =
+        decremental ? new Downdates(full, gram, n, used == Method.DELETION) : null;
     int m = n - 1;
     double[] sums = new double[maxK];
     double[] reduced = new double[m * m];
@@ -253,7 +295,10 @@ public final class Mpress {
     return new Run(new Curve(mpress, best + 1, n), used, fallbacks);
   }
 
-  /** The decremental routes: K = QΛQᵀ once, then per left-out row two rank-one downdates or the deletion roots. */
+  /**
+   * The decremental routes: K = QΛQᵀ once, then per left-out row two rank-one downdates or the
+   * deletion roots.
+   */
   private static final class Downdates {
     private final double[] ascending;
     private final double[] q;
@@ -280,7 +325,8 @@ public final class Mpress {
           offDiagonal[i + i * n] = 0;
         }
         offDiagonalCoordinates = new double[n * n];
-        Blas.blas().dgemm("T", "N", n, n, n, 1.0, q, n, offDiagonal, n, 0.0, offDiagonalCoordinates, n);
+        Blas.blas()
+            .dgemm("T", "N", n, n, n, 1.0, q, n, offDiagonal, n, 0.0, offDiagonalCoordinates, n);
       } else {
         offDiagonalCoordinates = null;
       }
@@ -292,8 +338,9 @@ public final class Mpress {
       for (int j = 0; j < n; j++) {
         row[j] = q[i + j * n];
       }
-      DeletedRowEigen.Leading leading = DeletedRowEigen.leading(ascending, row,
-          Arrays.copyOfRange(offDiagonalCoordinates, i * n, (i + 1) * n), maxK);
+      DeletedRowEigen.Leading leading =
+          DeletedRowEigen.leading(
+              ascending, row, Arrays.copyOfRange(offDiagonalCoordinates, i * n, (i + 1) * n), maxK);
       double error = gram[i + i * n];
       double[] partial = new double[maxK];
       for (int k = 0; k < maxK; k++) {
@@ -311,8 +358,8 @@ public final class Mpress {
     }
 
     /**
-     * Adds e_i²(k), k = 1..maxK, to {@code sums}; false (nothing added) when the row must fall back to a
-     * batch decomposition.
+     * Adds e_i²(k), k = 1..maxK, to {@code sums}; false (nothing added) when the row must fall back
+     * to a batch decomposition.
      */
     boolean leaveOut(int i, int maxK, double[] sums) {
       if (offDiagonalCoordinates != null) {
@@ -334,11 +381,15 @@ public final class Mpress {
       double[] w = new double[4 * n];
       Blas.blas().dgemm("T", "N", n, 4, n, 1.0, q, n, right, n, 0.0, w, n);
       double sigma = 4 / c;
-      RankOneEigenUpdate first = RankOneEigenUpdate.plan(ascending, -sigma, Arrays.copyOfRange(w, 0, n));
-      RankOneEigenUpdate second = RankOneEigenUpdate.plan(first.values(), sigma,
-          first.transposeTimes(Arrays.copyOfRange(w, n, 2 * n)));
-      double[] projections = second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 2 * n, 3 * n)));
-      double[] unit = second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 3 * n, 4 * n)));
+      RankOneEigenUpdate first =
+          RankOneEigenUpdate.plan(ascending, -sigma, Arrays.copyOfRange(w, 0, n));
+      RankOneEigenUpdate second =
+          RankOneEigenUpdate.plan(
+              first.values(), sigma, first.transposeTimes(Arrays.copyOfRange(w, n, 2 * n)));
+      double[] projections =
+          second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 2 * n, 3 * n)));
+      double[] unit =
+          second.transposeTimes(first.transposeTimes(Arrays.copyOfRange(w, 3 * n, 4 * n)));
       double[] values = second.values();
       int best = 0;
       for (int j = 1; j < n; j++) {

@@ -9,28 +9,34 @@ import org.apache.commons.math3.special.Erf;
 import org.apache.spark.ml.linalg.DenseMatrix;
 
 /**
- * Confidence bound on how much worse Nyström kernel PCA reconstructs the training data than exact kernel PCA
- * (Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, University College London, 2021,
- * Theorem 4, chapter 6), with the two-sided eigengap its proof uses.
+ * Confidence bound on how much worse Nyström kernel PCA reconstructs the training data than exact
+ * kernel PCA (Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, University College
+ * London, 2021, Theorem 4, chapter 6), with the two-sided eigengap its proof uses.
  *
- * <p>Setting: uncentred kernel PCA (the theorem assumes zero mean in feature space; the thesis leaves the
- * centred case open), a bounded kernel with B = sup_x k(x, x), n training rows of which m form the Nyström
- * subset S, the rows outside S drawn i.i.d. The bounded quantity is the excess empirical reconstruction
- * error of the d-dimensional Nyström subspace Ṽ_d over the exact one V̂_d (thesis eq. 6.5):
+ * <p>Setting: uncentred kernel PCA (the theorem assumes zero mean in feature space; the thesis
+ * leaves the centred case open), a bounded kernel with B = sup_x k(x, x), n training rows of which
+ * m form the Nyström subset S, the rows outside S drawn i.i.d. The bounded quantity is the excess
+ * empirical reconstruction error of the d-dimensional Nyström subspace Ṽ_d over the exact one V̂_d
+ * (thesis eq. 6.5):
+ *
  * <pre>  R_n(Ṽ_d) − R_n(V̂_d) = Σ_{j≤d} λ̂ⁿ_j − Σ_{j≤d} λ̃_j,</pre>
+ *
  * λ̂ⁿ the eigenvalues of K/n and λ̃ those of the uncentred Nyström fit (both descending). With
- * λ̂ᵐ_1 ≥ … ≥ λ̂ᵐ_m the eigenvalues of K_mm/m (the subset alone, O(m³)), λ̂ᵐ_0 := ∞, confidence
- * 1 − 2e^{−δ} and Φ the standard normal distribution function,
+ * λ̂ᵐ_1 ≥ … ≥ λ̂ᵐ_m the eigenvalues of K_mm/m (the subset alone, O(m³)), λ̂ᵐ_0 := ∞, confidence 1 −
+ * 2e^{−δ} and Φ the standard normal distribution function,
+ *
  * <pre>
  *   D   = (n − m)/n · ( B √(2δ) / √(n − m) + B² / √m · (√(2 ln 2) + 2√(2π) Φ(−√(2 ln 2))) )
  *   D_j = min{ 2D / min(λ̂ᵐ_{j−1} − λ̂ᵐ_j, λ̂ᵐ_j − λ̂ᵐ_{j+1}), 1 }
  *   R_n(Ṽ_d) − R_n(V̂_d) ≤ Σ_{j≤d} λ̂ᵐ_j D_j² + D · max_{i≤d} D_i²,   d = 1..m − 1.
  * </pre>
- * D bounds ‖C_n − C_m‖_HS (Hoeffding in Hilbert space for the rows outside S, an expectation bound for S);
- * D_j bounds sin θ_j between the exact and Nyström j-th axes by Davis–Kahan, which needs the gap on both
- * sides of λ̂ᵐ_j. The statement of Theorem 4 prints the gap as min(λ̂ᵐ_{j−1} − λ̂ᵐ_j, λ̂ᵐ_{j−1} − λ̂ᵐ_{j+1}),
- * which is always its first term; its Davis–Kahan step uses the two-sided gap above, as done here. A zero
- * gap (repeated eigenvalue) gives D_j = 1. The bound is often conservative at moderate n and m.
+ *
+ * D bounds ‖C_n − C_m‖_HS (Hoeffding in Hilbert space for the rows outside S, an expectation bound
+ * for S); D_j bounds sin θ_j between the exact and Nyström j-th axes by Davis–Kahan, which needs
+ * the gap on both sides of λ̂ᵐ_j. The statement of Theorem 4 prints the gap as min(λ̂ᵐ_{j−1} −
+ * λ̂ᵐ_j, λ̂ᵐ_{j−1} − λ̂ᵐ_{j+1}), which is always its first term; its Davis–Kahan step uses the
+ * two-sided gap above, as done here. A zero gap (repeated eigenvalue) gives D_j = 1. The bound is
+ * often conservative at moderate n and m.
  */
 public final class NystromConfidenceBound {
 
@@ -38,39 +44,47 @@ public final class NystromConfidenceBound {
    * √(2 ln 2) + 2√(2π) Φ(−√(2 ln 2)) ≈ 1.776574: the expectation constant of the subset term of D;
    * Φ(−x) = erfc(x/√2)/2.
    */
-  public static final double SUBSET_CONSTANT = Math.sqrt(2 * Math.log(2))
-      + 2 * Math.sqrt(2 * Math.PI) * 0.5 * Erf.erfc(Math.sqrt(2 * Math.log(2)) / Math.sqrt(2));
+  public static final double SUBSET_CONSTANT =
+      Math.sqrt(2 * Math.log(2))
+          + 2 * Math.sqrt(2 * Math.PI) * 0.5 * Erf.erfc(Math.sqrt(2 * Math.log(2)) / Math.sqrt(2));
 
-  private NystromConfidenceBound() {
-  }
+  private NystromConfidenceBound() {}
 
   /**
    * The bound and its ingredients.
    *
-   * @param deviation                D, the bound on ‖C_n − C_m‖_HS
-   * @param subsetEigenvalues        λ̂ᵐ_1 ≥ … ≥ λ̂ᵐ_m, the eigenvalues of K_mm/m
-   * @param angleBounds              D_j for j = 1..k (index j − 1)
+   * @param deviation D, the bound on ‖C_n − C_m‖_HS
+   * @param subsetEigenvalues λ̂ᵐ_1 ≥ … ≥ λ̂ᵐ_m, the eigenvalues of K_mm/m
+   * @param angleBounds D_j for j = 1..k (index j − 1)
    * @param reconstructionErrorBound the bound on R_n(Ṽ_d) − R_n(V̂_d) for d = 1..k (index d − 1)
    */
-  public record Bound(double deviation, double[] subsetEigenvalues, double[] angleBounds,
-      double[] reconstructionErrorBound) {
-  }
+  public record Bound(
+      double deviation,
+      double[] subsetEigenvalues,
+      double[] angleBounds,
+      double[] reconstructionErrorBound) {}
 
   /**
-   * B = sup_x k(x, x) for the bounded kernels: 1 for rbf, laplacian and cosine (k(x, x) = 1, or 0 for the
-   * zero vector under cosine).
+   * B = sup_x k(x, x) for the bounded kernels: 1 for rbf, laplacian and cosine (k(x, x) = 1, or 0
+   * for the zero vector under cosine).
    *
-   * @throws IllegalArgumentException for polynomial, linear and sigmoid kernels, which are unbounded (or,
-   *                                  for sigmoid, not positive definite) and make the bound infinite
+   * @throws IllegalArgumentException for polynomial, linear and sigmoid kernels, which are
+   *     unbounded (or, for sigmoid, not positive definite) and make the bound infinite
    */
   public static double kernelBound(Kernel kernel) {
     return switch (kernel.type()) {
       case RBF, LAPLACIAN, COSINE -> 1.0;
-      case POLYNOMIAL, LINEAR -> throw new IllegalArgumentException("the Nyström confidence bound needs a "
-          + "bounded kernel (sup k(x,x) < ∞): kernel " + kernel.type().paramName() + " is unbounded; use rbf, "
-          + "laplacian or cosine (B = 1)");
-      case SIGMOID -> throw new IllegalArgumentException("the Nyström confidence bound needs a bounded positive "
-          + "definite kernel: kernel sigmoid is not positive definite; use rbf, laplacian or cosine (B = 1)");
+      case POLYNOMIAL, LINEAR ->
+          throw new IllegalArgumentException(
+              "the Nyström confidence bound needs a "
+                  + "bounded kernel (sup k(x,x) < ∞): kernel "
+                  + kernel.type().paramName()
+                  + " is unbounded; use rbf, "
+                  + "laplacian or cosine (B = 1)");
+      case SIGMOID ->
+          throw new IllegalArgumentException(
+              "the Nyström confidence bound needs a bounded positive "
+                  + "definite kernel: kernel sigmoid is not positive definite; use rbf, laplacian or cosine (B = 1)");
     };
   }
 
@@ -85,16 +99,17 @@ public final class NystromConfidenceBound {
   /**
    * D = (n − m)/n · (B√(2δ)/√(n − m) + B²/√m · {@link #SUBSET_CONSTANT}), 0 when m = n.
    *
-   * @throws IllegalArgumentException naming the parameter when m ∉ [1, n], B ≤ 0 or B is not finite, or the
-   *                                  confidence is not in (0, 1)
+   * @throws IllegalArgumentException naming the parameter when m ∉ [1, n], B ≤ 0 or B is not
+   *     finite, or the confidence is not in (0, 1)
    */
   public static double deviation(long n, int m, double kernelBound, double confidence) {
     if (m < 1 || m > n) {
-      throw new IllegalArgumentException("the subset size m must be in [1, n] = [1, " + n + "], got " + m);
+      throw new IllegalArgumentException(
+          "the subset size m must be in [1, n] = [1, " + n + "], got " + m);
     }
     if (!(kernelBound > 0) || Double.isInfinite(kernelBound)) {
-      throw new IllegalArgumentException("the kernel bound B = sup k(x,x) must be positive and finite, got "
-          + kernelBound);
+      throw new IllegalArgumentException(
+          "the kernel bound B = sup k(x,x) must be positive and finite, got " + kernelBound);
     }
     double delta = delta(confidence);
     if (m == n) {
@@ -106,18 +121,21 @@ public final class NystromConfidenceBound {
   }
 
   /**
-   * The bound for d = 1..k from n, B, the confidence and the eigenvalues of K_mm/m (descending, all m).
+   * The bound for d = 1..k from n, B, the confidence and the eigenvalues of K_mm/m (descending, all
+   * m).
    *
-   * @throws IllegalArgumentException naming the parameter when k ∉ [1, m − 1] or as {@link #deviation}
+   * @throws IllegalArgumentException naming the parameter when k ∉ [1, m − 1] or as {@link
+   *     #deviation}
    */
-  public static Bound compute(long n, double kernelBound, double confidence, double[] subsetEigenvalues,
-      int k) {
-    return fromDeviation(deviation(n, subsetEigenvalues.length, kernelBound, confidence), subsetEigenvalues, k);
+  public static Bound compute(
+      long n, double kernelBound, double confidence, double[] subsetEigenvalues, int k) {
+    return fromDeviation(
+        deviation(n, subsetEigenvalues.length, kernelBound, confidence), subsetEigenvalues, k);
   }
 
   /**
-   * The bound for d = 1..k from D and the eigenvalues of K_mm/m (descending, all m): the second half of
-   * the theorem, separated so that the gap rule can be checked with any D.
+   * The bound for d = 1..k from D and the eigenvalues of K_mm/m (descending, all m): the second
+   * half of the theorem, separated so that the gap rule can be checked with any D.
    *
    * @throws IllegalArgumentException naming the parameter when k ∉ [1, m − 1] or D &lt; 0
    */
@@ -127,8 +145,13 @@ public final class NystromConfidenceBound {
     }
     int m = subsetEigenvalues.length;
     if (k < 1 || k > m - 1) {
-      throw new IllegalArgumentException("the bound covers d = 1..m − 1, so k must be in [1, " + (m - 1)
-          + "] for m = " + m + ", got k = " + k);
+      throw new IllegalArgumentException(
+          "the bound covers d = 1..m − 1, so k must be in [1, "
+              + (m - 1)
+              + "] for m = "
+              + m
+              + ", got k = "
+              + k);
     }
     double d = deviation;
     double[] angle = new double[k];
@@ -136,7 +159,8 @@ public final class NystromConfidenceBound {
     double weighted = 0;
     double maxAngleSq = 0;
     for (int j = 0; j < k; j++) {
-      double above = j == 0 ? Double.POSITIVE_INFINITY : subsetEigenvalues[j - 1] - subsetEigenvalues[j];
+      double above =
+          j == 0 ? Double.POSITIVE_INFINITY : subsetEigenvalues[j - 1] - subsetEigenvalues[j];
       double below = subsetEigenvalues[j] - subsetEigenvalues[j + 1];
       double gap = Math.min(above, below);
       angle[j] = gap > 0 ? Math.min(2 * d / gap, 1.0) : 1.0;
@@ -149,22 +173,24 @@ public final class NystromConfidenceBound {
   }
 
   /**
-   * The bound for a fitted uncentred Nyström model whose landmarks are a subset of its training rows
-   * (uniform or leverage sampling): B from its kernel, n its training rows, λ̂ᵐ from K_mm/m of its
-   * landmarks, d = 1..k its components.
+   * The bound for a fitted uncentred Nyström model whose landmarks are a subset of its training
+   * rows (uniform or leverage sampling): B from its kernel, n its training rows, λ̂ᵐ from K_mm/m of
+   * its landmarks, d = 1..k its components.
    *
-   * @throws IllegalArgumentException for a centred model (the thesis leaves the centred case open), an
-   *                                  unbounded kernel, k-means landmarks (not training rows) or k ≥ m
+   * @throws IllegalArgumentException for a centred model (the thesis leaves the centred case open),
+   *     an unbounded kernel, k-means landmarks (not training rows) or k ≥ m
    */
   public static Bound compute(NystromKernelPCAModel model, double confidence) {
     if (model.getCentered()) {
-      throw new IllegalArgumentException("the Nyström confidence bound is for uncentred models (centered = "
-          + "false): the thesis leaves the centred case open");
+      throw new IllegalArgumentException(
+          "the Nyström confidence bound is for uncentred models (centered = "
+              + "false): the thesis leaves the centred case open");
     }
     double b = kernelBound(model.fittedKernel());
     if (model.getLandmarkSelection() == LandmarkSelection.KMEANS) {
-      throw new IllegalArgumentException("the Nyström confidence bound needs landmarks drawn from the training "
-          + "rows: landmarkSampling = kmeans builds new points; use uniform or leverage");
+      throw new IllegalArgumentException(
+          "the Nyström confidence bound needs landmarks drawn from the training "
+              + "rows: landmarkSampling = kmeans builds new points; use uniform or leverage");
     }
     DenseMatrix landmarks = model.landmarks();
     int m = landmarks.numRows();
@@ -175,8 +201,9 @@ public final class NystromConfidenceBound {
         rowMajor[i * dim + t] = landmarks.apply(i, t);
       }
     }
-    double[] values = SymmetricEigen.of(new LandmarkKernel(model.fittedKernel(), rowMajor, m, dim).gram(), m)
-        .values();
+    double[] values =
+        SymmetricEigen.of(new LandmarkKernel(model.fittedKernel(), rowMajor, m, dim).gram(), m)
+            .values();
     double[] scaled = new double[m];
     for (int j = 0; j < m; j++) {
       scaled[j] = values[j] / m;

@@ -7,12 +7,13 @@ import java.util.Iterator;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * An explicit, finite-dimensional feature map φ: R^d → R^r whose inner products approximate a kernel.
- * Kernel PCA with such a map is linear PCA of φ (see {@link LinearPCA}). Instances are broadcast and used
- * by several task threads at once, so they hold no mutable state: scratch space is passed in.
+ * An explicit, finite-dimensional feature map φ: R^d → R^r whose inner products approximate a
+ * kernel. Kernel PCA with such a map is linear PCA of φ (see {@link LinearPCA}). Instances are
+ * broadcast and used by several task threads at once, so they hold no mutable state: scratch space
+ * is passed in.
  *
- * <p>Each kind of map has a name ({@link #kind()}) and one codec that persists it; a fitted model is a map
- * plus linear PCA of its features ({@link FeaturePCA}).
+ * <p>Each kind of map has a name ({@link #kind()}) and one codec that persists it; a fitted model
+ * is a map plus linear PCA of its features ({@link FeaturePCA}).
  */
 public interface FeatureMap extends Serializable {
 
@@ -25,19 +26,21 @@ public interface FeatureMap extends Serializable {
   /** The kind of map, as persisted: {@code nystrom}, {@code rff}. */
   String kind();
 
-  /** The kernel the map approximates, with its fitted parameters: the model's one source of truth. */
+  /**
+   * The kernel the map approximates, with its fitted parameters: the model's one source of truth.
+   */
   Kernel kernel();
 
   /**
-   * Whether φ(x) is the whole feature vector (an explicit finite map such as random features), rather than
-   * the projection of an element of the kernel's feature space onto a subspace (Nyström). Only then is
-   * ‖φ̄‖² the exact squared norm of the mean feature vector.
+   * Whether φ(x) is the whole feature vector (an explicit finite map such as random features),
+   * rather than the projection of an element of the kernel's feature space onto a subspace
+   * (Nyström). Only then is ‖φ̄‖² the exact squared norm of the mean feature vector.
    */
   boolean isExplicit();
 
   /**
-   * The functionals Aᵀφ(x) for an r×c matrix A (column-major), in the cheapest form this map allows.
-   * The returned readout may keep a reference to {@code a}.
+   * The functionals Aᵀφ(x) for an r×c matrix A (column-major), in the cheapest form this map
+   * allows. The returned readout may keep a reference to {@code a}.
    */
   LinearReadout readout(double[] a, int columns);
 
@@ -48,14 +51,15 @@ public interface FeatureMap extends Serializable {
   void map(RowBlock block, double[] scratch, double[] out);
 
   /**
-   * Σ_i ‖φ_full(x_i)‖² over the block, for the total variance: the exact kernel diagonal Σk(x_i,x_i) for a
-   * projection of the kernel's feature space (Nyström), Σ‖φ(x_i)‖² for an explicit map.
+   * Σ_i ‖φ_full(x_i)‖² over the block, for the total variance: the exact kernel diagonal
+   * Σk(x_i,x_i) for a projection of the kernel's feature space (Nyström), Σ‖φ(x_i)‖² for an
+   * explicit map.
    */
   double diagonalSum(RowBlock block);
 
   /**
-   * Accumulates the statistics of one partition, block by block: the partition-local loop of the fit.
-   * Vectors have been validated by the scan pass.
+   * Accumulates the statistics of one partition, block by block: the partition-local loop of the
+   * fit. Vectors have been validated by the scan pass.
    */
   default FeatureStatistics accumulate(Iterator<Vector> vectors, int blockSize, String column) {
     int r = outputDim();
@@ -67,9 +71,12 @@ public interface FeatureMap extends Serializable {
       block.add(vectors.next(), column);
       if (block.isFull() || !vectors.hasNext()) {
         map(block, scratch, features);
-        // An explicit map's Σ‖φ(x)‖² comes from the features, before addBlock centres them in place.
-        stats.addBlock(features, block.size(), isExplicit() ? sumOfSquares(features, r * block.size())
-            : diagonalSum(block));
+        // An explicit map's Σ‖φ(x)‖² comes from the features, before addBlock centres them in
+        // place.
+        stats.addBlock(
+            features,
+            block.size(),
+            isExplicit() ? sumOfSquares(features, r * block.size()) : diagonalSum(block));
         block.clear();
       }
     }

@@ -11,25 +11,26 @@ import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 
 /**
- * The sufficient statistics of linear PCA on r-dimensional features, accumulated block by block and merged
- * across partitions: the count n, the mean φ̄, the centred scatter M = Σ (φ_i − φ̄)(φ_i − φ̄)ᵀ and
- * Σ k(x_i, x_i).
+ * The sufficient statistics of linear PCA on r-dimensional features, accumulated block by block and
+ * merged across partitions: the count n, the mean φ̄, the centred scatter M = Σ (φ_i − φ̄)(φ_i −
+ * φ̄)ᵀ and Σ k(x_i, x_i).
  *
- * <p>The scatter is kept centred and merged with Chan, Golub and LeVeque's pairwise update
- * M = M_a + M_b + δδᵀ·n_a·n_b/n (δ = φ̄_b − φ̄_a), so no cancellation between Σφφᵀ and n·φ̄φ̄ᵀ occurs even
+ * <p>The scatter is kept centred and merged with Chan, Golub and LeVeque's pairwise update M = M_a
+ * + M_b + δδᵀ·n_a·n_b/n (δ = φ̄_b − φ̄_a), so no cancellation between Σφφᵀ and n·φ̄φ̄ᵀ occurs even
  * when the features have a large mean (as Gaussian-kernel features do). Each block adds its centred
  * scatter with one SYRK. Only the upper triangle of M is maintained.
  *
- * <p>The r×r arrays are allocated on first use, so an empty instance (the {@code treeAggregate} zero,
- * which Spark ships inside every task) stays a few bytes. Java serialization (Spark's default for the
- * shuffle that merges the partitions' statistics and for the result sent to the driver) writes the upper
- * triangle only, packed: 4r² instead of 8r² bytes per partition summary, as raw little-endian bytes
- * (Java serialization's own {@code double[]} encoding converts value by value, about 5× slower than the
- * pass's BLAS needs: at r = 8000 a summary is 244 MB and is written and read twice per fit).
+ * <p>The r×r arrays are allocated on first use, so an empty instance (the {@code treeAggregate}
+ * zero, which Spark ships inside every task) stays a few bytes. Java serialization (Spark's default
+ * for the shuffle that merges the partitions' statistics and for the result sent to the driver)
+ * writes the upper triangle only, packed: 4r² instead of 8r² bytes per partition summary, as raw
+ * little-endian bytes (Java serialization's own {@code double[]} encoding converts value by value,
+ * about 5× slower than the pass's BLAS needs: at r = 8000 a summary is 244 MB and is written and
+ * read twice per fit).
  *
- * <p>A model whose components were not solved from a scatter (RF-Oja, which keeps O(r·k) state) keeps its
- * statistics {@linkplain #withoutScatter without the scatter}: n, φ̄, Σ k(x, x) and tr M, enough for the
- * centring, the scores and the total variance, but not for merging or solving again.
+ * <p>A model whose components were not solved from a scatter (RF-Oja, which keeps O(r·k) state)
+ * keeps its statistics {@linkplain #withoutScatter without the scatter}: n, φ̄, Σ k(x, x) and tr M,
+ * enough for the centring, the scores and the total variance, but not for merging or solving again.
  */
 public final class FeatureStatistics implements Serializable {
 
@@ -38,6 +39,7 @@ public final class FeatureStatistics implements Serializable {
   private double[] mean;
   private double[] scatter;
   private double diagonalSum;
+
   /** tr M when the scatter itself is not kept ({@link #withoutScatter}); NaN otherwise. */
   private double scatterTraceOnly = Double.NaN;
 
@@ -46,8 +48,8 @@ public final class FeatureStatistics implements Serializable {
   }
 
   /**
-   * Adds a block of b feature vectors, stored r×b column-major in {@code features} (overwritten: the block
-   * is centred in place), and the block's Σ k(x,x).
+   * Adds a block of b feature vectors, stored r×b column-major in {@code features} (overwritten:
+   * the block is centred in place), and the block's Σ k(x,x).
    */
   public void addBlock(double[] features, int b, double blockDiagonalSum) {
     requireScatter("absorb rows");
@@ -130,10 +132,18 @@ public final class FeatureStatistics implements Serializable {
    *
    * @param scatter the centred scatter, r×r column-major (its upper triangle is used)
    */
-  public static FeatureStatistics of(int dim, long count, double[] mean, double[] scatter, double diagonalSum) {
+  public static FeatureStatistics of(
+      int dim, long count, double[] mean, double[] scatter, double diagonalSum) {
     if (count < 0 || (count > 0 && (mean.length != dim || scatter.length != (long) dim * dim))) {
-      throw new IllegalArgumentException("feature statistics: count " + count + ", mean of " + mean.length
-          + ", scatter of " + scatter.length + " for dimension " + dim);
+      throw new IllegalArgumentException(
+          "feature statistics: count "
+              + count
+              + ", mean of "
+              + mean.length
+              + ", scatter of "
+              + scatter.length
+              + " for dimension "
+              + dim);
     }
     FeatureStatistics s = new FeatureStatistics(dim);
     s.count = count;
@@ -146,17 +156,27 @@ public final class FeatureStatistics implements Serializable {
   }
 
   /**
-   * Statistics kept without the scatter M: O(r) instead of O(r²), for models whose components were found
-   * without it (RF-Oja). They centre, score and give the total variance tr C; {@link #scatter},
-   * {@link #covariance}, {@link #merge} and {@link #addBlock} refuse.
+   * Statistics kept without the scatter M: O(r) instead of O(r²), for models whose components were
+   * found without it (RF-Oja). They centre, score and give the total variance tr C; {@link
+   * #scatter}, {@link #covariance}, {@link #merge} and {@link #addBlock} refuse.
    *
    * @param scatterTrace tr M = Σ‖φ_i − φ̄‖² (≥ 0)
    */
-  public static FeatureStatistics withoutScatter(int dim, long count, double[] mean, double scatterTrace,
-      double diagonalSum) {
-    if (count < 1 || mean.length != dim || !(scatterTrace >= 0) || Double.isInfinite(scatterTrace)) {
-      throw new IllegalArgumentException("feature statistics without scatter: count " + count + ", mean of "
-          + mean.length + " for dimension " + dim + ", scatter trace " + scatterTrace);
+  public static FeatureStatistics withoutScatter(
+      int dim, long count, double[] mean, double scatterTrace, double diagonalSum) {
+    if (count < 1
+        || mean.length != dim
+        || !(scatterTrace >= 0)
+        || Double.isInfinite(scatterTrace)) {
+      throw new IllegalArgumentException(
+          "feature statistics without scatter: count "
+              + count
+              + ", mean of "
+              + mean.length
+              + " for dimension "
+              + dim
+              + ", scatter trace "
+              + scatterTrace);
     }
     FeatureStatistics s = new FeatureStatistics(dim);
     s.count = count;
@@ -185,8 +205,14 @@ public final class FeatureStatistics implements Serializable {
 
   private void requireScatter(String action) {
     if (!hasScatter()) {
-      throw new IllegalStateException("feature statistics kept without their scatter (r = " + dim + ", n = " + count
-          + ") cannot " + action + " (a model found by RF-Oja keeps only n, the mean and the traces)");
+      throw new IllegalStateException(
+          "feature statistics kept without their scatter (r = "
+              + dim
+              + ", n = "
+              + count
+              + ") cannot "
+              + action
+              + " (a model found by RF-Oja keeps only n, the mean and the traces)");
     }
   }
 
@@ -195,8 +221,12 @@ public final class FeatureStatistics implements Serializable {
     if (!hasScatter()) {
       return withoutScatter(dim, count, mean, scatterTraceOnly, diagonalSum);
     }
-    return of(dim, count, mean == null ? new double[dim] : mean, scatter == null ? new double[dim * dim]
-        : scatter, diagonalSum);
+    return of(
+        dim,
+        count,
+        mean == null ? new double[dim] : mean,
+        scatter == null ? new double[dim * dim] : scatter,
+        diagonalSum);
   }
 
   /** The centred scatter M, r×r column-major, upper triangle only (a copy; zeros when empty). */
@@ -245,8 +275,8 @@ public final class FeatureStatistics implements Serializable {
   }
 
   /**
-   * tr C, C the covariance (centred: M/n) or second moment (uncentred: M/n + φ̄φ̄ᵀ): the sum of all r
-   * eigenvalues of C, from the diagonal in O(r). 0 when empty.
+   * tr C, C the covariance (centred: M/n) or second moment (uncentred: M/n + φ̄φ̄ᵀ): the sum of all
+   * r eigenvalues of C, from the diagonal in O(r). 0 when empty.
    */
   public double trace(boolean centered) {
     if (count == 0) {
@@ -290,13 +320,16 @@ public final class FeatureStatistics implements Serializable {
   /** The serialized form: the scatter's upper triangle column by column, r(r+1)/2 doubles. */
   private static final class Packed implements Serializable {
     private static final long serialVersionUID = 2L;
+
     /** Doubles converted to bytes per write: 512 KB of buffer. */
     private static final int CHUNK = 1 << 16;
+
     private final int dim;
     private final long count;
     private final double[] mean;
     private final double diagonalSum;
     private final double scatterTraceOnly;
+
     /** Written by {@link #writeObject} in bulk, not by the default field encoding. */
     private transient double[] upper;
 
@@ -323,8 +356,9 @@ public final class FeatureStatistics implements Serializable {
       if (upper == null) {
         return;
       }
-      ByteBuffer bytes = ByteBuffer.allocate(Math.min(CHUNK, upper.length) * Double.BYTES)
-          .order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer bytes =
+          ByteBuffer.allocate(Math.min(CHUNK, upper.length) * Double.BYTES)
+              .order(ByteOrder.LITTLE_ENDIAN);
       DoubleBuffer doubles = bytes.asDoubleBuffer();
       for (int off = 0; off < upper.length; off += CHUNK) {
         int len = Math.min(CHUNK, upper.length - off);
@@ -338,14 +372,17 @@ public final class FeatureStatistics implements Serializable {
       in.defaultReadObject();
       int length = in.readInt();
       if (length < -1 || (length >= 0 && length != (long) dim * (dim + 1) / 2)) {
-        throw new IOException("feature statistics: " + length + " packed scatter entries for dimension " + dim);
+        throw new IOException(
+            "feature statistics: " + length + " packed scatter entries for dimension " + dim);
       }
       if (length < 0) {
         upper = null;
         return;
       }
       upper = new double[length];
-      ByteBuffer bytes = ByteBuffer.allocate(Math.min(CHUNK, length) * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer bytes =
+          ByteBuffer.allocate(Math.min(CHUNK, length) * Double.BYTES)
+              .order(ByteOrder.LITTLE_ENDIAN);
       DoubleBuffer doubles = bytes.asDoubleBuffer();
       for (int off = 0; off < length; off += CHUNK) {
         int len = Math.min(CHUNK, length - off);

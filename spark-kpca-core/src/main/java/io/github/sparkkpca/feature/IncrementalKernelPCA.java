@@ -8,17 +8,18 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
 import java.util.Arrays;
 
 /**
- * Exact kernel PCA of a point set that grows and shrinks one point at a time, on the driver (Hallgren,
- * <i>Kernel PCA and the Nyström method</i>, PhD thesis, UCL 2021, §3.1–3.2): the eigendecomposition of the
- * n×n kernel matrix K (uncentred, Algorithms 1 and 3) or of the centred K' = (I − 𝟙)K(I − 𝟙) (Algorithms 2
- * and 4, the mean adjustment of §3.1.2) is updated by rank-one modifications instead of being recomputed,
- * O(n²) kernel evaluations and 4n³ (uncentred) or 8n³ (centred) flops per point.
+ * Exact kernel PCA of a point set that grows and shrinks one point at a time, on the driver
+ * (Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, UCL 2021, §3.1–3.2): the
+ * eigendecomposition of the n×n kernel matrix K (uncentred, Algorithms 1 and 3) or of the centred
+ * K' = (I − 𝟙)K(I − 𝟙) (Algorithms 2 and 4, the mean adjustment of §3.1.2) is updated by rank-one
+ * modifications instead of being recomputed, O(n²) kernel evaluations and 4n³ (uncentred) or 8n³
+ * (centred) flops per point.
  *
- * <p>With the eigenpairs (λ_c, q_c) of K (or K'), the results are those of {@code KernelPCA}: variances
- * λ_c/n, training scores √λ_c·q_c, and for a new point y_c(x) = q_cᵀκ(x)/√λ_c with κ(x)_i = k(x_i, x)
- * (uncentred) or, centred, κ'(x)_i = k(x_i, x) − (1/n)Σ_l k(x_l, x) − (1/n)Σ_l k(x_i, x_l) + (1/n²)Σ_{l,l'}
- * k(x_l, x_{l'}) (thesis eq. 6.2). Signs are fixed as {@code KernelPCA} fixes them (the largest-magnitude
- * coefficient of each component is positive).
+ * <p>With the eigenpairs (λ_c, q_c) of K (or K'), the results are those of {@code KernelPCA}:
+ * variances λ_c/n, training scores √λ_c·q_c, and for a new point y_c(x) = q_cᵀκ(x)/√λ_c with κ(x)_i
+ * = k(x_i, x) (uncentred) or, centred, κ'(x)_i = k(x_i, x) − (1/n)Σ_l k(x_l, x) − (1/n)Σ_l k(x_i,
+ * x_l) + (1/n²)Σ_{l,l'} k(x_l, x_{l'}) (thesis eq. 6.2). Signs are fixed as {@code KernelPCA} fixes
+ * them (the largest-magnitude coefficient of each component is positive).
  */
 public final class IncrementalKernelPCA {
 
@@ -30,33 +31,41 @@ public final class IncrementalKernelPCA {
   private double[] points = new double[0];
   private int n;
 
-  private IncrementalKernelPCA(Kernel kernel, int dim, boolean centered, IncrementalEigen.Monitoring monitoring) {
+  private IncrementalKernelPCA(
+      Kernel kernel, int dim, boolean centered, IncrementalEigen.Monitoring monitoring) {
     if (dim < 1) {
-      throw new IllegalArgumentException("incremental kernel PCA: the input dimension must be >= 1, got " + dim);
+      throw new IllegalArgumentException(
+          "incremental kernel PCA: the input dimension must be >= 1, got " + dim);
     }
     this.kernel = kernel;
     this.dim = dim;
     this.centered = centered;
-    this.uncentred = centered ? null : IncrementalEigen.empty(monitoring)
-        .withExactMatrix(() -> new LandmarkKernel(kernel, Arrays.copyOf(points, n * dim), n, dim).gram());
+    this.uncentred =
+        centered
+            ? null
+            : IncrementalEigen.empty(monitoring)
+                .withExactMatrix(
+                    () ->
+                        new LandmarkKernel(kernel, Arrays.copyOf(points, n * dim), n, dim).gram());
     this.centred = centered ? new IncrementalCenteredEigen(monitoring) : null;
   }
 
   /** An empty model for points of length {@code dim}. */
-  public static IncrementalKernelPCA create(Kernel kernel, int dim, boolean centered,
-      IncrementalEigen.Monitoring monitoring) {
+  public static IncrementalKernelPCA create(
+      Kernel kernel, int dim, boolean centered, IncrementalEigen.Monitoring monitoring) {
     return new IncrementalKernelPCA(kernel, dim, centered, monitoring);
   }
 
   /** Adds a point (its kernel column against the current points, then Algorithm 1 or 2). */
   public void add(double[] x) {
     if (x.length != dim) {
-      throw new IllegalArgumentException("incremental kernel PCA: point of length " + x.length + ", expected "
-          + dim);
+      throw new IllegalArgumentException(
+          "incremental kernel PCA: point of length " + x.length + ", expected " + dim);
     }
     for (int t = 0; t < dim; t++) {
       if (!Double.isFinite(x[t])) {
-        throw new IllegalArgumentException("incremental kernel PCA: point entry " + t + " is not finite: " + x[t]);
+        throw new IllegalArgumentException(
+            "incremental kernel PCA: point entry " + t + " is not finite: " + x[t]);
       }
     }
     double[] a = kernelColumn(x);
@@ -174,8 +183,17 @@ public final class IncrementalKernelPCA {
 
   private void checkK(int k, SymmetricEigen eig) {
     if (k < 1 || k > n || !(eig.values()[k - 1] > 0)) {
-      throw new IllegalArgumentException("incremental kernel PCA: k = " + k + " needs " + k + " positive "
-          + "eigenvalues of the " + (centered ? "centred " : "") + "kernel matrix of n = " + n + " points");
+      throw new IllegalArgumentException(
+          "incremental kernel PCA: k = "
+              + k
+              + " needs "
+              + k
+              + " positive "
+              + "eigenvalues of the "
+              + (centered ? "centred " : "")
+              + "kernel matrix of n = "
+              + n
+              + " points");
     }
   }
 }

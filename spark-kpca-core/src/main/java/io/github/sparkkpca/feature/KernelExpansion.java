@@ -5,10 +5,10 @@ import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowBlock;
 
 /**
- * c functionals in kernel-expansion form over m support points z_j: f_c(x) = Σ_j B_jc k(x, z_j), so that
- * Bᵀk_x is one m×c GEMM per row block after the kernel block K_bm. The Nyström readouts (B = W·A) and exact
- * kernel PCA (support points = training rows) both take this form, and so does every model saved in
- * format 1 (its projector P and mean weights w̄ are the columns of B).
+ * c functionals in kernel-expansion form over m support points z_j: f_c(x) = Σ_j B_jc k(x, z_j), so
+ * that Bᵀk_x is one m×c GEMM per row block after the kernel block K_bm. The Nyström readouts (B =
+ * W·A) and exact kernel PCA (support points = training rows) both take this form, and so does every
+ * model saved in format 1 (its projector P and mean weights w̄ are the columns of B).
  */
 public final class KernelExpansion implements LinearReadout {
 
@@ -17,14 +17,20 @@ public final class KernelExpansion implements LinearReadout {
   private final int columns;
 
   /**
-   * @param support      the kernel bound to the m support points
+   * @param support the kernel bound to the m support points
    * @param coefficients B, m×c column-major
-   * @param columns      c
+   * @param columns c
    */
   public KernelExpansion(LandmarkKernel support, double[] coefficients, int columns) {
     if (coefficients.length != (long) support.numLandmarks() * columns) {
-      throw new IllegalArgumentException("kernel expansion: " + coefficients.length + " coefficients for "
-          + support.numLandmarks() + " support points and " + columns + " columns");
+      throw new IllegalArgumentException(
+          "kernel expansion: "
+              + coefficients.length
+              + " coefficients for "
+              + support.numLandmarks()
+              + " support points and "
+              + columns
+              + " columns");
     }
     this.support = support;
     this.coefficients = coefficients;

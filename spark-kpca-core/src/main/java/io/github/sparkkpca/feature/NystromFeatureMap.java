@@ -13,49 +13,62 @@ import io.github.sparkkpca.linalg.SymmetricStorage;
  * The Nyström feature map φ(x) = Wᵀ k_x, where W (m×r) whitens the landmark kernel matrix on its
  * numerical range: W Wᵀ = K_mm⁺ restricted to the r eigenvalues of K_mm above rcond·λ_max.
  *
- * <p>φ(x) are the coordinates of P_m k(·,x), the projection of the feature vector onto
- * H_m = span{k(·,z_j)}, in an orthonormal basis of H_m, so ⟨φ(x), φ(y)⟩ = k_xᵀ K_mm⁺ k_y, the Nyström
+ * <p>φ(x) are the coordinates of P_m k(·,x), the projection of the feature vector onto H_m =
+ * span{k(·,z_j)}, in an orthonormal basis of H_m, so ⟨φ(x), φ(y)⟩ = k_xᵀ K_mm⁺ k_y, the Nyström
  * approximation of k(x,y) (Williams and Seeger 2001; Sterge et al. 2020, Prop. 3.4).
  *
- * <p>Two choices of W give such a basis; they differ by a rotation of R^r, which linear PCA of φ does not
- * see (the spectrum, the projector P = W U_k and the scores are the same):
+ * <p>Two choices of W give such a basis; they differ by a rotation of R^r, which linear PCA of φ
+ * does not see (the spectrum, the projector P = W U_k and the scores are the same):
+ *
  * <ul>
  *   <li>full numerical rank (r = m, the usual case): W = R⁻¹ with K_mm = RᵀR (Cholesky), upper
- *       triangular, so φ = Wᵀk is a triangular multiply: m² flops per row instead of 2m², which halves the
- *       largest term of the fit;
- *   <li>rank-deficient K_mm (duplicated or nearly dependent landmarks), or a Cholesky factorisation that
- *       breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ.
+ *       triangular, so φ = Wᵀk is a triangular multiply: m² flops per row instead of 2m², which
+ *       halves the largest term of the fit;
+ *   <li>rank-deficient K_mm (duplicated or nearly dependent landmarks), or a Cholesky factorisation
+ *       that breaks down: W = V_r Λ_r^{-1/2} from the eigendecomposition K_mm = V Λ Vᵀ.
  * </ul>
- * Full rank is established without an eigendecomposition: λ_max by power iteration, the Cholesky factor,
- * then λ_max·tr(K_mm⁻¹) &lt; 1/(2·rcond) (from W, m² flops), which proves every eigenvalue above
- * rcond·λ_max; only when that test fails are the eigenvalues above rcond·λ_max counted by inertia
- * ({@link Inertia}, one LDLᵀ factorisation). When the factorisation breaks down or the count is below m,
- * the eigenvalues are computed and the rank is counted from them.
+ *
+ * Full rank is established without an eigendecomposition: λ_max by power iteration, the Cholesky
+ * factor, then λ_max·tr(K_mm⁻¹) &lt; 1/(2·rcond) (from W, m² flops), which proves every eigenvalue
+ * above rcond·λ_max; only when that test fails are the eigenvalues above rcond·λ_max counted by
+ * inertia ({@link Inertia}, one LDLᵀ factorisation). When the factorisation breaks down or the
+ * count is below m, the eigenvalues are computed and the rank is counted from them.
  */
 public final class NystromFeatureMap implements FeatureMap {
 
   /** Power iterations at most for λ_max of K_mm (kernel matrices usually need a few dozen). */
   private static final int POWER_ITERATIONS = 100;
+
   /**
-   * Columns per triangular multiply in the second step of {@link #whiten}: each multiply also fills the part
-   * of its block below the diagonal (about half of its last square, wasted), so blocks stay narrow next to
-   * m; 256 columns keep each call a level-3 multiply.
+   * Columns per triangular multiply in the second step of {@link #whiten}: each multiply also fills
+   * the part of its block below the diagonal (about half of its last square, wasted), so blocks
+   * stay narrow next to m; 256 columns keep each call a level-3 multiply.
    */
   private static final int WHITENING_COLUMNS = 256;
-  /** Power iterations at most for ‖W‖₂² = 1/λ_min(K_mm) (an estimate to a few per cent is enough). */
+
+  /**
+   * Power iterations at most for ‖W‖₂² = 1/λ_min(K_mm) (an estimate to a few per cent is enough).
+   */
   private static final int INVERSE_POWER_ITERATIONS = 20;
 
   private final LandmarkKernel landmarkKernel;
   private final double[] weights;
   private final int rank;
   private final boolean triangular;
+
   /** λ_1(K_mm), NaN for a restored map. */
   private final double largestEigenvalue;
+
   /** λ_1/λ_r of K_mm over the retained spectrum, NaN for a restored map. */
   private final double condition;
 
-  private NystromFeatureMap(LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular,
-      double largestEigenvalue, double condition) {
+  private NystromFeatureMap(
+      LandmarkKernel landmarkKernel,
+      double[] weights,
+      int rank,
+      boolean triangular,
+      double largestEigenvalue,
+      double condition) {
     this.landmarkKernel = landmarkKernel;
     this.weights = weights;
     this.rank = rank;
@@ -65,8 +78,8 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /**
-   * Finds the numerical rank r of K_mm (the number of eigenvalues λ > rcond·λ_max) and builds W: the
-   * inverse Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
+   * Finds the numerical rank r of K_mm (the number of eigenvalues λ > rcond·λ_max) and builds W:
+   * the inverse Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
    *
    * @throws IllegalArgumentException when K_mm has no positive eigenvalue
    */
@@ -76,17 +89,28 @@ public final class NystromFeatureMap implements FeatureMap {
     double largest = Inertia.largestEigenvalue(gram, m, POWER_ITERATIONS);
     if (largest > 0) {
       double[] inverseFactor = Cholesky.inverseUpperFactor(gram, m);
-      if (inverseFactor != null && (largest * frobeniusSquared(inverseFactor, m) < 0.5 / rcond
-          || Inertia.countAbove(gram, m, rcond * largest) == m)) {
-        return new NystromFeatureMap(landmarkKernel, inverseFactor, m, true, largest,
+      if (inverseFactor != null
+          && (largest * frobeniusSquared(inverseFactor, m) < 0.5 / rcond
+              || Inertia.countAbove(gram, m, rcond * largest) == m)) {
+        return new NystromFeatureMap(
+            landmarkKernel,
+            inverseFactor,
+            m,
+            true,
+            largest,
             largest * inverseFactorNormSquared(inverseFactor, m));
       }
     }
     SymmetricEigen eig = SymmetricEigen.of(gram, m);
     int r = eig.rank(rcond);
     if (r == 0) {
-      throw new IllegalArgumentException("The landmark kernel matrix (m = " + m + ") has no eigenvalue above "
-          + "rcond·λ_max (λ_max = " + eig.values()[0] + "): all landmarks map to zero in feature space");
+      throw new IllegalArgumentException(
+          "The landmark kernel matrix (m = "
+              + m
+              + ") has no eigenvalue above "
+              + "rcond·λ_max (λ_max = "
+              + eig.values()[0]
+              + "): all landmarks map to zero in feature space");
     }
     double[] w = new double[m * r];
     double[] vectors = eig.vectors();
@@ -96,14 +120,15 @@ public final class NystromFeatureMap implements FeatureMap {
         w[i + c * m] = vectors[i + c * m] * scale;
       }
     }
-    return new NystromFeatureMap(landmarkKernel, w, r, false, eig.values()[0], eig.values()[0] / eig.values()[r - 1]);
+    return new NystromFeatureMap(
+        landmarkKernel, w, r, false, eig.values()[0], eig.values()[0] / eig.values()[r - 1]);
   }
 
   /**
-   * ‖W‖_F² = tr(K_mm⁻¹) ≥ 1/λ_min(K_mm) for W = R⁻¹ (upper triangular), in m²/2 flops: λ_max·‖W‖_F² below
-   * 1/rcond proves every eigenvalue of K_mm above rcond·λ_max without the inertia count (an LDLᵀ
-   * factorisation, m³/3 flops, 7 s at m = 8000). It overestimates 1/λ_min by at most m, so it decides
-   * whenever cond(K_mm) < 1/(m·rcond); the factor 2 of the test absorbs the rounding of W.
+   * ‖W‖_F² = tr(K_mm⁻¹) ≥ 1/λ_min(K_mm) for W = R⁻¹ (upper triangular), in m²/2 flops: λ_max·‖W‖_F²
+   * below 1/rcond proves every eigenvalue of K_mm above rcond·λ_max without the inertia count (an
+   * LDLᵀ factorisation, m³/3 flops, 7 s at m = 8000). It overestimates 1/λ_min by at most m, so it
+   * decides whenever cond(K_mm) < 1/(m·rcond); the factor 2 of the test absorbs the rounding of W.
    */
   private static double frobeniusSquared(double[] w, int m) {
     double s = 0;
@@ -117,9 +142,10 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /**
-   * ‖W‖₂² = 1/λ_min(K_mm) for the upper-triangular W = R⁻¹, by power iteration on W Wᵀ = K_mm⁻¹ (two
-   * triangular multiplies, m² flops each) from a fixed pseudo-random start; the Rayleigh quotient approaches
-   * the value from below. Stops at a relative change of 1e-3 or after {@link #INVERSE_POWER_ITERATIONS}.
+   * ‖W‖₂² = 1/λ_min(K_mm) for the upper-triangular W = R⁻¹, by power iteration on W Wᵀ = K_mm⁻¹
+   * (two triangular multiplies, m² flops each) from a fixed pseudo-random start; the Rayleigh
+   * quotient approaches the value from below. Stops at a relative change of 1e-3 or after {@link
+   * #INVERSE_POWER_ITERATIONS}.
    */
   private static double inverseFactorNormSquared(double[] w, int m) {
     java.util.Random random = new java.util.Random(m);
@@ -150,9 +176,10 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /**
-   * cond(K_mm) = λ_1/λ_r over the retained spectrum: exact from the eigenvalues when K_mm was decomposed,
-   * else λ_max (power iteration) times an estimate of ‖W‖₂² = 1/λ_min (power iteration with the triangular
-   * factor; from below, typically within a few per cent). NaN for a map restored from its parts.
+   * cond(K_mm) = λ_1/λ_r over the retained spectrum: exact from the eigenvalues when K_mm was
+   * decomposed, else λ_max (power iteration) times an estimate of ‖W‖₂² = 1/λ_min (power iteration
+   * with the triangular factor; from below, typically within a few per cent). NaN for a map
+   * restored from its parts.
    */
   public double conditionEstimate() {
     return condition;
@@ -160,68 +187,100 @@ public final class NystromFeatureMap implements FeatureMap {
 
   /**
    * Whether cond(K_mm) over the retained spectrum is below {@code limit}, decided exactly: from the
-   * eigenvalues when K_mm was decomposed, else by counting the eigenvalues of K_mm above λ_max/limit
-   * ({@link Inertia}, one LDLᵀ factorisation, m³/3 flops): all m of them there means λ_min > λ_max/limit.
+   * eigenvalues when K_mm was decomposed, else by counting the eigenvalues of K_mm above
+   * λ_max/limit ({@link Inertia}, one LDLᵀ factorisation, m³/3 flops): all m of them there means
+   * λ_min > λ_max/limit.
    *
    * @throws IllegalStateException for a map restored from its parts (no spectrum known)
    */
   public boolean conditionBelow(double limit) {
     if (Double.isNaN(condition)) {
-      throw new IllegalStateException("the condition of K_mm is known only for a map fitted in this JVM");
+      throw new IllegalStateException(
+          "the condition of K_mm is known only for a map fitted in this JVM");
     }
     if (!triangular) {
       return condition < limit;
     }
     int m = landmarkKernel.numLandmarks();
-    return condition < limit && Inertia.countAbove(landmarkKernel.gram(), m, largestEigenvalue / limit) == m;
+    return condition < limit
+        && Inertia.countAbove(landmarkKernel.gram(), m, largestEigenvalue / limit) == m;
   }
 
   /**
-   * The kernel columns k_x themselves as a feature map (dimension m, unwhitened): the Gram route accumulates
-   * their statistics and {@link #whiten}s them on the driver. Aᵀk_x is a kernel expansion with coefficients A.
+   * The kernel columns k_x themselves as a feature map (dimension m, unwhitened): the Gram route
+   * accumulates their statistics and {@link #whiten}s them on the driver. Aᵀk_x is a kernel
+   * expansion with coefficients A.
    */
   public FeatureMap kernelColumns() {
     return new KernelColumns(landmarkKernel);
   }
 
   /**
-   * The statistics of φ = Wᵀk_x from those of the kernel columns ({@link #kernelColumns}): the same count and
-   * Σk(x,x), the mean φ̄ = Wᵀk̄ and the centred scatter M_φ = Wᵀ M_k W (at full rank two triangular multiplies,
-   * the second restricted to the upper triangle of the symmetric result: 4m³/3 flops; two products of
-   * 2m²r + 2mr² flops otherwise).
+   * The statistics of φ = Wᵀk_x from those of the kernel columns ({@link #kernelColumns}): the same
+   * count and Σk(x,x), the mean φ̄ = Wᵀk̄ and the centred scatter M_φ = Wᵀ M_k W (at full rank two
+   * triangular multiplies, the second restricted to the upper triangle of the symmetric result:
+   * 4m³/3 flops; two products of 2m²r + 2mr² flops otherwise).
    */
   public FeatureStatistics whiten(FeatureStatistics kernelColumns) {
     int m = landmarkKernel.numLandmarks();
     if (kernelColumns.dim() != m) {
-      throw new IllegalArgumentException("kernel-column statistics of dimension " + kernelColumns.dim()
-          + " for m = " + m + " landmarks");
+      throw new IllegalArgumentException(
+          "kernel-column statistics of dimension "
+              + kernelColumns.dim()
+              + " for m = "
+              + m
+              + " landmarks");
     }
     long n = kernelColumns.count();
     if (n == 0) {
-      return FeatureStatistics.of(rank, 0, new double[rank], new double[rank * rank], kernelColumns.diagonalSum());
+      return FeatureStatistics.of(
+          rank, 0, new double[rank], new double[rank * rank], kernelColumns.diagonalSum());
     }
     double[] scatter = kernelColumns.scatter();
     SymmetricStorage.mirrorUpper(scatter, m);
     double[] mean = kernelColumns.mean();
     if (triangular) {
       Blas.blas().dtrmv("U", "T", "N", m, weights, m, mean, 1);
-      // T = Wᵀ M by left multiplies of M's column blocks (m³ flops), transposed to X = T ᵀ = M W; then only
-      // the upper triangle of Wᵀ X = Wᵀ M W (symmetric), mirrored: as Wᵀ is lower triangular, rows 0..j of
-      // column j need only the leading (j+1)×(j+1) block of W, so column block [j₀, j₁) is one multiply by
-      // the leading j₁×j₁ block (m³/3 flops in all instead of m³). Both steps are split over the driver's
+      // T = Wᵀ M by left multiplies of M's column blocks (m³ flops), transposed to X = T ᵀ = M W;
+      // then only
+      // the upper triangle of Wᵀ X = Wᵀ M W (symmetric), mirrored: as Wᵀ is lower triangular, rows
+      // 0..j of
+      // column j need only the leading (j+1)×(j+1) block of W, so column block [j₀, j₁) is one
+      // multiply by
+      // the leading j₁×j₁ block (m³/3 flops in all instead of m³). Both steps are split over the
+      // driver's
       // threads (see DriverThreads), the second by parts of equal work ∝ j².
       try (DriverThreads.Team team = DriverThreads.team(DriverThreads.count())) {
         int[] columns = DriverThreads.split(0, m, 2 * team.threads(), false);
-        team.forEach(columns.length - 1, part -> Blas.blas().dtrmm("L", "U", "T", "N", m,
-            columns[part + 1] - columns[part], 1.0, weights, 0, m, scatter, columns[part] * m, m));
+        team.forEach(
+            columns.length - 1,
+            part ->
+                Blas.blas()
+                    .dtrmm(
+                        "L",
+                        "U",
+                        "T",
+                        "N",
+                        m,
+                        columns[part + 1] - columns[part],
+                        1.0,
+                        weights,
+                        0,
+                        m,
+                        scatter,
+                        columns[part] * m,
+                        m));
         SymmetricStorage.transpose(scatter, m);
         int[] parts = DriverThreads.splitQuadratic(0, m, 2 * team.threads());
-        team.forEach(parts.length - 1, part -> {
-          for (int j0 = parts[part]; j0 < parts[part + 1]; j0 += WHITENING_COLUMNS) {
-            int j1 = Math.min(parts[part + 1], j0 + WHITENING_COLUMNS);
-            Blas.blas().dtrmm("L", "U", "T", "N", j1, j1 - j0, 1.0, weights, 0, m, scatter, j0 * m, m);
-          }
-        });
+        team.forEach(
+            parts.length - 1,
+            part -> {
+              for (int j0 = parts[part]; j0 < parts[part + 1]; j0 += WHITENING_COLUMNS) {
+                int j1 = Math.min(parts[part + 1], j0 + WHITENING_COLUMNS);
+                Blas.blas()
+                    .dtrmm("L", "U", "T", "N", j1, j1 - j0, 1.0, weights, 0, m, scatter, j0 * m, m);
+              }
+            });
         SymmetricStorage.mirrorUpper(scatter, m);
       }
       return FeatureStatistics.of(m, n, mean, scatter, kernelColumns.diagonalSum());
@@ -231,7 +290,8 @@ public final class NystromFeatureMap implements FeatureMap {
     double[] left = new double[rank * m];
     Blas.blas().dgemm("T", "N", rank, m, m, 1.0, weights, m, scatter, m, 0.0, left, rank);
     double[] featureScatter = new double[rank * rank];
-    Blas.blas().dgemm("N", "N", rank, rank, m, 1.0, left, rank, weights, m, 0.0, featureScatter, rank);
+    Blas.blas()
+        .dgemm("N", "N", rank, rank, m, 1.0, left, rank, weights, m, 0.0, featureScatter, rank);
     return FeatureStatistics.of(rank, n, featureMean, featureScatter, kernelColumns.diagonalSum());
   }
 
@@ -315,14 +375,19 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /**
-   * Rebuilds a map from its persisted parts (W as it was fitted, so a loaded model scores exactly as the
-   * saved one).
+   * Rebuilds a map from its persisted parts (W as it was fitted, so a loaded model scores exactly
+   * as the saved one).
    */
-  public static NystromFeatureMap of(LandmarkKernel landmarkKernel, double[] weights, int rank,
-      boolean triangular) {
+  public static NystromFeatureMap of(
+      LandmarkKernel landmarkKernel, double[] weights, int rank, boolean triangular) {
     if (weights.length != (long) landmarkKernel.numLandmarks() * rank) {
-      throw new IllegalArgumentException("Nyström map: " + weights.length + " weights for m = "
-          + landmarkKernel.numLandmarks() + " and rank " + rank);
+      throw new IllegalArgumentException(
+          "Nyström map: "
+              + weights.length
+              + " weights for m = "
+              + landmarkKernel.numLandmarks()
+              + " and rank "
+              + rank);
     }
     return new NystromFeatureMap(landmarkKernel, weights, rank, triangular, Double.NaN, Double.NaN);
   }
@@ -366,7 +431,9 @@ public final class NystromFeatureMap implements FeatureMap {
     return landmarkKernel;
   }
 
-  /** Whether W is the upper-triangular inverse Cholesky factor (r = m) rather than V_r Λ_r^{-1/2}. */
+  /**
+   * Whether W is the upper-triangular inverse Cholesky factor (r = m) rather than V_r Λ_r^{-1/2}.
+   */
   public boolean isTriangular() {
     return triangular;
   }
@@ -381,7 +448,9 @@ public final class NystromFeatureMap implements FeatureMap {
     return rank;
   }
 
-  /** W·a for an r-vector (or r×k column-major matrix with k columns): landmark weights of a feature. */
+  /**
+   * W·a for an r-vector (or r×k column-major matrix with k columns): landmark weights of a feature.
+   */
   public double[] toLandmarkWeights(double[] a, int columns) {
     int m = landmarkKernel.numLandmarks();
     double[] out = new double[m * columns];

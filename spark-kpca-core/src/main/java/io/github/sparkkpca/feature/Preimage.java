@@ -11,27 +11,29 @@ import java.util.Locale;
 import org.netlib.util.intW;
 
 /**
- * Input-space reconstruction (pre-image) of the projected feature vectors: the denoising step of kernel
- * PCA. With scores y(x), the reconstructed feature vector is ψ̂ = μ̂ + Σ_c y_c u_c = Σ_l γ_l k(·,z_l) with
- * γ = P y + w̄ over the m landmarks. A pre-image is a point x̂ with Φ(x̂) close to ψ̂.
+ * Input-space reconstruction (pre-image) of the projected feature vectors: the denoising step of
+ * kernel PCA. With scores y(x), the reconstructed feature vector is ψ̂ = μ̂ + Σ_c y_c u_c = Σ_l γ_l
+ * k(·,z_l) with γ = P y + w̄ over the m landmarks. A pre-image is a point x̂ with Φ(x̂) close to
+ * ψ̂.
  *
  * <ul>
- *   <li>{@link Method#FIXED_POINT} (Gaussian kernel only; Mika et al., "Kernel PCA and de-noising in
- *       feature spaces", NIPS 1999): minimising ‖Φ(x̂) − ψ̂‖² gives the iteration
- *       x̂ ← Σ_l γ_l k(z_l, x̂) z_l / Σ_l γ_l k(z_l, x̂), started at the input x. Per iteration and block:
- *       one kernel GEMM and one b×m×d GEMM. A row whose denominator vanishes keeps its last iterate.</li>
+ *   <li>{@link Method#FIXED_POINT} (Gaussian kernel only; Mika et al., "Kernel PCA and de-noising
+ *       in feature spaces", NIPS 1999): minimising ‖Φ(x̂) − ψ̂‖² gives the iteration x̂ ← Σ_l γ_l
+ *       k(z_l, x̂) z_l / Σ_l γ_l k(z_l, x̂), started at the input x. Per iteration and block: one
+ *       kernel GEMM and one b×m×d GEMM. A row whose denominator vanishes keeps its last iterate.
  *   <li>{@link Method#RIDGE} (any kernel; Bakır, Weston and Schölkopf, NIPS 2004, as scikit-learn's
  *       {@code inverse_transform}): kernel ridge regression from the landmarks' scores back to the
- *       landmarks, with a Gaussian kernel on score space whose γ is the median heuristic of the landmark
- *       scores (not the input kernel's γ, whose scale does not fit scores): x̂ = Cᵀ k_y,
- *       C = (K_YY + αI)⁻¹ Z.</li>
+ *       landmarks, with a Gaussian kernel on score space whose γ is the median heuristic of the
+ *       landmark scores (not the input kernel's γ, whose scale does not fit scores): x̂ = Cᵀ k_y, C
+ *       = (K_YY + αI)⁻¹ Z.
  * </ul>
  */
 public final class Preimage implements Serializable {
 
   /** The pre-image methods and their parameter names. */
   public enum Method {
-    FIXED_POINT("fixed-point"), RIDGE("ridge");
+    FIXED_POINT("fixed-point"),
+    RIDGE("ridge");
 
     public static final String[] NAMES = {"fixed-point", "ridge"};
     private final String paramName;
@@ -50,8 +52,8 @@ public final class Preimage implements Serializable {
           return m;
         }
       }
-      throw new IllegalArgumentException("Unknown preimageMethod '" + name + "'; expected one of "
-          + Arrays.toString(NAMES));
+      throw new IllegalArgumentException(
+          "Unknown preimageMethod '" + name + "'; expected one of " + Arrays.toString(NAMES));
     }
   }
 
@@ -65,7 +67,11 @@ public final class Preimage implements Serializable {
   private final LandmarkKernel scoreKernel;
   private final double[] dualCoefficients;
 
-  private Preimage(Method method, Projector projector, int maxIter, LandmarkKernel scoreKernel,
+  private Preimage(
+      Method method,
+      Projector projector,
+      int maxIter,
+      LandmarkKernel scoreKernel,
       double[] dualCoefficients) {
     this.method = method;
     this.projector = projector;
@@ -77,8 +83,10 @@ public final class Preimage implements Serializable {
   /** The Gaussian fixed-point pre-image with at most {@code maxIter} iterations. */
   public static Preimage fixedPoint(Projector projector, int maxIter) {
     if (projector.kernel().type() != KernelType.RBF) {
-      throw new IllegalArgumentException("preimageMethod fixed-point needs the rbf kernel, the model uses "
-          + projector.kernel().type().paramName() + "; use preimageMethod ridge");
+      throw new IllegalArgumentException(
+          "preimageMethod fixed-point needs the rbf kernel, the model uses "
+              + projector.kernel().type().paramName()
+              + "; use preimageMethod ridge");
     }
     return new Preimage(Method.FIXED_POINT, projector, maxIter, null, null);
   }
@@ -110,8 +118,10 @@ public final class Preimage implements Serializable {
     intW info = new intW(0);
     Blas.lapack().dposv("U", m, d, system, m, coefficients, m, info);
     if (info.val != 0) {
-      throw new ArithmeticException("preimage ridge system is not positive definite (LAPACK dposv info = "
-          + info.val + "); raise preimageRidge");
+      throw new ArithmeticException(
+          "preimage ridge system is not positive definite (LAPACK dposv info = "
+              + info.val
+              + "); raise preimageRidge");
     }
     return new Preimage(Method.RIDGE, projector, 0, scoreKernel, coefficients);
   }
@@ -134,8 +144,8 @@ public final class Preimage implements Serializable {
   }
 
   /**
-   * Pre-images of the rows of {@code inputs} whose scores are {@code scores} (k×b column-major), written
-   * b×d row-major into {@code out}.
+   * Pre-images of the rows of {@code inputs} whose scores are {@code scores} (k×b column-major),
+   * written b×d row-major into {@code out}.
    */
   public void reconstruct(RowBlock inputs, double[] scores, double[] scratch, double[] out) {
     if (method == Method.RIDGE) {
@@ -155,7 +165,8 @@ public final class Preimage implements Serializable {
     Blas.blas().dgemm("T", "N", d, b, m, 1.0, dualCoefficients, m, scratch, m, 0.0, out, d);
   }
 
-  private void reconstructFixedPoint(RowBlock inputs, double[] scores, double[] scratch, double[] out) {
+  private void reconstructFixedPoint(
+      RowBlock inputs, double[] scores, double[] scratch, double[] out) {
     KernelExpansion expansion = projector.kernelExpansion();
     LandmarkKernel lk = expansion.support();
     int m = lk.numLandmarks();
@@ -171,7 +182,8 @@ public final class Preimage implements Serializable {
       }
     }
     // The first k columns of the expansion are P (m×k, leading dimension m).
-    Blas.blas().dgemm("N", "N", m, b, k, 1.0, expansion.coefficients(), m, scores, k, 1.0, weights, m);
+    Blas.blas()
+        .dgemm("N", "N", m, b, k, 1.0, expansion.coefficients(), m, scores, k, 1.0, weights, m);
     double[] kernel = new double[m * b];
     double[] next = new double[b * d];
     boolean[] done = new boolean[b];

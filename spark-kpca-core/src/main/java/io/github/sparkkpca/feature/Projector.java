@@ -5,15 +5,16 @@ import io.github.sparkkpca.linalg.RowBlock;
 import java.io.Serializable;
 
 /**
- * A fitted kernel PCA applied to new rows, whatever the feature map: the scores
- * y(x) = U_kᵀ(φ(x) − φ̄) = U_kᵀφ(x) − o and, optionally, the feature-space residual
- * e(x) = ‖φ_full(x)‖² − 2φ(x)ᵀφ̄ + ‖φ̄‖² − ‖y(x)‖².
+ * A fitted kernel PCA applied to new rows, whatever the feature map: the scores y(x) = U_kᵀ(φ(x) −
+ * φ̄) = U_kᵀφ(x) − o and, optionally, the feature-space residual e(x) = ‖φ_full(x)‖² − 2φ(x)ᵀφ̄ +
+ * ‖φ̄‖² − ‖y(x)‖².
  *
- * <p>Both come from one {@link LinearReadout} of the k components and, when centred, the mean φ̄ as a
- * (k+1)-th column, so scoring a block is one GEMM after the map's own work. e(x) is the squared distance
- * from the centred feature vector to the k-dimensional principal subspace: for Nyström, the distance of
- * k(·,x) to the landmarks' span plus the in-span residual ‖φ(x) − φ̄‖² − ‖y(x)‖² (‖φ_full(x)‖² = k(x,x)).
- * It is clamped at 0 against rounding. Uncentred, e(x) = ‖φ_full(x)‖² − ‖y(x)‖².
+ * <p>Both come from one {@link LinearReadout} of the k components and, when centred, the mean φ̄ as
+ * a (k+1)-th column, so scoring a block is one GEMM after the map's own work. e(x) is the squared
+ * distance from the centred feature vector to the k-dimensional principal subspace: for Nyström,
+ * the distance of k(·,x) to the landmarks' span plus the in-span residual ‖φ(x) − φ̄‖² − ‖y(x)‖²
+ * (‖φ_full(x)‖² = k(x,x)). It is clamped at 0 against rounding. Uncentred, e(x) = ‖φ_full(x)‖² −
+ * ‖y(x)‖².
  */
 public final class Projector implements Serializable {
 
@@ -23,15 +24,21 @@ public final class Projector implements Serializable {
   private final double meanSqNorm;
 
   /**
-   * @param readout    U_k (and φ̄ as column k + 1 when centred) read out of φ(x)
-   * @param k          number of components
-   * @param offset     o = U_kᵀφ̄ (zeros when uncentred)
+   * @param readout U_k (and φ̄ as column k + 1 when centred) read out of φ(x)
+   * @param k number of components
+   * @param offset o = U_kᵀφ̄ (zeros when uncentred)
    * @param meanSqNorm ‖φ̄‖² (0 when uncentred)
    */
   public Projector(LinearReadout readout, int k, double[] offset, double meanSqNorm) {
     if (offset.length != k || (readout.columns() != k && readout.columns() != k + 1)) {
-      throw new IllegalArgumentException("inconsistent projector: k = " + k + ", offset of " + offset.length
-          + ", readout of " + readout.columns() + " columns");
+      throw new IllegalArgumentException(
+          "inconsistent projector: k = "
+              + k
+              + ", offset of "
+              + offset.length
+              + ", readout of "
+              + readout.columns()
+              + " columns");
     }
     this.readout = readout;
     this.k = k;
@@ -45,16 +52,18 @@ public final class Projector implements Serializable {
   }
 
   /**
-   * Scores the rows of the block into {@code scores} (k×b column-major) and, when {@code residuals} is not
-   * null, their residuals.
+   * Scores the rows of the block into {@code scores} (k×b column-major) and, when {@code residuals}
+   * is not null, their residuals.
    *
-   * @return the index in the block of the first row whose score or residual is not finite (a kernel value
-   *     overflowed: polynomial kernels of large inputs), or -1
+   * @return the index in the block of the first row whose score or residual is not finite (a kernel
+   *     value overflowed: polynomial kernels of large inputs), or -1
    */
   public int project(RowBlock block, double[] scratch, double[] scores, double[] residuals) {
     int b = block.size();
-    // Centred, the mean is column k + 1 of the readout; only residuals need it (the scores subtract o), so
-    // scores alone read out k columns: about 7 % less time in the readout product at k = 20 (ReadoutBenchmark,
+    // Centred, the mean is column k + 1 of the readout; only residuals need it (the scores subtract
+    // o), so
+    // scores alone read out k columns: about 7 % less time in the readout product at k = 20
+    // (ReadoutBenchmark,
     // c = 20 against 21). A block's (k+1)×b is small next to the scratch.
     int c = residuals == null ? k : readout.columns();
     double[] out = c == k ? scores : new double[c * b];
@@ -92,11 +101,13 @@ public final class Projector implements Serializable {
     if (readout instanceof KernelExpansion expansion) {
       return expansion;
     }
-    throw new UnsupportedOperationException("this model's feature map has no landmarks (" + readout.getClass()
-        .getSimpleName() + ")");
+    throw new UnsupportedOperationException(
+        "this model's feature map has no landmarks (" + readout.getClass().getSimpleName() + ")");
   }
 
-  /** Whether the readout is a kernel expansion over landmarks (Nyström, exact or format-1 models). */
+  /**
+   * Whether the readout is a kernel expansion over landmarks (Nyström, exact or format-1 models).
+   */
   public boolean hasLandmarks() {
     return readout instanceof KernelExpansion;
   }

@@ -8,30 +8,33 @@ import io.github.sparkkpca.linalg.RowBlock;
 import java.util.SplittableRandom;
 
 /**
- * Random Fourier features (Rahimi and Recht, "Random Features for Large-Scale Kernel Machines", NIPS 2007):
- * z(x) = √(2/D)·(cos(ω_1ᵀx + b_1), …, cos(ω_Dᵀx + b_D)) with the frequencies ω_j drawn from the spectral
- * density of a shift-invariant kernel and the phases b_j ~ U[0, 2π), so that E[z(x)ᵀz(y)] = k(x, y)
- * (Bochner's theorem) and |z(x)ᵀz(y) − k(x, y)| = O(1/√D).
+ * Random Fourier features (Rahimi and Recht, "Random Features for Large-Scale Kernel Machines",
+ * NIPS 2007): z(x) = √(2/D)·(cos(ω_1ᵀx + b_1), …, cos(ω_Dᵀx + b_D)) with the frequencies ω_j drawn
+ * from the spectral density of a shift-invariant kernel and the phases b_j ~ U[0, 2π), so that
+ * E[z(x)ᵀz(y)] = k(x, y) (Bochner's theorem) and |z(x)ᵀz(y) − k(x, y)| = O(1/√D).
  *
  * <p><b>Spectral densities</b> (kernels as in {@link KernelType}):
+ *
  * <ul>
- *   <li>rbf, k(x,y) = exp(−γ‖x−y‖²) = exp(−‖x−y‖²/(2σ²)) with σ² = 1/(2γ): ω ~ N(0, 2γ·I);</li>
+ *   <li>rbf, k(x,y) = exp(−γ‖x−y‖²) = exp(−‖x−y‖²/(2σ²)) with σ² = 1/(2γ): ω ~ N(0, 2γ·I);
  *   <li>laplacian, k(x,y) = exp(−γ‖x−y‖₁) = Π_t exp(−γ|x_t − y_t|): the Fourier transform of
  *       exp(−γ|δ|) is the Cauchy density γ/(π(γ² + ω²)), so the coordinates of ω are i.i.d.
- *       Cauchy(0, γ), drawn as γ·tan(π(u − ½)) with u ~ U[0, 1).</li>
+ *       Cauchy(0, γ), drawn as γ·tan(π(u − ½)) with u ~ U[0, 1).
  * </ul>
- * No other kernel of this library has such a sampling: polynomial, linear, cosine and sigmoid kernels are
- * not shift-invariant, and are refused.
  *
- * <p><b>Drawing.</b> The D features are drawn on the driver from one {@link SplittableRandom} seeded with
- * the seed: for j = 1..D, the d coordinates of ω_j, then b_j. The map therefore depends on the seed, D and
- * d only, not on the data or its partitioning, and the first D' features of a map with D > D' are the
- * map with D' features. A fitted map keeps ω and b themselves (and persists them), so a saved model does
- * not depend on the generator.
+ * No other kernel of this library has such a sampling: polynomial, linear, cosine and sigmoid
+ * kernels are not shift-invariant, and are refused.
  *
- * <p><b>Cost.</b> A block of b rows is one D×d·d×b GEMM (sparse rows are scattered into the dense block
- * first, {@link RowBlock}), then the phase and a vectorised cosine ({@link FastCos}) for D·b values. The
- * map is explicit: z(x) is the whole feature vector, ‖z(x)‖² is its squared norm ({@link #isExplicit()}).
+ * <p><b>Drawing.</b> The D features are drawn on the driver from one {@link SplittableRandom}
+ * seeded with the seed: for j = 1..D, the d coordinates of ω_j, then b_j. The map therefore depends
+ * on the seed, D and d only, not on the data or its partitioning, and the first D' features of a
+ * map with D > D' are the map with D' features. A fitted map keeps ω and b themselves (and persists
+ * them), so a saved model does not depend on the generator.
+ *
+ * <p><b>Cost.</b> A block of b rows is one D×d·d×b GEMM (sparse rows are scattered into the dense
+ * block first, {@link RowBlock}), then the phase and a vectorised cosine ({@link FastCos}) for D·b
+ * values. The map is explicit: z(x) is the whole feature vector, ‖z(x)‖² is its squared norm
+ * ({@link #isExplicit()}).
  */
 public final class RandomFourierFeatureMap implements FeatureMap {
 
@@ -42,7 +45,8 @@ public final class RandomFourierFeatureMap implements FeatureMap {
   private final int dim;
   private final double scale;
 
-  private RandomFourierFeatureMap(Kernel kernel, double[] frequencies, double[] phases, int numFeatures, int dim) {
+  private RandomFourierFeatureMap(
+      Kernel kernel, double[] frequencies, double[] phases, int numFeatures, int dim) {
     this.kernel = kernel;
     this.frequencies = frequencies;
     this.phases = phases;
@@ -58,22 +62,28 @@ public final class RandomFourierFeatureMap implements FeatureMap {
    */
   public static void requireSupported(KernelType type) {
     if (type != KernelType.RBF && type != KernelType.LAPLACIAN) {
-      throw new IllegalArgumentException("kernel '" + type.paramName() + "' has no random Fourier features: only "
-          + "the shift-invariant rbf and laplacian kernels have a spectral density to sample; use "
-          + "NystromKernelPCA for the " + type.paramName() + " kernel");
+      throw new IllegalArgumentException(
+          "kernel '"
+              + type.paramName()
+              + "' has no random Fourier features: only "
+              + "the shift-invariant rbf and laplacian kernels have a spectral density to sample; use "
+              + "NystromKernelPCA for the "
+              + type.paramName()
+              + " kernel");
     }
   }
 
   /**
    * Draws D features for inputs of dimension d (see the class comment for the order of the draws).
    *
-   * @throws IllegalArgumentException when the kernel is not rbf or laplacian, or D or d is not positive
+   * @throws IllegalArgumentException when the kernel is not rbf or laplacian, or D or d is not
+   *     positive
    */
   public static RandomFourierFeatureMap draw(Kernel kernel, int numFeatures, int dim, long seed) {
     requireSupported(kernel.type());
     if (numFeatures < 1 || dim < 1) {
-      throw new IllegalArgumentException("random Fourier features: D = " + numFeatures + " and d = " + dim
-          + " must be >= 1");
+      throw new IllegalArgumentException(
+          "random Fourier features: D = " + numFeatures + " and d = " + dim + " must be >= 1");
     }
     SplittableRandom random = new SplittableRandom(seed);
     double[] omega = new double[Math.multiplyExact(numFeatures, dim)];
@@ -82,8 +92,10 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     double gaussianScale = Math.sqrt(2 * gamma);
     for (int j = 0; j < numFeatures; j++) {
       for (int t = 0; t < dim; t++) {
-        omega[j * dim + t] = kernel.type() == KernelType.RBF ? gaussianScale * random.nextGaussian()
-            : gamma * Math.tan(Math.PI * (random.nextDouble() - 0.5));
+        omega[j * dim + t] =
+            kernel.type() == KernelType.RBF
+                ? gaussianScale * random.nextGaussian()
+                : gamma * Math.tan(Math.PI * (random.nextDouble() - 0.5));
       }
       b[j] = 2 * Math.PI * random.nextDouble();
     }
@@ -91,18 +103,26 @@ public final class RandomFourierFeatureMap implements FeatureMap {
   }
 
   /**
-   * Rebuilds a map from its persisted parts, so that a loaded model scores exactly as the saved one.
+   * Rebuilds a map from its persisted parts, so that a loaded model scores exactly as the saved
+   * one.
    *
    * @param frequencies ω, D×d row-major (row j is ω_j)
-   * @param phases      b, length D
+   * @param phases b, length D
    * @throws IllegalArgumentException when the kernel is not rbf or laplacian, or the sizes disagree
    */
-  public static RandomFourierFeatureMap of(Kernel kernel, double[] frequencies, double[] phases, int dim) {
+  public static RandomFourierFeatureMap of(
+      Kernel kernel, double[] frequencies, double[] phases, int dim) {
     requireSupported(kernel.type());
     int numFeatures = phases.length;
     if (numFeatures < 1 || dim < 1 || frequencies.length != (long) numFeatures * dim) {
-      throw new IllegalArgumentException("random Fourier features: " + frequencies.length + " frequency entries "
-          + "and " + numFeatures + " phases for d = " + dim);
+      throw new IllegalArgumentException(
+          "random Fourier features: "
+              + frequencies.length
+              + " frequency entries "
+              + "and "
+              + numFeatures
+              + " phases for d = "
+              + dim);
     }
     return new RandomFourierFeatureMap(kernel, frequencies, phases, numFeatures, dim);
   }
@@ -136,8 +156,14 @@ public final class RandomFourierFeatureMap implements FeatureMap {
   @Override
   public LinearReadout readout(double[] a, int columns) {
     if (a.length != (long) numFeatures * columns) {
-      throw new IllegalArgumentException("random Fourier readout: " + a.length + " coefficients for D = "
-          + numFeatures + " and " + columns + " columns");
+      throw new IllegalArgumentException(
+          "random Fourier readout: "
+              + a.length
+              + " coefficients for D = "
+              + numFeatures
+              + " and "
+              + columns
+              + " columns");
     }
     return new Readout(this, a, columns);
   }
@@ -155,7 +181,21 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     }
     int features = numFeatures;
     // Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major.
-    Blas.blas().dgemm("T", "N", features, b, dim, 1.0, frequencies, dim, block.values(), dim, 0.0, out, features);
+    Blas.blas()
+        .dgemm(
+            "T",
+            "N",
+            features,
+            b,
+            dim,
+            1.0,
+            frequencies,
+            dim,
+            block.values(),
+            dim,
+            0.0,
+            out,
+            features);
     double[] row = new double[features];
     FastCos cos = new FastCos(features);
     for (int i = 0; i < b; i++) {
@@ -244,7 +284,8 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     }
 
     @Override
-    public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
+    public void apply(
+        RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
       LinearReadout.requireLeading(leading, columns);
       int b = block.size();
       if (b == 0) {

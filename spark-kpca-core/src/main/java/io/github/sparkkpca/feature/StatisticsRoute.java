@@ -1,46 +1,53 @@
 package io.github.sparkkpca.feature;
 
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * How the statistics pass of a Nyström fit obtains the feature covariance C = Wᵀ S W (S the centred
  * covariance of the kernel columns k_x, W the whitening of K_mm).
  *
  * <ul>
- *   <li>{@link #WHITENED}: every row is whitened on the executors, φ = Wᵀk_x, and the scatter of φ is
- *       accumulated: 2md + m² + r² flops per row (triangular W). Its rounding error grows like √cond(K_mm).</li>
- *   <li>{@link #GRAM}: the scatter of the kernel columns themselves is accumulated (m×m, centred block by block
- *       as for φ) and the driver whitens it once, Wᵀ S W and φ̄ = Wᵀk̄: 2md + m² flops per row, the minimal
- *       work. Its rounding error grows like cond(K_mm): see {@link #gramBound}.</li>
- *   <li>{@link #GRAM_CHECKED}: {@code GRAM}, then the a-posteriori {@link #check} of the solved components,
- *       and a whitened pass when the check fails (then the fit reads the data twice). For spectra whose k
- *       leading eigenvalues are well separated, e.g. MNIST, the Gram route's speed with a stated accuracy.</li>
- *   <li>{@link #AUTO} (the default): {@code WHITENED} when the Gram route's driver work would cost more than it
- *       saves on the executors ({@link #gramPaysOff}); else {@code GRAM} when its a-priori bound stays within
- *       {@link #TOLERANCE}, i.e. when cond(K_mm) = λ_1/λ_r of the retained spectrum is below
- *       {@link #conditionLimit}; else {@code WHITENED}. It does not try the check: a failed check costs a
- *       second pass, and it fails whenever the k components reach into a near-degenerate part of the spectrum
- *       (a noise floor), which is common.</li>
+ *   <li>{@link #WHITENED}: every row is whitened on the executors, φ = Wᵀk_x, and the scatter of φ
+ *       is accumulated: 2md + m² + r² flops per row (triangular W). Its rounding error grows like
+ *       √cond(K_mm).
+ *   <li>{@link #GRAM}: the scatter of the kernel columns themselves is accumulated (m×m, centred
+ *       block by block as for φ) and the driver whitens it once, Wᵀ S W and φ̄ = Wᵀk̄: 2md + m²
+ *       flops per row, the minimal work. Its rounding error grows like cond(K_mm): see {@link
+ *       #gramBound}.
+ *   <li>{@link #GRAM_CHECKED}: {@code GRAM}, then the a-posteriori {@link #check} of the solved
+ *       components, and a whitened pass when the check fails (then the fit reads the data twice).
+ *       For spectra whose k leading eigenvalues are well separated, e.g. MNIST, the Gram route's
+ *       speed with a stated accuracy.
+ *   <li>{@link #AUTO} (the default): {@code WHITENED} when the Gram route's driver work would cost
+ *       more than it saves on the executors ({@link #gramPaysOff}); else {@code GRAM} when its
+ *       a-priori bound stays within {@link #TOLERANCE}, i.e. when cond(K_mm) = λ_1/λ_r of the
+ *       retained spectrum is below {@link #conditionLimit}; else {@code WHITENED}. It does not try
+ *       the check: a failed check costs a second pass, and it fails whenever the k components reach
+ *       into a near-degenerate part of the spectrum (a noise floor), which is common.
  * </ul>
+ *
  * The derivation and measurements are in docs/gram-route.md.
  */
 public enum StatisticsRoute {
-  AUTO, WHITENED, GRAM, GRAM_CHECKED;
+  AUTO,
+  WHITENED,
+  GRAM,
+  GRAM_CHECKED;
 
   /** The parameter values, in the order of the constants. */
   public static final String[] NAMES = {"auto", "whitened", "gram", "gram-checked"};
 
   /**
-   * τ: the relative eigenvalue error, |λ̂_i − λ_i| / λ_1, the Gram route may add. The tightest tolerance of the
-   * accuracy tests is 1e-11·λ_1 between two fits (partition invariance), so each may err by half of it.
+   * τ: the relative eigenvalue error, |λ̂_i − λ_i| / λ_1, the Gram route may add. The tightest
+   * tolerance of the accuracy tests is 1e-11·λ_1 between two fits (partition invariance), so each
+   * may err by half of it.
    */
   public static final double TOLERANCE = 5e-12;
 
   /**
    * The RMS score error, relative to √λ_1 (the spread of the first component's scores), that the
-   * a-posteriori {@link #check} allows each component. The tests compare scores to 1e-8 for kernels whose
-   * √λ_1 is 0.2–0.6.
+   * a-posteriori {@link #check} allows each component. The tests compare scores to 1e-8 for kernels
+   * whose √λ_1 is 0.2–0.6.
    */
   public static final double SCORE_TOLERANCE = 1e-8;
 
@@ -57,15 +64,16 @@ public enum StatisticsRoute {
         return s;
       }
     }
-    throw new IllegalArgumentException("Unknown statistics route '" + name + "'; expected one of "
-        + Arrays.toString(NAMES));
+    throw new IllegalArgumentException(
+        "Unknown statistics route '" + name + "'; expected one of " + Arrays.toString(NAMES));
   }
 
   /**
-   * η, the relative error of the accumulated centred scatter S (‖Ŝ − S‖₂ ≤ η‖S‖₂), in the probabilistic
-   * (root-sum) model of rounding: inner products of length b within a block, a sequential sum over the
-   * ⌈n/b⌉ blocks of a partition, the Chan merges, and the driver's two products with W of inner length m.
-   * The same η enters both routes; they differ in how W amplifies it.
+   * η, the relative error of the accumulated centred scatter S (‖Ŝ − S‖₂ ≤ η‖S‖₂), in the
+   * probabilistic (root-sum) model of rounding: inner products of length b within a block, a
+   * sequential sum over the ⌈n/b⌉ blocks of a partition, the Chan merges, and the driver's two
+   * products with W of inner length m. The same η enters both routes; they differ in how W
+   * amplifies it.
    */
   public static double accumulationError(int m, int blockSize, long n) {
     double blocks = Math.ceil((double) Math.max(n, 1) / blockSize);
@@ -73,33 +81,37 @@ public enum StatisticsRoute {
   }
 
   /**
-   * The Gram route's bound on |λ̂_i − λ_i| / λ_1(C) for every i (Weyl): ‖Wᵀ E W‖₂ ≤ ‖W‖₂² η ‖S‖₂ and
-   * ‖S‖₂ ≤ λ_1(K)·λ_1(C), so the bound is η·cond(K), cond(K) = λ_1(K)/λ_r(K) over the retained spectrum.
+   * The Gram route's bound on |λ̂_i − λ_i| / λ_1(C) for every i (Weyl): ‖Wᵀ E W‖₂ ≤ ‖W‖₂² η ‖S‖₂
+   * and ‖S‖₂ ≤ λ_1(K)·λ_1(C), so the bound is η·cond(K), cond(K) = λ_1(K)/λ_r(K) over the retained
+   * spectrum.
    */
   public static double gramBound(double condition, int m, int blockSize, long n) {
     return accumulationError(m, blockSize, n) * condition;
   }
 
   /**
-   * The whitened route's bound in the same terms: the rows' forward error ‖δφ‖ ≤ η‖W‖₂‖k_x‖ enters the
-   * covariance through 2·Σφδφᵀ, relative to λ_1(C) about 2η·√cond(K).
+   * The whitened route's bound in the same terms: the rows' forward error ‖δφ‖ ≤ η‖W‖₂‖k_x‖ enters
+   * the covariance through 2·Σφδφᵀ, relative to λ_1(C) about 2η·√cond(K).
    */
   public static double whitenedBound(double condition, int m, int blockSize, long n) {
     return 2 * accumulationError(m, blockSize, n) * Math.sqrt(condition);
   }
 
   /**
-   * Whether the Gram route's driver work pays for itself: it saves m² flops per row on the executors (n·m² in
-   * all, spread over the task slots) and adds the whitening on the driver, 4m³/3 flops over the driver's
-   * threads (NystromFeatureMap#whiten). Worth it when n / slots ≥ 4m / (3·driverThreads); on MNIST at
-   * m = 8000 (n = 60,000, 2 slots, 2 driver threads) the saving was 55 s of statistics against 18 s more on
-   * the driver when the whitening took 2m³.
+   * Whether the Gram route's driver work pays for itself: it saves m² flops per row on the
+   * executors (n·m² in all, spread over the task slots) and adds the whitening on the driver, 4m³/3
+   * flops over the driver's threads (NystromFeatureMap#whiten). Worth it when n / slots ≥ 4m /
+   * (3·driverThreads); on MNIST at m = 8000 (n = 60,000, 2 slots, 2 driver threads) the saving was
+   * 55 s of statistics against 18 s more on the driver when the whitening took 2m³.
    */
   public static boolean gramPaysOff(long n, int m, int slots, int driverThreads) {
     return (double) n / Math.max(1, slots) >= gramBreakEvenRowsPerSlot(m, driverThreads);
   }
 
-  /** The rows per task slot from which the Gram route pays off: 4m / (3·driverThreads) ({@link #gramPaysOff}). */
+  /**
+   * The rows per task slot from which the Gram route pays off: 4m / (3·driverThreads) ({@link
+   * #gramPaysOff}).
+   */
   public static double gramBreakEvenRowsPerSlot(int m, int driverThreads) {
     return 4.0 * m / (3.0 * Math.max(1, driverThreads));
   }
@@ -110,42 +122,53 @@ public enum StatisticsRoute {
   }
 
   /**
-   * The outcome of {@link #check}: the largest estimated eigenvalue error and RMS score error over the k
-   * components (absolute, in the units of the eigenvalues and of the scores), and whether both are within
-   * {@link #TOLERANCE}·λ_1 and {@link #SCORE_TOLERANCE}·√λ_1.
+   * The outcome of {@link #check}: the largest estimated eigenvalue error and RMS score error over
+   * the k components (absolute, in the units of the eigenvalues and of the scores), and whether
+   * both are within {@link #TOLERANCE}·λ_1 and {@link #SCORE_TOLERANCE}·√λ_1.
    */
-  public record Check(double eigenvalueError, double scoreError, boolean passed) {
-  }
+  public record Check(double eigenvalueError, double scoreError, boolean passed) {}
 
   /**
-   * The a-posteriori check of a Gram-route solution (docs/gram-route.md, "The a-posteriori check"). The
-   * decomposed Ĉ = Wᵀ(S + E)W differs from the exact C by WᵀEW. In the probabilistic model of rounding (the
-   * errors of the entries independent, as behind η), |E_jl| ≲ η·s_j·s_l with s_j² = S_jj the variance of
-   * kernel column j, so for component i with landmark weights α_i = W û_i:
-   * <ul>
-   *   <li>the residual of (λ̂_i, û_i) against C is about ρ_i = √2·η·‖diag(s)W‖_F·‖diag(s)α_i‖, and its
-   *       Rayleigh-quotient shift σ_i = √2·η·‖diag(s)α_i‖²; the eigenvalue error is at most σ_i + ρ_i²/δ_i
-   *       (Kato–Temple), δ_i the distance to the neighbouring eigenvalues;</li>
-   *   <li>the RMS score error over the training rows weights each direction of the residual by the variance
-   *       of C along it: SE_i² = Σ_{j≤k, j≠i} λ_j·(ε_ji/|λ_i − λ_j|)² + λ_{k+1}·(ρ_i/(λ_i − λ_{k+1}))², with
-   *       ε_ji = √2·η·‖diag(s)α_j‖·‖diag(s)α_i‖ (first-order perturbation); the directions beyond the k
-   *       components are bounded by the largest weight λ/(λ_i − λ)² among them, the one at λ_{k+1}.</li>
-   * </ul>
-   * Every gap is first reduced by twice the normwise shift η·cond(K_mm)·λ_1 (Weyl), so that it is a gap of
-   * the exact C; a gap that vanishes fails the check.
+   * The a-posteriori check of a Gram-route solution (docs/gram-route.md, "The a-posteriori check").
+   * The decomposed Ĉ = Wᵀ(S + E)W differs from the exact C by WᵀEW. In the probabilistic model of
+   * rounding (the errors of the entries independent, as behind η), |E_jl| ≲ η·s_j·s_l with s_j² =
+   * S_jj the variance of kernel column j, so for component i with landmark weights α_i = W û_i:
    *
-   * @param eta              η, {@link #accumulationError}
-   * @param condition        cond(K_mm) over the retained spectrum
-   * @param columnVariances  S_jj, the m variances of the kernel columns (the Gram route's centred scatter / n)
-   * @param weights          W, m×r column-major
-   * @param landmarkWeights  α = W U_k, m×k column-major
-   * @param spectrum         the leading eigenvalues of Ĉ found: more than k of them, or all r when r = k
+   * <ul>
+   *   <li>the residual of (λ̂_i, û_i) against C is about ρ_i = √2·η·‖diag(s)W‖_F·‖diag(s)α_i‖, and
+   *       its Rayleigh-quotient shift σ_i = √2·η·‖diag(s)α_i‖²; the eigenvalue error is at most σ_i
+   *       + ρ_i²/δ_i (Kato–Temple), δ_i the distance to the neighbouring eigenvalues;
+   *   <li>the RMS score error over the training rows weights each direction of the residual by the
+   *       variance of C along it: SE_i² = Σ_{j≤k, j≠i} λ_j·(ε_ji/|λ_i − λ_j|)² + λ_{k+1}·(ρ_i/(λ_i
+   *       − λ_{k+1}))², with ε_ji = √2·η·‖diag(s)α_j‖·‖diag(s)α_i‖ (first-order perturbation); the
+   *       directions beyond the k components are bounded by the largest weight λ/(λ_i − λ)² among
+   *       them, the one at λ_{k+1}.
+   * </ul>
+   *
+   * Every gap is first reduced by twice the normwise shift η·cond(K_mm)·λ_1 (Weyl), so that it is a
+   * gap of the exact C; a gap that vanishes fails the check.
+   *
+   * @param eta η, {@link #accumulationError}
+   * @param condition cond(K_mm) over the retained spectrum
+   * @param columnVariances S_jj, the m variances of the kernel columns (the Gram route's centred
+   *     scatter / n)
+   * @param weights W, m×r column-major
+   * @param landmarkWeights α = W U_k, m×k column-major
+   * @param spectrum the leading eigenvalues of Ĉ found: more than k of them, or all r when r = k
    */
-  public static Check check(double eta, double condition, double[] columnVariances, double[] weights, int m,
-      int r, double[] landmarkWeights, int k, double[] spectrum) {
+  public static Check check(
+      double eta,
+      double condition,
+      double[] columnVariances,
+      double[] weights,
+      int m,
+      int r,
+      double[] landmarkWeights,
+      int k,
+      double[] spectrum) {
     if (spectrum.length <= k && k < r) {
-      throw new IllegalArgumentException("the check needs eigenvalue k + 1 = " + (k + 1) + "; got "
-          + spectrum.length);
+      throw new IllegalArgumentException(
+          "the check needs eigenvalue k + 1 = " + (k + 1) + "; got " + spectrum.length);
     }
     double weighted = 0;
     for (int p = 0; p < r; p++) {
@@ -169,7 +192,8 @@ public enum StatisticsRoute {
     double next = k < r ? spectrum[k] : 0;
     double worstEigenvalue = 0;
     double worstScore = 0;
-    double entryError = Math.sqrt(2) * eta; // √2: E is symmetric, E_jl and E_lj are one error, counted twice
+    double entryError =
+        Math.sqrt(2) * eta; // √2: E is symmetric, E_jl and E_lj are one error, counted twice
     for (int i = 0; i < k; i++) {
       double rho = entryError * weighted * weightedAlpha[i];
       double sigma = entryError * weightedAlpha[i] * weightedAlpha[i];
@@ -190,15 +214,20 @@ public enum StatisticsRoute {
         if (j != i) {
           double coupling = entryError * weightedAlpha[j] * weightedAlpha[i];
           double pairGap = Math.abs(spectrum[i] - spectrum[j]) - shift;
-          variance += pairGap > 0 ? spectrum[j] * Math.pow(coupling / pairGap, 2) : Double.POSITIVE_INFINITY;
+          variance +=
+              pairGap > 0
+                  ? spectrum[j] * Math.pow(coupling / pairGap, 2)
+                  : Double.POSITIVE_INFINITY;
         }
       }
       double eigenvalueError = gap > 0 ? sigma + rho * rho / gap : Double.POSITIVE_INFINITY;
       worstEigenvalue = Math.max(worstEigenvalue, eigenvalueError);
       worstScore = Math.max(worstScore, Math.sqrt(variance));
     }
-    boolean passed = lambda1 > 0 && worstEigenvalue <= TOLERANCE * lambda1
-        && worstScore <= SCORE_TOLERANCE * Math.sqrt(lambda1);
+    boolean passed =
+        lambda1 > 0
+            && worstEigenvalue <= TOLERANCE * lambda1
+            && worstScore <= SCORE_TOLERANCE * Math.sqrt(lambda1);
     return new Check(worstEigenvalue, worstScore, passed);
   }
 }

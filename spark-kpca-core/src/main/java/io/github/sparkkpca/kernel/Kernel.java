@@ -10,31 +10,34 @@ import java.util.Arrays;
 /**
  * A positive-definite kernel k(x, y) on R^d, with its parameters fixed.
  *
- * <p>The hot path is {@link #block}: the kernel between a block of b rows and m landmarks, computed from
- * one GEMM of inner products (‖x−z‖² = ‖x‖² + ‖z‖² − 2⟨x,z⟩, clamped at 0 against rounding) followed by
- * an element-wise map (for rbf a vectorised exp, {@link FastExp}, within 3e−16 relative of Math.exp). The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
+ * <p>The hot path is {@link #block}: the kernel between a block of b rows and m landmarks, computed
+ * from one GEMM of inner products (‖x−z‖² = ‖x‖² + ‖z‖² − 2⟨x,z⟩, clamped at 0 against rounding)
+ * followed by an element-wise map (for rbf a vectorised exp, {@link FastExp}, within 3e−16 relative
+ * of Math.exp). The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
  * directly at b·m·d operations.
  *
- * <p>The expansion of ‖x−z‖² loses about ε·(‖x‖² + ‖z‖²) to cancellation, which is everything when the
- * data lie far from the origin (rows 1e8 + N(0,1): ‖x‖² ≈ 1e16·d, distances ≈ 1). The rbf kernel is
- * shift-invariant, so {@link LandmarkKernel} passes rows and landmarks shifted by a common centre (the
- * landmark mean) to {@link #block}; the other GEMM kernels are not shift-invariant and get raw rows.
+ * <p>The expansion of ‖x−z‖² loses about ε·(‖x‖² + ‖z‖²) to cancellation, which is everything when
+ * the data lie far from the origin (rows 1e8 + N(0,1): ‖x‖² ≈ 1e16·d, distances ≈ 1). The rbf
+ * kernel is shift-invariant, so {@link LandmarkKernel} passes rows and landmarks shifted by a
+ * common centre (the landmark mean) to {@link #block}; the other GEMM kernels are not
+ * shift-invariant and get raw rows.
  *
- * @param type   the kernel family
- * @param gamma  γ: scale of the inner product (polynomial, sigmoid) or inverse bandwidth (rbf, laplacian);
- *               ignored by the linear and cosine kernels
+ * @param type the kernel family
+ * @param gamma γ: scale of the inner product (polynomial, sigmoid) or inverse bandwidth (rbf,
+ *     laplacian); ignored by the linear and cosine kernels
  * @param degree p: the polynomial degree (polynomial only)
- * @param coef0  c₀: the additive constant (polynomial and sigmoid only)
+ * @param coef0 c₀: the additive constant (polynomial and sigmoid only)
  */
-public record Kernel(KernelType type, double gamma, int degree, double coef0) implements Serializable {
+public record Kernel(KernelType type, double gamma, int degree, double coef0)
+    implements Serializable {
 
   public Kernel {
     if (type == null) {
       throw new IllegalArgumentException("kernel type must not be null");
     }
     if (type.usesGamma() && !(gamma > 0 && Double.isFinite(gamma))) {
-      throw new IllegalArgumentException("gamma must be finite and > 0 for the " + type.paramName()
-          + " kernel, got " + gamma);
+      throw new IllegalArgumentException(
+          "gamma must be finite and > 0 for the " + type.paramName() + " kernel, got " + gamma);
     }
     if (type == KernelType.POLYNOMIAL && degree < 1) {
       throw new IllegalArgumentException("degree must be >= 1, got " + degree);
@@ -66,10 +69,10 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   }
 
   /**
-   * Whether every Gram matrix of this kernel is positive semi-definite. The sigmoid kernel never is; the
-   * polynomial kernel (γ⟨x,y⟩ + c₀)^p is for c₀ ≥ 0 (a sum of the positive-definite ⟨x,y⟩^i with
-   * non-negative coefficients) but not for c₀ &lt; 0: a point x with γ‖x‖² = −c₀ has k(x,x) = 0 while
-   * k(x,0) = c₀^p ≠ 0, so the Gram matrix of {x, 0} has a negative determinant.
+   * Whether every Gram matrix of this kernel is positive semi-definite. The sigmoid kernel never
+   * is; the polynomial kernel (γ⟨x,y⟩ + c₀)^p is for c₀ ≥ 0 (a sum of the positive-definite ⟨x,y⟩^i
+   * with non-negative coefficients) but not for c₀ &lt; 0: a point x with γ‖x‖² = −c₀ has k(x,x) =
+   * 0 while k(x,0) = c₀^p ≠ 0, so the Gram matrix of {x, 0} has a negative determinant.
    */
   public boolean isPositiveDefinite() {
     return type.isPositiveDefinite() && !(type == KernelType.POLYNOMIAL && coef0 < 0);
@@ -80,7 +83,9 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
     return type == KernelType.RBF || type == KernelType.LAPLACIAN;
   }
 
-  /** k(x, y) for two vectors of equal length, evaluated directly (a reference, not the hot path). */
+  /**
+   * k(x, y) for two vectors of equal length, evaluated directly (a reference, not the hot path).
+   */
   public double apply(double[] x, double[] y) {
     if (x.length != y.length) {
       throw new IllegalArgumentException("vector sizes differ: " + x.length + " and " + y.length);
@@ -122,18 +127,25 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   /**
    * The kernel between b rows and m landmarks.
    *
-   * @param rows      b×d row-major block of rows
+   * @param rows b×d row-major block of rows
    * @param rowSqNorms ‖x_i‖², length ≥ b
-   * @param b         number of rows in the block
+   * @param b number of rows in the block
    * @param landmarks m×d row-major landmarks
    * @param landmarkSqNorms ‖z_j‖², length m
-   * @param m         number of landmarks
-   * @param d         dimension
-   * @param out       receives K as an m×b column-major matrix: out[i·m + j] = k(x_i, z_j), so each row's
-   *                  kernel vector k_x is contiguous; length ≥ m·b
+   * @param m number of landmarks
+   * @param d dimension
+   * @param out receives K as an m×b column-major matrix: out[i·m + j] = k(x_i, z_j), so each row's
+   *     kernel vector k_x is contiguous; length ≥ m·b
    */
-  public void block(double[] rows, double[] rowSqNorms, int b, double[] landmarks, double[] landmarkSqNorms,
-      int m, int d, double[] out) {
+  public void block(
+      double[] rows,
+      double[] rowSqNorms,
+      int b,
+      double[] landmarks,
+      double[] landmarkSqNorms,
+      int m,
+      int d,
+      double[] out) {
     if (b == 0) {
       return;
     }
@@ -148,12 +160,12 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   }
 
   /**
-   * The m×m kernel matrix of the points among themselves (K_mm), column-major in {@code out}: the inner
-   * products by one SYRK (m²d flops, half of {@link #block}'s GEMM on the same points), mirrored, then
-   * mapped as {@link #block} maps them; so K_mm is exactly symmetric.
+   * The m×m kernel matrix of the points among themselves (K_mm), column-major in {@code out}: the
+   * inner products by one SYRK (m²d flops, half of {@link #block}'s GEMM on the same points),
+   * mirrored, then mapped as {@link #block} maps them; so K_mm is exactly symmetric.
    *
-   * @param points   m×d row-major
-   * @param sqNorms  ‖z_j‖², length m
+   * @param points m×d row-major
+   * @param sqNorms ‖z_j‖², length m
    */
   public void gram(double[] points, double[] sqNorms, int m, int d, double[] out) {
     if (m == 0) {
@@ -169,11 +181,13 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
   }
 
   /** Turns inner products ⟨x_i, z_j⟩ (m×b column-major) into kernel values in place. */
-  private void mapInnerProducts(double[] out, double[] rowSqNorms, int b, double[] landmarkSqNorms, int m) {
+  private void mapInnerProducts(
+      double[] out, double[] rowSqNorms, int b, double[] landmarkSqNorms, int m) {
     switch (type) {
-      case LINEAR -> { }
+      case LINEAR -> {}
       case RBF -> {
-        // Row by row (each row's kernel vector is contiguous) through C2-vectorised loops; FastExp is about
+        // Row by row (each row's kernel vector is contiguous) through C2-vectorised loops; FastExp
+        // is about
         // 2.5× cheaper than Math.exp (see FastExp for its accuracy).
         FastExp exp = new FastExp(m);
         for (int i = 0; i < b; i++) {
@@ -210,7 +224,8 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
     }
   }
 
-  private void laplacianBlock(double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
+  private void laplacianBlock(
+      double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
     for (int i = 0; i < b; i++) {
       int xo = i * d;
       for (int j = 0; j < m; j++) {
@@ -240,16 +255,17 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
 
   /**
    * The median heuristic for γ, computed on up to {@code maxPoints} of the given points (row-major,
-   * m×d): rbf γ = 1 / (2·median ‖x−y‖²), i.e. bandwidth σ = median distance; laplacian γ = 1 / median
-   * ‖x−y‖₁; polynomial and sigmoid γ = 1/d (scikit-learn's default); linear and cosine ignore γ (1).
-   * Distances are summed from coordinate differences, never expanded through norms, so they are exact up
-   * to rounding of the differences themselves wherever the points lie (the same shift-invariant distances
-   * the kernel blocks see).
+   * m×d): rbf γ = 1 / (2·median ‖x−y‖²), i.e. bandwidth σ = median distance; laplacian γ = 1 /
+   * median ‖x−y‖₁; polynomial and sigmoid γ = 1/d (scikit-learn's default); linear and cosine
+   * ignore γ (1). Distances are summed from coordinate differences, never expanded through norms,
+   * so they are exact up to rounding of the differences themselves wherever the points lie (the
+   * same shift-invariant distances the kernel blocks see).
    *
-   * @throws IllegalArgumentException when all sampled points coincide, so no bandwidth can be derived, or
-   *                                  when the median distance overflows a double
+   * @throws IllegalArgumentException when all sampled points coincide, so no bandwidth can be
+   *     derived, or when the median distance overflows a double
    */
-  public static double medianHeuristicGamma(KernelType type, double[] points, int m, int d, int maxPoints) {
+  public static double medianHeuristicGamma(
+      KernelType type, double[] points, int m, int d, int maxPoints) {
     switch (type) {
       case POLYNOMIAL, SIGMOID -> {
         return 1.0 / d;
@@ -257,7 +273,7 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
       case LINEAR, COSINE -> {
         return 1.0;
       }
-      default -> { }
+      default -> {}
     }
     int p = Math.min(m, maxPoints);
     double[] distances = new double[p * (p - 1) / 2];
@@ -273,17 +289,27 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0) im
       }
     }
     Arrays.sort(distances);
-    double median = distances.length == 0 ? 0.0 : distances.length % 2 == 1
-        ? distances[distances.length / 2]
-        : 0.5 * (distances[distances.length / 2 - 1] + distances[distances.length / 2]);
+    double median =
+        distances.length == 0
+            ? 0.0
+            : distances.length % 2 == 1
+                ? distances[distances.length / 2]
+                : 0.5 * (distances[distances.length / 2 - 1] + distances[distances.length / 2]);
     if (median == Double.POSITIVE_INFINITY) {
-      throw new IllegalArgumentException("Cannot choose gamma by the median heuristic: the median pairwise "
-          + (type == KernelType.RBF ? "squared " : "") + "distance among " + p + " landmarks overflows a "
-          + "double; rescale the data");
+      throw new IllegalArgumentException(
+          "Cannot choose gamma by the median heuristic: the median pairwise "
+              + (type == KernelType.RBF ? "squared " : "")
+              + "distance among "
+              + p
+              + " landmarks overflows a "
+              + "double; rescale the data");
     }
     if (!(median > 0)) {
-      throw new IllegalArgumentException("Cannot choose gamma by the median heuristic: the median pairwise "
-          + "distance among " + p + " landmarks is 0 (duplicated rows?); set gamma explicitly");
+      throw new IllegalArgumentException(
+          "Cannot choose gamma by the median heuristic: the median pairwise "
+              + "distance among "
+              + p
+              + " landmarks is 0 (duplicated rows?); set gamma explicitly");
     }
     return type == KernelType.RBF ? 1.0 / (2.0 * median) : 1.0 / median;
   }

@@ -6,18 +6,19 @@ import java.util.Locale;
 /**
  * The kernel families, with the names the {@code kernel} parameter accepts.
  *
- * <p>Definitions follow scikit-learn's {@code sklearn.metrics.pairwise} (and the Sterge et al. paper for
- * the Gaussian kernel), with γ the {@code gamma} parameter, c₀ the {@code coef0} parameter and p the
- * {@code degree} parameter:
+ * <p>Definitions follow scikit-learn's {@code sklearn.metrics.pairwise} (and the Sterge et al.
+ * paper for the Gaussian kernel), with γ the {@code gamma} parameter, c₀ the {@code coef0}
+ * parameter and p the {@code degree} parameter:
+ *
  * <ul>
- *   <li>{@link #RBF} (alias {@code gaussian}): k(x,y) = exp(−γ‖x−y‖²);</li>
- *   <li>{@link #LAPLACIAN}: k(x,y) = exp(−γ‖x−y‖₁) (the L1 distance, as in scikit-learn);</li>
- *   <li>{@link #POLYNOMIAL}: k(x,y) = (γ⟨x,y⟩ + c₀)^p; positive definite only for c₀ ≥ 0, so with c₀ &lt; 0
- *       it is treated as the sigmoid kernel is ({@link Kernel#isPositiveDefinite()});</li>
- *   <li>{@link #LINEAR}: k(x,y) = ⟨x,y⟩ (kernel PCA then equals ordinary PCA);</li>
- *   <li>{@link #COSINE}: k(x,y) = ⟨x,y⟩ / (‖x‖‖y‖), and 0 when either vector is zero;</li>
- *   <li>{@link #SIGMOID}: k(x,y) = tanh(γ⟨x,y⟩ + c₀). Not positive definite: accepted with a warning,
- *       negative eigenvalues of the landmark kernel matrix are dropped as rank.</li>
+ *   <li>{@link #RBF} (alias {@code gaussian}): k(x,y) = exp(−γ‖x−y‖²);
+ *   <li>{@link #LAPLACIAN}: k(x,y) = exp(−γ‖x−y‖₁) (the L1 distance, as in scikit-learn);
+ *   <li>{@link #POLYNOMIAL}: k(x,y) = (γ⟨x,y⟩ + c₀)^p; positive definite only for c₀ ≥ 0, so with
+ *       c₀ &lt; 0 it is treated as the sigmoid kernel is ({@link Kernel#isPositiveDefinite()});
+ *   <li>{@link #LINEAR}: k(x,y) = ⟨x,y⟩ (kernel PCA then equals ordinary PCA);
+ *   <li>{@link #COSINE}: k(x,y) = ⟨x,y⟩ / (‖x‖‖y‖), and 0 when either vector is zero;
+ *   <li>{@link #SIGMOID}: k(x,y) = tanh(γ⟨x,y⟩ + c₀). Not positive definite: accepted with a
+ *       warning, negative eigenvalues of the landmark kernel matrix are dropped as rank.
  * </ul>
  */
 public enum KernelType {
@@ -29,8 +30,9 @@ public enum KernelType {
   SIGMOID("sigmoid", false);
 
   /** Every name the {@code kernel} parameter accepts, aliases included. */
-  public static final String[] NAMES = {"rbf", "gaussian", "laplacian", "polynomial", "poly", "linear",
-      "cosine", "sigmoid"};
+  public static final String[] NAMES = {
+    "rbf", "gaussian", "laplacian", "polynomial", "poly", "linear", "cosine", "sigmoid"
+  };
 
   private final String paramName;
   private final boolean positiveDefinite;
@@ -46,8 +48,9 @@ public enum KernelType {
   }
 
   /**
-   * Whether the family is positive semi-definite for its usual parameters (false only for sigmoid). Whether
-   * a given kernel is can depend on its parameters too: see {@link Kernel#isPositiveDefinite()}.
+   * Whether the family is positive semi-definite for its usual parameters (false only for sigmoid).
+   * Whether a given kernel is can depend on its parameters too: see {@link
+   * Kernel#isPositiveDefinite()}.
    */
   public boolean isPositiveDefinite() {
     return positiveDefinite;
@@ -73,8 +76,9 @@ public enum KernelType {
       case "linear" -> LINEAR;
       case "cosine" -> COSINE;
       case "sigmoid" -> SIGMOID;
-      default -> throw new IllegalArgumentException("Unknown kernel '" + name + "'; expected one of "
-          + Arrays.toString(NAMES));
+      default ->
+          throw new IllegalArgumentException(
+              "Unknown kernel '" + name + "'; expected one of " + Arrays.toString(NAMES));
     };
   }
 }

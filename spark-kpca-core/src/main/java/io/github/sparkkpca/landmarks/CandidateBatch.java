@@ -11,22 +11,27 @@ import java.util.TreeSet;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * The next {@code capacity} distinct rows of a seeded random order of the data after a cursor, each with its
- * residual against the current landmarks: one summary of a residual-growth pass ({@link ResidualGrowth}).
+ * The next {@code capacity} distinct rows of a seeded random order of the data after a cursor, each
+ * with its residual against the current landmarks: one summary of a residual-growth pass ({@link
+ * ResidualGrowth}).
  *
- * <p><b>Order.</b> A row's place is its key, {@link RowHash#hash} of its values and the seed (an unsigned
- * 64-bit number), ties broken by the values themselves (lexicographically): a random permutation of the
- * distinct rows that depends only on the seed and the values, so every partitioning and row order gives
- * the same batches. Identical rows are one candidate (a repeated landmark adds nothing to the span).
+ * <p><b>Order.</b> A row's place is its key, {@link RowHash#hash} of its values and the seed (an
+ * unsigned 64-bit number), ties broken by the values themselves (lexicographically): a random
+ * permutation of the distinct rows that depends only on the seed and the values, so every
+ * partitioning and row order gives the same batches. Identical rows are one candidate (a repeated
+ * landmark adds nothing to the span).
  *
- * <p><b>Merging.</b> Each partition keeps its {@code capacity} first rows after the cursor; the first
- * {@code capacity} of the union are among them, so merging two sorted batches and keeping the first
- * {@code capacity} distinct entries is exact.
+ * <p><b>Merging.</b> Each partition keeps its {@code capacity} first rows after the cursor; the
+ * first {@code capacity} of the union are among them, so merging two sorted batches and keeping the
+ * first {@code capacity} distinct entries is exact.
  */
 final class CandidateBatch implements Serializable {
 
-  /** A candidate: its key, values and residual k(x,x) − uᵀK_mm⁻¹u against the landmarks of the pass. */
-  record Candidate(long key, double[] row, double residual) implements Serializable, Comparable<Candidate> {
+  /**
+   * A candidate: its key, values and residual k(x,x) − uᵀK_mm⁻¹u against the landmarks of the pass.
+   */
+  record Candidate(long key, double[] row, double residual)
+      implements Serializable, Comparable<Candidate> {
     @Override
     public int compareTo(Candidate other) {
       int byKey = Long.compareUnsigned(key, other.key);
@@ -34,10 +39,19 @@ final class CandidateBatch implements Serializable {
     }
   }
 
-  /** What a pass broadcasts: the order's seed and cursor, the batch size and the landmarks with their factor. */
-  record Scan(long seed, Candidate cursor, int capacity, Kernel kernel, double[] landmarks, int d,
-      BorderedCholesky factor) implements Serializable {
-  }
+  /**
+   * What a pass broadcasts: the order's seed and cursor, the batch size and the landmarks with
+   * their factor.
+   */
+  record Scan(
+      long seed,
+      Candidate cursor,
+      int capacity,
+      Kernel kernel,
+      double[] landmarks,
+      int d,
+      BorderedCholesky factor)
+      implements Serializable {}
 
   private final List<Candidate> sorted;
 
@@ -55,8 +69,11 @@ final class CandidateBatch implements Serializable {
     TreeSet<Candidate> first = new TreeSet<>();
     while (rows.hasNext()) {
       double[] values = rows.next().toArray();
-      Candidate c = new Candidate(RowHash.hash(new org.apache.spark.ml.linalg.DenseVector(values), scan.seed()),
-          values, Double.NaN);
+      Candidate c =
+          new Candidate(
+              RowHash.hash(new org.apache.spark.ml.linalg.DenseVector(values), scan.seed()),
+              values,
+              Double.NaN);
       if (scan.cursor() != null && c.compareTo(scan.cursor()) <= 0) {
         continue;
       }
@@ -81,8 +98,11 @@ final class CandidateBatch implements Serializable {
 
   /** k(x,x) − ‖L⁻¹u‖² for u = (k(x, z_j))_j over the landmarks of {@code scan}. */
   static double residual(Scan scan, double[] x) {
-    return BorderedCholesky.schur(scan.kernel().apply(x, x), scan.factor().forward(kernelColumn(scan.kernel(),
-        scan.landmarks(), scan.factor().size(), scan.d(), x)));
+    return BorderedCholesky.schur(
+        scan.kernel().apply(x, x),
+        scan.factor()
+            .forward(
+                kernelColumn(scan.kernel(), scan.landmarks(), scan.factor().size(), scan.d(), x)));
   }
 
   /** (k(z_j, x))_{j < m} for the m×d row-major landmarks z. */
@@ -103,7 +123,8 @@ final class CandidateBatch implements Serializable {
     int j = 0;
     while (out.size() < capacity && (i < a.sorted.size() || j < b.sorted.size())) {
       Candidate next;
-      if (j >= b.sorted.size() || (i < a.sorted.size() && a.sorted.get(i).compareTo(b.sorted.get(j)) <= 0)) {
+      if (j >= b.sorted.size()
+          || (i < a.sorted.size() && a.sorted.get(i).compareTo(b.sorted.get(j)) <= 0)) {
         next = a.sorted.get(i++);
       } else {
         next = b.sorted.get(j++);

@@ -10,24 +10,25 @@ import org.apache.spark.ml.linalg.Vector;
 import scala.Tuple2;
 
 /**
- * One validating pass over the input column that also draws a uniform landmark sample: counts the rows,
- * checks every vector ({@link InputVectors}) and keeps the distinct rows with the {@code capacity}
- * smallest pseudo-random keys.
+ * One validating pass over the input column that also draws a uniform landmark sample: counts the
+ * rows, checks every vector ({@link InputVectors}) and keeps the distinct rows with the {@code
+ * capacity} smallest pseudo-random keys.
  *
- * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform(long, long)}, a hash of the seed and the
- * row's 0-based position in the data. Keys behave as i.i.d. uniform draws, one per row, so taking rows in
- * key order is a uniformly random order of the rows ("bottom-m" sampling, {@link SmallestKeys}); rows equal
- * to one already taken are merged and the draw continues until {@code capacity} distinct rows are found (or
- * the data run out of distinct rows). A value repeated in c rows is therefore drawn as often as c rows
- * are, not as one row: with 90 % of the rows equal, that value is a landmark in almost every sample.
- * Removing a repeated landmark loses nothing, since Nyström's span{k(·,z_j)} is the same with it.
- * The sample depends on the seed and on the rows in their order, not on how they are split into
- * partitions (the position of a row is its partition's first row number plus its position within the
- * partition, see {@link #scanIndexedPartition}). Landmarks are ordered by key, which fixes their order too.
+ * <p><b>Sampling.</b> Each row's key is {@link RowHash#uniform(long, long)}, a hash of the seed and
+ * the row's 0-based position in the data. Keys behave as i.i.d. uniform draws, one per row, so
+ * taking rows in key order is a uniformly random order of the rows ("bottom-m" sampling, {@link
+ * SmallestKeys}); rows equal to one already taken are merged and the draw continues until {@code
+ * capacity} distinct rows are found (or the data run out of distinct rows). A value repeated in c
+ * rows is therefore drawn as often as c rows are, not as one row: with 90 % of the rows equal, that
+ * value is a landmark in almost every sample. Removing a repeated landmark loses nothing, since
+ * Nyström's span{k(·,z_j)} is the same with it. The sample depends on the seed and on the rows in
+ * their order, not on how they are split into partitions (the position of a row is its partition's
+ * first row number plus its position within the partition, see {@link #scanIndexedPartition}).
+ * Landmarks are ordered by key, which fixes their order too.
  *
  * <p><b>Errors.</b> The first invalid row (lowest partition, then position) is recorded with its
- * partition and position; {@link #errorMessage()} turns it into a global 0-based row number using the
- * per-partition counts. Instances are merged with {@link #merge} in a {@code treeAggregate}.
+ * partition and position; {@link #errorMessage()} turns it into a global 0-based row number using
+ * the per-partition counts. Instances are merged with {@link #merge} in a {@code treeAggregate}.
  */
 public final class DataScan implements Serializable {
 
@@ -55,9 +56,9 @@ public final class DataScan implements Serializable {
    * Scans one partition's vectors.
    *
    * @param partition the partition's index
-   * @param firstRow  the 0-based position in the data of the partition's first row (the number of rows in
-   *                  the partitions before it), which the sampling keys are derived from
-   * @param vectors   the partition's vectors, in order
+   * @param firstRow the 0-based position in the data of the partition's first row (the number of
+   *     rows in the partitions before it), which the sampling keys are derived from
+   * @param vectors the partition's vectors, in order
    */
   public DataScan scanPartition(int partition, long firstRow, Iterator<Vector> vectors) {
     long position = 0;
@@ -80,31 +81,32 @@ public final class DataScan implements Serializable {
   }
 
   /**
-   * Scans one partition of {@code JavaRDD.zipWithIndex()}: each vector with its 0-based position in the
-   * data (consecutive within a partition, so the first one gives the partition's first row).
+   * Scans one partition of {@code JavaRDD.zipWithIndex()}: each vector with its 0-based position in
+   * the data (consecutive within a partition, so the first one gives the partition's first row).
    */
   public DataScan scanIndexedPartition(int partition, Iterator<Tuple2<Vector, Long>> rows) {
     if (!rows.hasNext()) {
       return scanPartition(partition, 0, java.util.Collections.emptyIterator());
     }
     Tuple2<Vector, Long> first = rows.next();
-    Iterator<Vector> vectors = new Iterator<>() {
-      private boolean firstPending = true;
+    Iterator<Vector> vectors =
+        new Iterator<>() {
+          private boolean firstPending = true;
 
-      @Override
-      public boolean hasNext() {
-        return firstPending || rows.hasNext();
-      }
+          @Override
+          public boolean hasNext() {
+            return firstPending || rows.hasNext();
+          }
 
-      @Override
-      public Vector next() {
-        if (firstPending) {
-          firstPending = false;
-          return first._1();
-        }
-        return rows.next()._1();
-      }
-    };
+          @Override
+          public Vector next() {
+            if (firstPending) {
+              firstPending = false;
+              return first._1();
+            }
+            return rows.next()._1();
+          }
+        };
     return scanPartition(partition, first._2(), vectors);
   }
 
@@ -142,7 +144,9 @@ public final class DataScan implements Serializable {
     return n;
   }
 
-  /** A message naming the column and the 0-based row of the first invalid vector, or null if none. */
+  /**
+   * A message naming the column and the 0-based row of the first invalid vector, or null if none.
+   */
   public String errorMessage() {
     if (error == null) {
       return null;
@@ -151,8 +155,16 @@ public final class DataScan implements Serializable {
     for (Map.Entry<Integer, Long> e : countByPartition.headMap(errorPartition).entrySet()) {
       before += e.getValue();
     }
-    return "Column '" + column + "': the vector in row " + (before + errorPosition) + " (partition "
-        + errorPartition + ", position " + errorPosition + ") " + error;
+    return "Column '"
+        + column
+        + "': the vector in row "
+        + (before + errorPosition)
+        + " (partition "
+        + errorPartition
+        + ", position "
+        + errorPosition
+        + ") "
+        + error;
   }
 
   /**
@@ -170,8 +182,8 @@ public final class DataScan implements Serializable {
   }
 
   /**
-   * The sampled rows ordered by key, as an m×d row-major array: m = min(capacity, number of distinct
-   * rows) distinct rows.
+   * The sampled rows ordered by key, as an m×d row-major array: m = min(capacity, number of
+   * distinct rows) distinct rows.
    */
   public double[] sampleRowMajor() {
     return sample.rowsByKey(dim);

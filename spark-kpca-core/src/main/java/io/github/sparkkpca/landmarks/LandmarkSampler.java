@@ -7,22 +7,33 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * A way of choosing the m landmarks of a Nyström fit. Every sampler is reproducible for a seed and
- * independent of the partitioning of the data; it may run passes of its own over the validated rows.
+ * independent of the partitioning of the data; it may run passes of its own over the validated
+ * rows.
  */
 public interface LandmarkSampler {
 
   /**
-   * What a sampler may use: the validated rows, the validating scan (count and uniform sample), the kernel
-   * (γ resolved), sizes, seed and the prefix of its Spark job descriptions.
+   * What a sampler may use: the validated rows, the validating scan (count and uniform sample), the
+   * kernel (γ resolved), sizes, seed and the prefix of its Spark job descriptions.
    */
-  record Input(SparkSession spark, JavaRDD<Vector> vectors, DataScan scan, Kernel kernel, long n, int d, int m,
-      long seed, String column, int blockSize, String jobPrefix) {
-  }
+  record Input(
+      SparkSession spark,
+      JavaRDD<Vector> vectors,
+      DataScan scan,
+      Kernel kernel,
+      long n,
+      int d,
+      int m,
+      long seed,
+      String column,
+      int blockSize,
+      String jobPrefix) {}
 
   /**
    * Landmarks as chosen: m×d row-major rows, their count (fewer than asked when the data have fewer
-   * distinct candidates), how they were obtained, in words, and, for {@link ResidualGrowth}, the mean
-   * residual of its held-out probe rows relative to their mean k(x,x) after each landmark (else null).
+   * distinct candidates), how they were obtained, in words, and, for {@link ResidualGrowth}, the
+   * mean residual of its held-out probe rows relative to their mean k(x,x) after each landmark
+   * (else null).
    */
   record Landmarks(double[] rows, int count, String description, double[] residualCurve) {
     public Landmarks(double[] rows, int count, String description) {
@@ -33,7 +44,10 @@ public interface LandmarkSampler {
   Landmarks select(Input input);
 
   /** The sampler a {@code landmarkSampling} value names. */
-  static LandmarkSampler of(LandmarkSelection selection, double leverageRegularization, int kmeansMaxIter,
+  static LandmarkSampler of(
+      LandmarkSelection selection,
+      double leverageRegularization,
+      int kmeansMaxIter,
       ResidualGrowth.Settings growth) {
     return switch (selection) {
       case UNIFORM -> new UniformSampler();
@@ -43,10 +57,21 @@ public interface LandmarkSampler {
     };
   }
 
-  /** Why there are fewer landmarks than requested when the scan found fewer distinct rows than m, else "". */
+  /**
+   * Why there are fewer landmarks than requested when the scan found fewer distinct rows than m,
+   * else "".
+   */
   static String fewerNote(Input input) {
     int found = input.scan().sampleSize();
-    return found < input.m() ? "; " + found + " landmarks instead of the " + input.m() + " requested: the data have "
-        + "only " + found + " distinct rows" : "";
+    return found < input.m()
+        ? "; "
+            + found
+            + " landmarks instead of the "
+            + input.m()
+            + " requested: the data have "
+            + "only "
+            + found
+            + " distinct rows"
+        : "";
   }
 }

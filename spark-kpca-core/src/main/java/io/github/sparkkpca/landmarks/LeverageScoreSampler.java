@@ -11,16 +11,17 @@ import org.apache.spark.ml.linalg.Vector;
 /**
  * Weighted landmark sampling by approximate ridge leverage scores.
  *
- * <p>The ridge leverage score of x_i is l_i(λ) = [K(K + nλI)⁻¹]_ii. From a uniform pilot set S it is
- * approximated (Alaoui and Mahoney 2015; Sterge et al. 2020, §3.2.1) by
- * l̃_i = (k(x_i,x_i) − k_iᵀ(K_SS + nλI)⁻¹k_i) / (nλ), which equals l_i when S is all of the data.
- * With K_SS = VΛVᵀ and M = V(Λ + nλ)^{-1/2}, k_iᵀ(K_SS + nλI)⁻¹k_i = ‖Mᵀk_i‖², one GEMM per block.
+ * <p>The ridge leverage score of x_i is l_i(λ) = [K(K + nλI)⁻¹]_ii. From a uniform pilot set S it
+ * is approximated (Alaoui and Mahoney 2015; Sterge et al. 2020, §3.2.1) by l̃_i = (k(x_i,x_i) −
+ * k_iᵀ(K_SS + nλI)⁻¹k_i) / (nλ), which equals l_i when S is all of the data. With K_SS = VΛVᵀ and M
+ * = V(Λ + nλ)^{-1/2}, k_iᵀ(K_SS + nλI)⁻¹k_i = ‖Mᵀk_i‖², one GEMM per block.
  *
  * <p>Rows are then drawn without replacement with probabilities ∝ l̃_i by keeping the smallest keys
  * −ln(u_i)/l̃_i (Efraimidis and Spirakis 2006), with u_i the draw of the row's position in the data
- * ({@link RowHash#uniform(long, long)}), until m distinct rows are found ({@link SmallestKeys}): identical
- * rows have equal scores and independent draws, so a value repeated in c rows weighs c·l̃, as c rows do.
- * The sample depends on the rows in their order, not on how they are split into partitions.
+ * ({@link RowHash#uniform(long, long)}), until m distinct rows are found ({@link SmallestKeys}):
+ * identical rows have equal scores and independent draws, so a value repeated in c rows weighs
+ * c·l̃, as c rows do. The sample depends on the rows in their order, not on how they are split into
+ * partitions.
  */
 public final class LeverageScoreSampler implements Serializable {
 
@@ -34,13 +35,14 @@ public final class LeverageScoreSampler implements Serializable {
   private final long seed;
 
   /**
-   * @param pilot          the kernel bound to the pilot rows S
-   * @param n              number of rows
+   * @param pilot the kernel bound to the pilot rows S
+   * @param n number of rows
    * @param regularization λ relative to the mean of k(z,z) over the pilot (so it is scale-free)
-   * @param m              landmarks to draw
-   * @param seed           the fit's seed
+   * @param m landmarks to draw
+   * @param seed the fit's seed
    */
-  public LeverageScoreSampler(LandmarkKernel pilot, long n, double regularization, int m, long seed) {
+  public LeverageScoreSampler(
+      LandmarkKernel pilot, long n, double regularization, int m, long seed) {
     int p = pilot.numLandmarks();
     double[] gram = pilot.gram();
     double diagonalMean = 0;
@@ -48,7 +50,8 @@ public final class LeverageScoreSampler implements Serializable {
       diagonalMean += gram[j + j * p] / p;
     }
     if (!(diagonalMean > 0)) {
-      throw new IllegalArgumentException("leverage sampling: the pilot landmarks have k(z,z) = 0 on average");
+      throw new IllegalArgumentException(
+          "leverage sampling: the pilot landmarks have k(z,z) = 0 on average");
     }
     this.nLambda = n * regularization * diagonalMean;
     SymmetricEigen eig = SymmetricEigen.of(gram, p);
@@ -74,7 +77,8 @@ public final class LeverageScoreSampler implements Serializable {
    *
    * @param firstRow the 0-based position in the data of the partition's first row
    */
-  public SmallestKeys samplePartition(Iterator<Vector> vectors, long firstRow, int blockSize, String column) {
+  public SmallestKeys samplePartition(
+      Iterator<Vector> vectors, long firstRow, int blockSize, String column) {
     int p = pilot.numLandmarks();
     int d = pilot.dim();
     SmallestKeys keep = new SmallestKeys(m);

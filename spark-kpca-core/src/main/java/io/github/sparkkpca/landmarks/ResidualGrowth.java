@@ -10,46 +10,53 @@ import java.util.Locale;
 import org.apache.commons.math3.distribution.FDistribution;
 
 /**
- * Landmarks chosen by growing the set until it explains the data: the number m is an outcome, not an input
- * (Hallgren, <i>Kernel PCA and the Nyström method</i>, UCL thesis 2021, §3.4 and ch. 4).
+ * Landmarks chosen by growing the set until it explains the data: the number m is an outcome, not
+ * an input (Hallgren, <i>Kernel PCA and the Nyström method</i>, UCL thesis 2021, §3.4 and ch. 4).
  *
- * <p><b>Residual.</b> The feature-space residual of x against landmarks z_1..z_m is the squared distance of
- * φ(x) from their span, r_m(x) = k(x,x) − uᵀK_mm⁻¹u with u = (k(z_j,x))_j (thesis Lemma 1, uncentred). With
- * the Cholesky factor of K_mm it is k(x,x) − ‖L⁻¹u‖², and admitting a landmark borders the factor
- * ({@link BorderedCholesky}, O(m²)); r never increases as landmarks are added.
+ * <p><b>Residual.</b> The feature-space residual of x against landmarks z_1..z_m is the squared
+ * distance of φ(x) from their span, r_m(x) = k(x,x) − uᵀK_mm⁻¹u with u = (k(z_j,x))_j (thesis Lemma
+ * 1, uncentred). With the Cholesky factor of K_mm it is k(x,x) − ‖L⁻¹u‖², and admitting a landmark
+ * borders the factor ({@link BorderedCholesky}, O(m²)); r never increases as landmarks are added.
  *
- * <p><b>Procedure.</b> The distinct rows are put in a seeded random order ({@link CandidateBatch}). The
- * first P rows (at most a quarter of the n rows, at least 2) are a held-out <em>probe</em> sample and never
- * become landmarks; k̄ is their mean k(x,x).
- * The following rows are candidates, taken in order in batches: one distributed pass
- * ({@link DistributedPass}) finds the next batch and scores each candidate against the current landmarks
- * on the executors. On the driver, a candidate whose residual against the landmarks grown so far is above
- * the level ℓ is admitted; after each admission the probe residuals are updated in O(P·m) (the new
- * Cholesky column) and their mean, relative to k̄, is one point of the residual curve. Batches double
- * (256, 512, …, bounded by 2²⁰ numbers per batch) so the number of passes is logarithmic in the rows
- * scanned. Growth stops at the first of:
+ * <p><b>Procedure.</b> The distinct rows are put in a seeded random order ({@link CandidateBatch}).
+ * The first P rows (at most a quarter of the n rows, at least 2) are a held-out <em>probe</em>
+ * sample and never become landmarks; k̄ is their mean k(x,x). The following rows are candidates,
+ * taken in order in batches: one distributed pass ({@link DistributedPass}) finds the next batch
+ * and scores each candidate against the current landmarks on the executors. On the driver, a
+ * candidate whose residual against the landmarks grown so far is above the level ℓ is admitted;
+ * after each admission the probe residuals are updated in O(P·m) (the new Cholesky column) and
+ * their mean, relative to k̄, is one point of the residual curve. Batches double (256, 512, …,
+ * bounded by 2²⁰ numbers per batch) so the number of passes is logarithmic in the rows scanned.
+ * Growth stops at the first of:
+ *
  * <ul>
- *   <li>{@link Test#TOLERANCE}: the mean probe residual is ≤ τ·k̄ (ℓ = τ·k̄);</li>
+ *   <li>{@link Test#TOLERANCE}: the mean probe residual is ≤ τ·k̄ (ℓ = τ·k̄);
  *   <li>{@link Test#F} (experimental): the F-test of thesis §4.2 does not reject H₀: m = d. For the
- *       candidate c about to be admitted, with the probe split into disjoint halves I (even places) and I'
- *       (odd places) of size N,
- *       F = Σ_{i∈I} r_m(x_i) / Σ_{j∈I'} r_{m+1}(x_j), r_{m+1} against the landmarks and c; H₀ is rejected,
- *       and c admitted, when F exceeds the 1 − α quantile of F(N(n−m), N(n−m)) (n the training rows). Here
- *       ℓ = 10⁻¹⁰·k̄, only to keep K_mm positive definite. The thesis derives the test under a Gaussian noise
- *       model and evaluates it neither in experiments nor for repeated use (no sequential correction);</li>
- *   <li>m reaches the maximum M, or every row has been scanned.</li>
+ *       candidate c about to be admitted, with the probe split into disjoint halves I (even places)
+ *       and I' (odd places) of size N, F = Σ_{i∈I} r_m(x_i) / Σ_{j∈I'} r_{m+1}(x_j), r_{m+1}
+ *       against the landmarks and c; H₀ is rejected, and c admitted, when F exceeds the 1 − α
+ *       quantile of F(N(n−m), N(n−m)) (n the training rows). Here ℓ = 10⁻¹⁰·k̄, only to keep K_mm
+ *       positive definite. The thesis derives the test under a Gaussian noise model and evaluates
+ *       it neither in experiments nor for repeated use (no sequential correction);
+ *   <li>m reaches the maximum M, or every row has been scanned.
  * </ul>
- * Everything depends on the seed and the rows' values only: the same landmarks for every partitioning.
- * Cost: one pass to draw the probe, then one pass per batch (hashing n rows, scoring B·m² per partition),
- * O(m²) per candidate and O(P·m) per landmark on the driver.
+ *
+ * Everything depends on the seed and the rows' values only: the same landmarks for every
+ * partitioning. Cost: one pass to draw the probe, then one pass per batch (hashing n rows, scoring
+ * B·m² per partition), O(m²) per candidate and O(P·m) per landmark on the driver.
  */
 public final class ResidualGrowth implements LandmarkSampler {
 
   /** Numbers (rows × dimension) a batch may hold: it is merged on the executors and collected. */
   static final int BATCH_NUMBERS = 1 << 20;
+
   /** The first batch size. */
   static final int FIRST_BATCH = 256;
-  /** Residuals at or below this fraction of k̄ are never admitted: K_mm stays numerically positive definite. */
+
+  /**
+   * Residuals at or below this fraction of k̄ are never admitted: K_mm stays numerically positive
+   * definite.
+   */
   static final double PIVOT_FLOOR = 1e-10;
 
   /** The stopping rule. */
@@ -68,8 +75,8 @@ public final class ResidualGrowth implements LandmarkSampler {
           return t;
         }
       }
-      throw new IllegalArgumentException("Unknown landmarkTest '" + name + "'; expected one of "
-          + Arrays.toString(NAMES));
+      throw new IllegalArgumentException(
+          "Unknown landmarkTest '" + name + "'; expected one of " + Arrays.toString(NAMES));
     }
   }
 
@@ -80,7 +87,8 @@ public final class ResidualGrowth implements LandmarkSampler {
    * @param test the stopping rule
    * @param alpha the level of the F-test ∈ (0, 1)
    */
-  public record Settings(double tolerance, int maxLandmarks, int probeSize, Test test, double alpha) {
+  public record Settings(
+      double tolerance, int maxLandmarks, int probeSize, Test test, double alpha) {
     public Settings {
       if (!(tolerance > 0 && tolerance < 1)) {
         throw new IllegalArgumentException("landmarkTolerance must be in (0, 1), got " + tolerance);
@@ -110,20 +118,36 @@ public final class ResidualGrowth implements LandmarkSampler {
     int batchCap = Math.max(FIRST_BATCH, BATCH_NUMBERS / Math.max(1, d));
     // At most a quarter of the rows are held out, so that candidates remain on small data.
     int probeSize = (int) Math.max(2, Math.min(settings.probeSize(), input.n() / 4));
-    List<CandidateBatch.Candidate> probeRows = pass(input, new CandidateBatch.Scan(input.seed(), null,
-        probeSize, kernel, new double[0], d, new BorderedCholesky()), "draw the probe rows of residual "
-        + "growth").candidates();
+    List<CandidateBatch.Candidate> probeRows =
+        pass(
+                input,
+                new CandidateBatch.Scan(
+                    input.seed(),
+                    null,
+                    probeSize,
+                    kernel,
+                    new double[0],
+                    d,
+                    new BorderedCholesky()),
+                "draw the probe rows of residual " + "growth")
+            .candidates();
     int p = probeRows.size();
     if (p < 2) {
-      throw new IllegalArgumentException("residual growth needs at least 2 distinct rows for its probe sample; "
-          + "the data have " + p);
+      throw new IllegalArgumentException(
+          "residual growth needs at least 2 distinct rows for its probe sample; "
+              + "the data have "
+              + p);
     }
     Growth growth = new Growth(kernel, d, probeRows, input.n());
     if (!(growth.meanDiagonal > 0)) {
-      throw new IllegalArgumentException("residual growth: k(x,x) is 0 on every probe row (kernel "
-          + kernel.type().paramName() + "); no landmark can explain anything");
+      throw new IllegalArgumentException(
+          "residual growth: k(x,x) is 0 on every probe row (kernel "
+              + kernel.type().paramName()
+              + "); no landmark can explain anything");
     }
-    double level = (settings.test() == Test.TOLERANCE ? settings.tolerance() : PIVOT_FLOOR) * growth.meanDiagonal;
+    double level =
+        (settings.test() == Test.TOLERANCE ? settings.tolerance() : PIVOT_FLOOR)
+            * growth.meanDiagonal;
     double floor = Math.max(level, PIVOT_FLOOR * growth.meanDiagonal);
     CandidateBatch.Candidate cursor = probeRows.get(p - 1);
     int batch = FIRST_BATCH;
@@ -135,9 +159,16 @@ public final class ResidualGrowth implements LandmarkSampler {
       if (reason != null) {
         break;
       }
-      CandidateBatch next = pass(input, new CandidateBatch.Scan(input.seed(), cursor, batch, kernel,
-          growth.landmarkRows(), d, growth.factor), "residual growth: score " + batch + " candidates against "
-          + growth.m() + " landmarks");
+      CandidateBatch next =
+          pass(
+              input,
+              new CandidateBatch.Scan(
+                  input.seed(), cursor, batch, kernel, growth.landmarkRows(), d, growth.factor),
+              "residual growth: score "
+                  + batch
+                  + " candidates against "
+                  + growth.m()
+                  + " landmarks");
       passes++;
       List<CandidateBatch.Candidate> candidates = next.candidates();
       scanned += candidates.size();
@@ -164,33 +195,55 @@ public final class ResidualGrowth implements LandmarkSampler {
     }
     int m = growth.m();
     if (m == 0) {
-      throw new IllegalArgumentException("residual growth admitted no landmark (" + reason + "); lower "
-          + "landmarkTolerance or use more rows");
+      throw new IllegalArgumentException(
+          "residual growth admitted no landmark ("
+              + reason
+              + "); lower "
+              + "landmarkTolerance or use more rows");
     }
-    String description = String.format(Locale.ROOT, "residual growth: %d landmarks (%s); mean residual of %d "
-        + "held-out probe rows %.4g of mean k(x,x) = %.4g; %s; %d candidates scanned in %d passes",
-        m, settings.test() == Test.TOLERANCE ? "tolerance " + settings.tolerance()
-            : "F-test, alpha = " + settings.alpha() + ", experimental", p, growth.relativeResidual(),
-        growth.meanDiagonal, reason, scanned, passes);
+    String description =
+        String.format(
+            Locale.ROOT,
+            "residual growth: %d landmarks (%s); mean residual of %d "
+                + "held-out probe rows %.4g of mean k(x,x) = %.4g; %s; %d candidates scanned in %d passes",
+            m,
+            settings.test() == Test.TOLERANCE
+                ? "tolerance " + settings.tolerance()
+                : "F-test, alpha = " + settings.alpha() + ", experimental",
+            p,
+            growth.relativeResidual(),
+            growth.meanDiagonal,
+            reason,
+            scanned,
+            passes);
     return new Landmarks(growth.landmarkRows(), m, description, growth.curve());
   }
 
   private static CandidateBatch pass(Input input, CandidateBatch.Scan scan, String what) {
     int capacity = scan.capacity();
-    return DistributedPass.run(input.vectors().context(), input.jobPrefix() + what, input.vectors(), scan,
-        CandidateBatch.Scan.class, (shared, partition, rows) -> CandidateBatch.of(shared, rows),
+    return DistributedPass.run(
+        input.vectors().context(),
+        input.jobPrefix() + what,
+        input.vectors(),
+        scan,
+        CandidateBatch.Scan.class,
+        (shared, partition, rows) -> CandidateBatch.of(shared, rows),
         (a, b) -> CandidateBatch.merge(a, b, capacity));
   }
 
-  /** The driver's state: landmarks, their factor, the probe's Cholesky coordinates and residuals. */
+  /**
+   * The driver's state: landmarks, their factor, the probe's Cholesky coordinates and residuals.
+   */
   private final class Growth {
     final Kernel kernel;
     final int d;
     final long n;
     final BorderedCholesky factor = new BorderedCholesky();
     final double[][] probe;
+
     /** Coordinates of each probe row on the orthonormalised landmarks: row i is L⁻¹u(x_i). */
     final List<double[]> probeCoordinates = new ArrayList<>();
+
     final double[] probeResidual;
     final double meanDiagonal;
     double[] landmarks = new double[0];
@@ -247,7 +300,10 @@ public final class ResidualGrowth implements LandmarkSampler {
       return null;
     }
 
-    /** Admits x when its residual is above {@code floor} (and the F-test rejects); a stop reason or null. */
+    /**
+     * Admits x when its residual is above {@code floor} (and the F-test rejects); a stop reason or
+     * null.
+     */
     String consider(double[] x, double floor) {
       int m = m();
       double[] w = factor.forward(CandidateBatch.kernelColumn(kernel, landmarks, m, d, x));
@@ -275,8 +331,16 @@ public final class ResidualGrowth implements LandmarkSampler {
         double f = fStatistic(now, after);
         double critical = fCritical(p / 2, n, m, settings.alpha());
         if (!(f > critical)) {
-          fStop = String.format(Locale.ROOT, "F-test: F = %.4g <= F(%d(n-m), %d(n-m)) quantile %.6g at m = %d, "
-              + "H0 not rejected", f, p / 2, p / 2, critical, m);
+          fStop =
+              String.format(
+                  Locale.ROOT,
+                  "F-test: F = %.4g <= F(%d(n-m), %d(n-m)) quantile %.6g at m = %d, "
+                      + "H0 not rejected",
+                  f,
+                  p / 2,
+                  p / 2,
+                  critical,
+                  m);
           return fStop;
         }
       }
@@ -295,10 +359,10 @@ public final class ResidualGrowth implements LandmarkSampler {
   }
 
   /**
-   * The statistic of thesis §4.2: F = Σ_{i∈I} r_m(x_i) / Σ_{j∈I'} r_{m+1}(x_j), with I the even and I' the
-   * odd places of the probe (N = ⌊P/2⌋ each; the last row of an odd P is unused), {@code now} the probe
-   * residuals against the m landmarks and {@code after} against them and the candidate. +∞ when the
-   * denominator is 0 and the numerator is not; 0 when both are.
+   * The statistic of thesis §4.2: F = Σ_{i∈I} r_m(x_i) / Σ_{j∈I'} r_{m+1}(x_j), with I the even and
+   * I' the odd places of the probe (N = ⌊P/2⌋ each; the last row of an odd P is unused), {@code
+   * now} the probe residuals against the m landmarks and {@code after} against them and the
+   * candidate. +∞ when the denominator is 0 and the numerator is not; 0 when both are.
    */
   public static double fStatistic(double[] now, double[] after) {
     int half = now.length / 2;
@@ -315,8 +379,8 @@ public final class ResidualGrowth implements LandmarkSampler {
   }
 
   /**
-   * The 1 − α quantile of the F distribution with N(n − m) and N(n − m) degrees of freedom, the critical
-   * value of the thesis' test for N rows per half, n training rows and m landmarks.
+   * The 1 − α quantile of the F distribution with N(n − m) and N(n − m) degrees of freedom, the
+   * critical value of the thesis' test for N rows per half, n training rows and m landmarks.
    */
   public static double fCritical(int halfSize, long n, int m, double alpha) {
     double df = (double) halfSize * Math.max(1, n - m);

@@ -5,23 +5,25 @@ import java.util.Arrays;
 import java.util.HashMap;
 
 /**
- * The {@code capacity} distinct rows with the smallest keys seen so far (a bounded max-heap), mergeable
- * across partitions. Each offered row has a key and its 0-based position in the data; keys are ordered
- * with ties broken by position, so the result does not depend on the order rows are offered in.
+ * The {@code capacity} distinct rows with the smallest keys seen so far (a bounded max-heap),
+ * mergeable across partitions. Each offered row has a key and its 0-based position in the data;
+ * keys are ordered with ties broken by position, so the result does not depend on the order rows
+ * are offered in.
  *
- * <p><b>Distinct rows.</b> Rows with equal values (as points: 0.0 = −0.0) are held once, with the smallest
- * (key, position) among their copies: a row's value is kept iff it is among the {@code capacity}
- * distinct values whose smallest key is smallest. With per-row keys that are i.i.d. uniform, this is
- * uniform sampling of rows without replacement, continued in key order until {@code capacity} distinct
- * values are found: a value repeated in c rows is c times as likely to come first as a value seen once
- * (Efraimidis and Spirakis 2006 with weight c). With keys −ln(u)/w it is weighted sampling of rows in the
- * same sense. Fewer than {@code capacity} rows are kept only when the data have fewer distinct rows.
+ * <p><b>Distinct rows.</b> Rows with equal values (as points: 0.0 = −0.0) are held once, with the
+ * smallest (key, position) among their copies: a row's value is kept iff it is among the {@code
+ * capacity} distinct values whose smallest key is smallest. With per-row keys that are i.i.d.
+ * uniform, this is uniform sampling of rows without replacement, continued in key order until
+ * {@code capacity} distinct values are found: a value repeated in c rows is c times as likely to
+ * come first as a value seen once (Efraimidis and Spirakis 2006 with weight c). With keys −ln(u)/w
+ * it is weighted sampling of rows in the same sense. Fewer than {@code capacity} rows are kept only
+ * when the data have fewer distinct rows.
  *
- * <p><b>Exactness of the merge.</b> A value is dropped from a heap only when {@code capacity} other values
- * have smaller keys, and the heap's largest key only decreases, so every later copy that could still
- * make it a winner is kept: the kept set is exactly the {@code capacity} distinct values with the
- * smallest keys over all rows offered, whatever the partitioning and order. Rows are copied only when
- * they enter the heap.
+ * <p><b>Exactness of the merge.</b> A value is dropped from a heap only when {@code capacity} other
+ * values have smaller keys, and the heap's largest key only decreases, so every later copy that
+ * could still make it a winner is kept: the kept set is exactly the {@code capacity} distinct
+ * values with the smallest keys over all rows offered, whatever the partitioning and order. Rows
+ * are copied only when they enter the heap.
  */
 public final class SmallestKeys implements Serializable {
 
@@ -30,6 +32,7 @@ public final class SmallestKeys implements Serializable {
   private long[] positions = new long[0];
   private Point[] points = new Point[0];
   private int size;
+
   /** Heap slot of each held value; rebuilt after deserialisation. */
   private transient HashMap<Point, Integer> slots;
 
@@ -76,7 +79,9 @@ public final class SmallestKeys implements Serializable {
     return capacity > 0 && (size < capacity || before(key, position, keys[0], positions[0]));
   }
 
-  /** Offers the row at {@code position} with its values (kept, not copied, when it enters the heap). */
+  /**
+   * Offers the row at {@code position} with its values (kept, not copied, when it enters the heap).
+   */
   public void offer(double key, long position, double[] row) {
     if (!accepts(key, position)) {
       return;
@@ -86,8 +91,10 @@ public final class SmallestKeys implements Serializable {
     if (held != null) {
       int slot = held;
       if (before(key, position, keys[slot], positions[slot])) {
-        // The same value with a smaller key: it moves down the max-heap, and its stored copy is the one
-        // with the smallest (key, position), so the result does not depend on which copy came first.
+        // The same value with a smaller key: it moves down the max-heap, and its stored copy is the
+        // one
+        // with the smallest (key, position), so the result does not depend on which copy came
+        // first.
         keys[slot] = key;
         positions[slot] = position;
         points[slot] = point;
@@ -147,8 +154,12 @@ public final class SmallestKeys implements Serializable {
     for (int i = 0; i < size; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> before(keys[a], positions[a], keys[b], positions[b]) ? -1
-        : before(keys[b], positions[b], keys[a], positions[a]) ? 1 : 0);
+    Arrays.sort(
+        order,
+        (a, b) ->
+            before(keys[a], positions[a], keys[b], positions[b])
+                ? -1
+                : before(keys[b], positions[b], keys[a], positions[a]) ? 1 : 0);
     double[] out = new double[size * d];
     for (int i = 0; i < size; i++) {
       System.arraycopy(points[order[i]].values(), 0, out, i * d, d);

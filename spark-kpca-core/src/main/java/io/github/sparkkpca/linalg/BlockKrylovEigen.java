@@ -10,43 +10,45 @@ import java.util.Random;
  *
  * <p><b>Why.</b> The dense solver reduces A to tridiagonal form: 4n³/3 flops, half of them in
  * memory-bound matrix–vector products, whatever k is. A block Krylov method touches A only through
- * products A·X with an n×b block (2n²b flops in one GEMM, compute-bound) and needs about a dozen of them
- * when the spectrum decays as kernel covariance spectra do, so for k ≪ n it does a fraction of the work
- * at a higher flop rate. (ARPACK's Lanczos, which Spark uses for its truncated SVD, multiplies one vector
- * at a time, at matrix–vector speed.)
+ * products A·X with an n×b block (2n²b flops in one GEMM, compute-bound) and needs about a dozen of
+ * them when the spectrum decays as kernel covariance spectra do, so for k ≪ n it does a fraction of
+ * the work at a higher flop rate. (ARPACK's Lanczos, which Spark uses for its truncated SVD,
+ * multiplies one vector at a time, at matrix–vector speed.)
  *
- * <p><b>Method.</b> The basis V (n×c, orthonormal) starts from a seeded Gaussian n×b block, b = k plus an
- * oversampling p (default {@value #DEFAULT_OVERSAMPLING}), and grows by one block per product: the next
- * block is A·X_last orthogonalised against V (classical Gram–Schmidt twice, then Householder QR,
- * {@code dgeqrf}/{@code dorgqr}), so span V is the block Krylov space span{X_0, A X_0, …, A^{s−1} X_0}.
- * The products AV are kept, so the Rayleigh quotient H = Vᵀ(AV) costs one c×b GEMM per block, and its
- * eigenpairs (θ_i, y_i) give the Ritz pairs (θ_i, u_i = V y_i) with A u_i = (AV) y_i and no further
- * product. When V reaches its capacity (default {@value #DEFAULT_BASIS_BLOCKS} blocks) it is restarted
- * thickly (Krylov–Schur): V becomes the leading Ritz vectors, AV their products and H = diag θ, which
- * keeps what has converged; expansion continues with the block computed from the last product, which is
- * orthogonal to the old basis. A block size of at least k + 1 matters: a Krylov space holds at most b
- * directions of an eigenspace, so smaller blocks (which would need fewer products) can miss copies of a
- * repeated eigenvalue without any residual showing it.
+ * <p><b>Method.</b> The basis V (n×c, orthonormal) starts from a seeded Gaussian n×b block, b = k
+ * plus an oversampling p (default {@value #DEFAULT_OVERSAMPLING}), and grows by one block per
+ * product: the next block is A·X_last orthogonalised against V (classical Gram–Schmidt twice, then
+ * Householder QR, {@code dgeqrf}/{@code dorgqr}), so span V is the block Krylov space span{X_0, A
+ * X_0, …, A^{s−1} X_0}. The products AV are kept, so the Rayleigh quotient H = Vᵀ(AV) costs one c×b
+ * GEMM per block, and its eigenpairs (θ_i, y_i) give the Ritz pairs (θ_i, u_i = V y_i) with A u_i =
+ * (AV) y_i and no further product. When V reaches its capacity (default {@value
+ * #DEFAULT_BASIS_BLOCKS} blocks) it is restarted thickly (Krylov–Schur): V becomes the leading Ritz
+ * vectors, AV their products and H = diag θ, which keeps what has converged; expansion continues
+ * with the block computed from the last product, which is orthogonal to the old basis. A block size
+ * of at least k + 1 matters: a Krylov space holds at most b directions of an eigenspace, so smaller
+ * blocks (which would need fewer products) can miss copies of a repeated eigenvalue without any
+ * residual showing it.
  *
- * <p><b>Stopping rule.</b> With (I − VVᵀ)A X_last = Q R (the next block and its QR factor) every other
- * column of AV lies in span V, so the residual of a Ritz pair is ‖A u_i − θ_i u_i‖ = ‖R ŷ_i‖, ŷ_i the last
- * b entries of y_i: a b×b product per pair. When every one of the k leading pairs has ‖R ŷ_i‖ ≤ tol·θ_1
- * (tol = {@value #DEFAULT_TOLERANCE} by default) the residuals are recomputed from the vectors themselves,
- * (AV)y_i − θ_i V y_i, and the pairs are accepted if these satisfy the same bound. For a symmetric matrix
- * a residual ρ puts an eigenvalue within ρ of θ_i, and within ρ²/δ_i when θ_i is separated from the rest
- * of the spectrum by δ_i (Kato–Temple); the angle between span{u_1..u_k} and the leading eigenspace is at
- * most ‖[ρ_1..ρ_k]‖_F / (θ_k − λ_{k+1}) (Davis–Kahan). A Krylov method can miss an eigenvector nearly
- * orthogonal to the random start; with a Gaussian start this has probability zero in exact arithmetic and
- * the oversampling guards against near-misses.
+ * <p><b>Stopping rule.</b> With (I − VVᵀ)A X_last = Q R (the next block and its QR factor) every
+ * other column of AV lies in span V, so the residual of a Ritz pair is ‖A u_i − θ_i u_i‖ = ‖R ŷ_i‖,
+ * ŷ_i the last b entries of y_i: a b×b product per pair. When every one of the k leading pairs has
+ * ‖R ŷ_i‖ ≤ tol·θ_1 (tol = {@value #DEFAULT_TOLERANCE} by default) the residuals are recomputed
+ * from the vectors themselves, (AV)y_i − θ_i V y_i, and the pairs are accepted if these satisfy the
+ * same bound. For a symmetric matrix a residual ρ puts an eigenvalue within ρ of θ_i, and within
+ * ρ²/δ_i when θ_i is separated from the rest of the spectrum by δ_i (Kato–Temple); the angle
+ * between span{u_1..u_k} and the leading eigenspace is at most ‖[ρ_1..ρ_k]‖_F / (θ_k − λ_{k+1})
+ * (Davis–Kahan). A Krylov method can miss an eigenvector nearly orthogonal to the random start;
+ * with a Gaussian start this has probability zero in exact arithmetic and the oversampling guards
+ * against near-misses.
  *
- * <p><b>Fallback.</b> The dense solver is used when b exceeds a fraction (default
- * {@value #DEFAULT_DENSE_CROSSOVER}) of n: measured with single-threaded OpenBLAS on centred Gaussian
- * kernel matrices of MNIST images, the iteration needs about a dozen blocks, and at b = n/25 it took
- * 0.88 and 0.74 of the dense solver's time at n = 2000 and 4000 (at n = 2000 with b = n/18 it had not
- * converged when the budget below ran out). It is also used when the iteration has multiplied
- * more than a fraction (default {@value #DEFAULT_MAX_PRODUCT_FRACTION}) of n columns by A without
- * converging, so the worst case costs a bounded multiple of the dense solve. The result says which
- * method answered.
+ * <p><b>Fallback.</b> The dense solver is used when b exceeds a fraction (default {@value
+ * #DEFAULT_DENSE_CROSSOVER}) of n: measured with single-threaded OpenBLAS on centred Gaussian
+ * kernel matrices of MNIST images, the iteration needs about a dozen blocks, and at b = n/25 it
+ * took 0.88 and 0.74 of the dense solver's time at n = 2000 and 4000 (at n = 2000 with b = n/18 it
+ * had not converged when the budget below ran out). It is also used when the iteration has
+ * multiplied more than a fraction (default {@value #DEFAULT_MAX_PRODUCT_FRACTION}) of n columns by
+ * A without converging, so the worst case costs a bounded multiple of the dense solve. The result
+ * says which method answered.
  *
  * <p>For a given seed, configuration and BLAS the result is deterministic.
  */
@@ -74,24 +76,28 @@ public final class BlockKrylovEigen {
   public enum Method {
     /** Block Krylov iteration converged. */
     BLOCK_KRYLOV,
-    /** Dense {@link SymmetricEigen#leading}: the block size is too large a fraction of n, or n is small. */
+    /**
+     * Dense {@link SymmetricEigen#leading}: the block size is too large a fraction of n, or n is
+     * small.
+     */
     DENSE,
-    /** Dense {@link SymmetricEigen#leading} after the iteration did not converge within its budget. */
+    /**
+     * Dense {@link SymmetricEigen#leading} after the iteration did not converge within its budget.
+     */
     DENSE_AFTER_NO_CONVERGENCE
   }
 
   /**
    * The k leading eigenpairs found.
    *
-   * @param eigen     values λ_1 ≥ … ≥ λ_k (k entries) and vectors n×k column-major
-   * @param method    how they were found
-   * @param products  number of n×n by n×1 products spent by the iteration (the columns of all blocks
-   *                  multiplied by A); 0 for {@link Method#DENSE}
-   * @param residual  max_i ‖A u_i − λ_i u_i‖ / λ_1 of the Krylov answer (or of the last iterate before a
-   *                  fallback); NaN for {@link Method#DENSE}
+   * @param eigen values λ_1 ≥ … ≥ λ_k (k entries) and vectors n×k column-major
+   * @param method how they were found
+   * @param products number of n×n by n×1 products spent by the iteration (the columns of all blocks
+   *     multiplied by A); 0 for {@link Method#DENSE}
+   * @param residual max_i ‖A u_i − λ_i u_i‖ / λ_1 of the Krylov answer (or of the last iterate
+   *     before a fallback); NaN for {@link Method#DENSE}
    */
-  public record Result(SymmetricEigen eigen, Method method, long products, double residual) {
-  }
+  public record Result(SymmetricEigen eigen, Method method, long products, double residual) {}
 
   /** Smallest n for which the iteration is tried; below it the dense solver takes milliseconds. */
   static final int MIN_ORDER = 200;
@@ -103,8 +109,13 @@ public final class BlockKrylovEigen {
   private final double maxProductFraction;
   private final double denseCrossover;
 
-  private BlockKrylovEigen(long seed, double tolerance, int oversampling, int basisBlocks,
-      double maxProductFraction, double denseCrossover) {
+  private BlockKrylovEigen(
+      long seed,
+      double tolerance,
+      int oversampling,
+      int basisBlocks,
+      double maxProductFraction,
+      double denseCrossover) {
     this.seed = seed;
     this.tolerance = tolerance;
     this.oversampling = oversampling;
@@ -115,8 +126,13 @@ public final class BlockKrylovEigen {
 
   /** The default configuration (seed {@value #DEFAULT_SEED}). */
   public static BlockKrylovEigen defaults() {
-    return new BlockKrylovEigen(DEFAULT_SEED, DEFAULT_TOLERANCE, DEFAULT_OVERSAMPLING, DEFAULT_BASIS_BLOCKS,
-        DEFAULT_MAX_PRODUCT_FRACTION, DEFAULT_DENSE_CROSSOVER);
+    return new BlockKrylovEigen(
+        DEFAULT_SEED,
+        DEFAULT_TOLERANCE,
+        DEFAULT_OVERSAMPLING,
+        DEFAULT_BASIS_BLOCKS,
+        DEFAULT_MAX_PRODUCT_FRACTION,
+        DEFAULT_DENSE_CROSSOVER);
   }
 
   /** The k leading eigenpairs of A with the default configuration. */
@@ -126,7 +142,8 @@ public final class BlockKrylovEigen {
 
   /** The seed of the Gaussian start block. */
   public BlockKrylovEigen withSeed(long value) {
-    return new BlockKrylovEigen(value, tolerance, oversampling, basisBlocks, maxProductFraction, denseCrossover);
+    return new BlockKrylovEigen(
+        value, tolerance, oversampling, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** The relative residual tolerance, in (0, 1). */
@@ -134,7 +151,8 @@ public final class BlockKrylovEigen {
     if (!(value > 0 && value < 1)) {
       throw new IllegalArgumentException("tolerance must be in (0, 1), got " + value);
     }
-    return new BlockKrylovEigen(seed, value, oversampling, basisBlocks, maxProductFraction, denseCrossover);
+    return new BlockKrylovEigen(
+        seed, value, oversampling, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** Block size b = k + {@code value}, {@code value} ≥ 1. */
@@ -142,7 +160,8 @@ public final class BlockKrylovEigen {
     if (value < 1) {
       throw new IllegalArgumentException("oversampling must be >= 1, got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, value, basisBlocks, maxProductFraction, denseCrossover);
+    return new BlockKrylovEigen(
+        seed, tolerance, value, basisBlocks, maxProductFraction, denseCrossover);
   }
 
   /** Capacity of the basis in blocks before a thick restart, ≥ 3. */
@@ -150,12 +169,13 @@ public final class BlockKrylovEigen {
     if (value < 3) {
       throw new IllegalArgumentException("basisBlocks must be >= 3, got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, value, maxProductFraction, denseCrossover);
+    return new BlockKrylovEigen(
+        seed, tolerance, oversampling, value, maxProductFraction, denseCrossover);
   }
 
   /**
-   * Budget of the iteration: at most {@code value}·n columns multiplied by A (value·2n³ flops) before
-   * falling back to the dense solver. Positive.
+   * Budget of the iteration: at most {@code value}·n columns multiplied by A (value·2n³ flops)
+   * before falling back to the dense solver. Positive.
    */
   public BlockKrylovEigen withMaxProductFraction(double value) {
     if (!(value > 0)) {
@@ -169,7 +189,8 @@ public final class BlockKrylovEigen {
     if (!(value >= 0 && value <= 1)) {
       throw new IllegalArgumentException("denseCrossover must be in [0, 1], got " + value);
     }
-    return new BlockKrylovEigen(seed, tolerance, oversampling, basisBlocks, maxProductFraction, value);
+    return new BlockKrylovEigen(
+        seed, tolerance, oversampling, basisBlocks, maxProductFraction, value);
   }
 
   /** The block size used for k wanted pairs of an order-n matrix. */
@@ -178,9 +199,9 @@ public final class BlockKrylovEigen {
   }
 
   /**
-   * The k leading eigenpairs of the symmetric positive semi-definite matrix {@code a} (n×n column-major,
-   * both triangles; not modified). A matrix symmetric up to rounding is treated as (A + Aᵀ)/2 up to that
-   * rounding.
+   * The k leading eigenpairs of the symmetric positive semi-definite matrix {@code a} (n×n
+   * column-major, both triangles; not modified). A matrix symmetric up to rounding is treated as (A
+   * + Aᵀ)/2 up to that rounding.
    *
    * @param k number of leading pairs, 0 ≤ k ≤ n
    * @throws ArithmeticException when {@code a} has a non-finite entry or LAPACK fails
@@ -193,11 +214,16 @@ public final class BlockKrylovEigen {
       throw new IllegalArgumentException("k must be in [0, " + n + "], got " + k);
     }
     if (a.length < (long) n * n) {
-      throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
+      throw new IllegalArgumentException(
+          "matrix array has " + a.length + " entries, need " + n + "×" + n);
     }
     int b = blockSize(n, k);
     int capacity = Math.min(n - b, Math.max(basisBlocks * b, 2 * k + 2 * b));
-    if (k == 0 || n < MIN_ORDER || b > denseCrossover * n || capacity < 3 * b || !(trace(a, n) > 0)) {
+    if (k == 0
+        || n < MIN_ORDER
+        || b > denseCrossover * n
+        || capacity < 3 * b
+        || !(trace(a, n) > 0)) {
       return dense(a, n, k, Method.DENSE, 0, Double.NaN);
     }
     return iterate(a, n, k, b, capacity);
@@ -240,7 +266,8 @@ public final class BlockKrylovEigen {
         }
       }
       c = cols;
-      // The next block, (I − VVᵀ)A·X_last = Q R, and with it the residuals ‖R ŷ_i‖ of the Ritz pairs.
+      // The next block, (I − VVᵀ)A·X_last = Q R, and with it the residuals ‖R ŷ_i‖ of the Ritz
+      // pairs.
       System.arraycopy(av, (c - b) * n, next, 0, n * b);
       orthonormalise(next, n, b, v, c, hNew, random, r);
       double[] hc = new double[c * c];
@@ -273,7 +300,8 @@ public final class BlockKrylovEigen {
         if (residual <= tolerance) {
           double[] values = new double[k];
           System.arraycopy(theta, 0, values, 0, k);
-          return new Result(new SymmetricEigen(values, u, n), Method.BLOCK_KRYLOV, products, residual);
+          return new Result(
+              new SymmetricEigen(values, u, n), Method.BLOCK_KRYLOV, products, residual);
         }
       } else {
         residual = estimate;
@@ -282,7 +310,8 @@ public final class BlockKrylovEigen {
         return dense(a, n, k, Method.DENSE_AFTER_NO_CONVERGENCE, products, residual);
       }
       if (c + b > capacity) {
-        // Thick restart: keep the leading Ritz vectors, their products and H = diag θ. The next block is
+        // Thick restart: keep the leading Ritz vectors, their products and H = diag θ. The next
+        // block is
         // orthogonal to the old basis, hence to the vectors kept.
         double[] kept = new double[n * keep];
         blas.dgemm("N", "N", n, keep, c, 1.0, v, n, y, c, 0.0, kept, n);
@@ -305,19 +334,20 @@ public final class BlockKrylovEigen {
    * Makes the n×b block X orthonormal and orthogonal to the first c columns of V and returns in
    * {@code r} (b×b, column-major, upper triangular) the R of X_proj = Q R, X_proj = (I − VVᵀ)X.
    *
-   * <p>Classical Gram–Schmidt against V twice ("twice is enough": the second pass removes what rounding
-   * left of V in the first), then Householder QR ({@code dgeqrf}, {@code dorgqr}). Another pass follows
-   * only when the numbers say orthogonality may be lost: the second projection still removed a large part
-   * of a column, or a column was nearly dependent on the earlier ones of the block (R_jj small against the
-   * column's norm, which lets QR amplify what is left of V). Columns at rounding level (X numerically
-   * inside span V, e.g. when A is rank-deficient) are replaced by Gaussian vectors from {@code random}.
+   * <p>Classical Gram–Schmidt against V twice ("twice is enough": the second pass removes what
+   * rounding left of V in the first), then Householder QR ({@code dgeqrf}, {@code dorgqr}). Another
+   * pass follows only when the numbers say orthogonality may be lost: the second projection still
+   * removed a large part of a column, or a column was nearly dependent on the earlier ones of the
+   * block (R_jj small against the column's norm, which lets QR amplify what is left of V). Columns
+   * at rounding level (X numerically inside span V, e.g. when A is rank-deficient) are replaced by
+   * Gaussian vectors from {@code random}.
    *
-   * @param known VᵀX when the caller has it (c×b; the iteration does, as the new columns of H), which
-   *              saves the first pass its coefficient product; or null
+   * @param known VᵀX when the caller has it (c×b; the iteration does, as the new columns of H),
+   *     which saves the first pass its coefficient product; or null
    * @return the number of projection passes done
    */
-  static int orthonormalise(double[] x, int n, int b, double[] v, int c, double[] known, Random random,
-      double[] r) {
+  static int orthonormalise(
+      double[] x, int n, int b, double[] v, int c, double[] known, Random random, double[] r) {
     BLAS blas = Blas.blas();
     double[] coefficients = new double[Math.max(1, c * b)];
     double[] tau = new double[b];
@@ -389,11 +419,17 @@ public final class BlockKrylovEigen {
         return passes;
       }
     }
-    throw new ArithmeticException("could not orthonormalise a block of " + b + " vectors against " + c
-        + " basis vectors in R^" + n);
+    throw new ArithmeticException(
+        "could not orthonormalise a block of "
+            + b
+            + " vectors against "
+            + c
+            + " basis vectors in R^"
+            + n);
   }
 
-  private static Result dense(double[] a, int n, int k, Method method, long products, double residual) {
+  private static Result dense(
+      double[] a, int n, int k, Method method, long products, double residual) {
     SymmetricEigen all = SymmetricEigen.leading(a, n, k);
     double[] values = java.util.Arrays.copyOf(all.values(), k);
     return new Result(new SymmetricEigen(values, all.vectors(), n), method, products, residual);
@@ -404,11 +440,13 @@ public final class BlockKrylovEigen {
       for (int i = 0; i < n; i++) {
         double value = a[i + j * n];
         if (!Double.isFinite(value)) {
-          return new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + value);
+          return new ArithmeticException(
+              "matrix entry (" + i + "," + j + ") is not finite: " + value);
         }
       }
     }
-    return new ArithmeticException("the Krylov iteration produced a non-finite value from a finite matrix");
+    return new ArithmeticException(
+        "the Krylov iteration produced a non-finite value from a finite matrix");
   }
 
   /** The trace Σ a_ii of an n×n column-major matrix: the sum of all its eigenvalues. */

@@ -4,18 +4,21 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * The Cholesky factor K = L Lᵀ of a kernel matrix that grows by one row and column at a time (Hallgren,
- * <i>Kernel PCA and the Nyström method</i>, UCL thesis 2021, §3.4: the residual of a new point is a Schur
- * complement).
+ * The Cholesky factor K = L Lᵀ of a kernel matrix that grows by one row and column at a time
+ * (Hallgren, <i>Kernel PCA and the Nyström method</i>, UCL thesis 2021, §3.4: the residual of a new
+ * point is a Schur complement).
  *
  * <p>Bordering K with a column u and a corner c,
+ *
  * <pre>
  *   [K  u]   [L   0] [Lᵀ  w]
  *   [uᵀ c] = [wᵀ  s] [0   s],   w = L⁻¹u,   s² = c − uᵀK⁻¹u = c − wᵀw,
  * </pre>
- * so appending costs one forward substitution, m² flops, and s² is the squared distance in feature space of
- * the new point from the span of the points already in (the residual of Lemma 1, thesis ch. 4). Rows are
- * kept as a jagged lower triangle; the object is serialisable so that a pass can broadcast it.
+ *
+ * so appending costs one forward substitution, m² flops, and s² is the squared distance in feature
+ * space of the new point from the span of the points already in (the residual of Lemma 1, thesis
+ * ch. 4). Rows are kept as a jagged lower triangle; the object is serialisable so that a pass can
+ * broadcast it.
  */
 public final class BorderedCholesky implements Serializable {
 
@@ -27,7 +30,10 @@ public final class BorderedCholesky implements Serializable {
     return size;
   }
 
-  /** w = L⁻¹u by forward substitution (m² flops); u has at least m entries, only the first m are read. */
+  /**
+   * w = L⁻¹u by forward substitution (m² flops); u has at least m entries, only the first m are
+   * read.
+   */
   public double[] forward(double[] u) {
     double[] w = new double[size];
     for (int j = 0; j < size; j++) {
@@ -51,17 +57,20 @@ public final class BorderedCholesky implements Serializable {
   }
 
   /**
-   * Appends the row [wᵀ √s] for w = L⁻¹u and s = c − wᵀw (from {@link #forward} and {@link #schur}).
+   * Appends the row [wᵀ √s] for w = L⁻¹u and s = c − wᵀw (from {@link #forward} and {@link
+   * #schur}).
    *
-   * @throws IllegalArgumentException when s is not positive (the bordered matrix would not be positive
-   *                                  definite) or w has the wrong length
+   * @throws IllegalArgumentException when s is not positive (the bordered matrix would not be
+   *     positive definite) or w has the wrong length
    */
   public void append(double[] w, double s) {
     if (w.length != size) {
-      throw new IllegalArgumentException("w has " + w.length + " entries, the factor has order " + size);
+      throw new IllegalArgumentException(
+          "w has " + w.length + " entries, the factor has order " + size);
     }
     if (!(s > 0) || Double.isInfinite(s)) {
-      throw new IllegalArgumentException("the Schur complement must be positive and finite, got " + s);
+      throw new IllegalArgumentException(
+          "the Schur complement must be positive and finite, got " + s);
     }
     double[] row = Arrays.copyOf(w, size + 1);
     row[size] = Math.sqrt(s);
@@ -72,7 +81,8 @@ public final class BorderedCholesky implements Serializable {
   }
 
   /**
-   * Borders K with column u (first m entries) and corner c; returns the Schur complement s = c − uᵀK⁻¹u.
+   * Borders K with column u (first m entries) and corner c; returns the Schur complement s = c −
+   * uᵀK⁻¹u.
    *
    * @throws IllegalArgumentException as {@link #append} when s ≤ 0
    */

@@ -1,21 +1,21 @@
 package io.github.sparkkpca.linalg;
 
 /**
- * cos(x) over an array, written so that HotSpot's C2 compiler vectorises it (SIMD) on Java 17 and later,
- * as {@link FastExp} does for exp. It is the element-wise step of random Fourier features, where a fit
- * takes n·D cosines (Math.cos is a scalar intrinsic).
+ * cos(x) over an array, written so that HotSpot's C2 compiler vectorises it (SIMD) on Java 17 and
+ * later, as {@link FastExp} does for exp. It is the element-wise step of random Fourier features,
+ * where a fit takes n·D cosines (Math.cos is a scalar intrinsic).
  *
  * <p><b>Method.</b> Cody–Waite reduction x = k·2π + r with k = rint(x/2π) (found with the 1.5·2^52
- * shifter, so no float-to-int conversion is needed) and |r| ≤ π, 2π split into three parts of which the
- * first two have at most 30 significant bits, so that k·2π_1 and k·2π_2 are exact for |k| ≤ 2^23; then
- * cos r by its Taylor polynomial of degree 28 in r (truncation error below π^30/30! ≈ 3.1e−18 on
- * |r| ≤ π), evaluated in r² by Horner's rule in two loops. Each step is its own small loop
- * with unit-stride indices only, the form C2 vectorises.
+ * shifter, so no float-to-int conversion is needed) and |r| ≤ π, 2π split into three parts of which
+ * the first two have at most 30 significant bits, so that k·2π_1 and k·2π_2 are exact for |k| ≤
+ * 2^23; then cos r by its Taylor polynomial of degree 28 in r (truncation error below π^30/30! ≈
+ * 3.1e−18 on |r| ≤ π), evaluated in r² by Horner's rule in two loops. Each step is its own small
+ * loop with unit-stride indices only, the form C2 vectorises.
  *
- * <p><b>Accuracy.</b> For |x| ≤ {@link #MAX_ARGUMENT} the absolute error against {@link Math#cos} is at
- * most {@link #MAX_ABSOLUTE_ERROR} (the tests sweep the range and assert it). An array holding a larger
- * magnitude or a NaN is computed with {@link Math#cos} instead, entirely: random features reach such
- * arguments only when the kernel is far too narrow for the data.
+ * <p><b>Accuracy.</b> For |x| ≤ {@link #MAX_ARGUMENT} the absolute error against {@link Math#cos}
+ * is at most {@link #MAX_ABSOLUTE_ERROR} (the tests sweep the range and assert it). An array
+ * holding a larger magnitude or a NaN is computed with {@link Math#cos} instead, entirely: random
+ * features reach such arguments only when the kernel is far too narrow for the data.
  *
  * <p>An instance holds one scratch array and is not thread-safe; create one per task or per block.
  */
@@ -23,14 +23,20 @@ public final class FastCos {
 
   /** The largest |x| computed by the polynomial path (2^23 · 2π ≈ 5.3e7). */
   public static final double MAX_ARGUMENT = 0x1p23 * 2 * Math.PI;
+
   /** Bound on |fast − Math.cos(x)| for |x| ≤ MAX_ARGUMENT. */
   public static final double MAX_ABSOLUTE_ERROR = 2.0e-15;
 
   private static final double INV_TWO_PI = 1.0 / (2 * Math.PI);
+
   /** 1.5·2^52: x/2π + SHIFT − SHIFT rounds x/2π to the nearest integer. */
   private static final double SHIFT = 0x1.8p52;
-  /** 2π = TWO_PI_1 + TWO_PI_2 + TWO_PI_3 (to 1e−32); the first two have at most 30 significant bits. */
+
+  /**
+   * 2π = TWO_PI_1 + TWO_PI_2 + TWO_PI_3 (to 1e−32); the first two have at most 30 significant bits.
+   */
   private static final double TWO_PI_1;
+
   private static final double TWO_PI_2;
   private static final double TWO_PI_3;
 

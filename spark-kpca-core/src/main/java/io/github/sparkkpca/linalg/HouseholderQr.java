@@ -5,13 +5,12 @@ import org.netlib.util.intW;
 /** The thin QR factorisation of a tall matrix by Householder reflections (LAPACK). */
 public final class HouseholderQr {
 
-  private HouseholderQr() {
-  }
+  private HouseholderQr() {}
 
   /**
-   * Overwrites the n×b matrix X (column-major, n ≥ b) by the Q of its Householder QR ({@code dgeqrf},
-   * {@code dorgqr}), so that its columns are orthonormal and span the same space when X has full rank, and
-   * writes R (b×b, zero below the diagonal) into {@code r} when it is not null.
+   * Overwrites the n×b matrix X (column-major, n ≥ b) by the Q of its Householder QR ({@code
+   * dgeqrf}, {@code dorgqr}), so that its columns are orthonormal and span the same space when X
+   * has full rank, and writes R (b×b, zero below the diagonal) into {@code r} when it is not null.
    *
    * @param tau scratch of at least b doubles
    */

@@ -3,26 +3,31 @@ package io.github.sparkkpca.linalg;
 import java.util.Arrays;
 
 /**
- * The eigendecomposition of a centred kernel matrix K' = (I − 𝟙)K(I − 𝟙) (𝟙 the matrix of 1/m) kept up to date
- * while points are added or deleted: Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, UCL 2021,
- * §3.1.2 and §3.2, Algorithms 2 and 4, with the errata fixed. K itself is never stored: the state is the
- * eigendecomposition of K', the row sums s = K1 and the total Σ = 1ᵀK1.
+ * The eigendecomposition of a centred kernel matrix K' = (I − 𝟙)K(I − 𝟙) (𝟙 the matrix of 1/m)
+ * kept up to date while points are added or deleted: Hallgren, <i>Kernel PCA and the Nyström
+ * method</i>, PhD thesis, UCL 2021, §3.1.2 and §3.2, Algorithms 2 and 4, with the errata fixed. K
+ * itself is never stored: the state is the eigendecomposition of K', the row sums s = K1 and the
+ * total Σ = 1ᵀK1.
  *
- * <p><b>Adding</b> a point with kernel column a (against the m points) and k(x,x) = c: first the old block is
- * re-centred from the m-point to the (m+1)-point mean, K'' = K' + 1uᵀ + u1ᵀ with
- * <pre>  u = s/(m(m+1)) − a/(m+1) + (C/2)1,  C = Σ_{m+1}/(m+1)² − Σ_m/m²,  Σ_{m+1} = Σ_m + 2·1ᵀa + c,</pre>
+ * <p><b>Adding</b> a point with kernel column a (against the m points) and k(x,x) = c: first the
+ * old block is re-centred from the m-point to the (m+1)-point mean, K'' = K' + 1uᵀ + u1ᵀ with
+ *
+ * <pre>
+ *   u = s/(m(m+1)) − a/(m+1) + (C/2)1,  C = Σ_{m+1}/(m+1)² − Σ_m/m²,  Σ_{m+1} = Σ_m + 2·1ᵀa + c,
+ * </pre>
+ *
  * applied as two rank-one updates (balanced, see recentre; the thesis' Algorithm 2 line 5 squares
- * m(m+1); its derivation and the reference code do not: erratum). Then the new centred column
- * v = k − (1(1ᵀa + c) + s_{m+1} − (Σ_{m+1}/(m+1))1)/(m+1), k = [a; c], is bordered on with
- * {@link IncrementalEigen#expand} (Algorithm 1 applied to v; the prose of §3.1.2 swaps the labels k₀/k₁, the
- * algorithm and eq. 3.1 are right). Four rank-one updates per point.
+ * m(m+1); its derivation and the reference code do not: erratum). Then the new centred column v = k
+ * − (1(1ᵀa + c) + s_{m+1} − (Σ_{m+1}/(m+1))1)/(m+1), k = [a; c], is bordered on with {@link
+ * IncrementalEigen#expand} (Algorithm 1 applied to v; the prose of §3.1.2 swaps the labels k₀/k₁,
+ * the algorithm and eq. 3.1 are right). Four rank-one updates per point.
  *
- * <p><b>Deleting</b> point i is the exact reverse (Algorithm 4 with its errata fixed: the same u as the
- * addition, not the sign-reversed C of its line 15, no spurious square, the eigenpair of e_i found by
- * {@link IncrementalEigen#remove} rather than assumed last).
+ * <p><b>Deleting</b> point i is the exact reverse (Algorithm 4 with its errata fixed: the same u as
+ * the addition, not the sign-reversed C of its line 15, no spurious square, the eigenpair of e_i
+ * found by {@link IncrementalEigen#remove} rather than assumed last).
  *
- * <p>K' always has the eigenvalue 0 (K'1 = 0), so the thesis' non-singularity assumption fails here; the
- * deflation of {@link RankOneEigenUpdate} handles the zero weights this creates.
+ * <p>K' always has the eigenvalue 0 (K'1 = 0), so the thesis' non-singularity assumption fails
+ * here; the deflation of {@link RankOneEigenUpdate} handles the zero weights this creates.
  */
 public final class IncrementalCenteredEigen {
 
@@ -68,7 +73,8 @@ public final class IncrementalCenteredEigen {
   public void add(double[] a, double c) {
     int m = eigen.size();
     if (a.length != m) {
-      throw new IllegalArgumentException("add: kernel column of length " + a.length + " for m = " + m);
+      throw new IllegalArgumentException(
+          "add: kernel column of length " + a.length + " for m = " + m);
     }
     double sumA = 0;
     for (double v : a) {
@@ -100,14 +106,14 @@ public final class IncrementalCenteredEigen {
   /**
    * Deletes point i (Algorithm 4).
    *
-   * @param i      the point's index
+   * @param i the point's index
    * @param column its <em>uncentred</em> kernel column against all m points (k(x_i,x_i) at i)
    */
   public void remove(int i, double[] column) {
     int m = eigen.size();
     if (i < 0 || i >= m || column.length != m) {
-      throw new IllegalArgumentException("remove: index " + i + " and a column of length " + column.length
-          + " for m = " + m);
+      throw new IllegalArgumentException(
+          "remove: index " + i + " and a column of length " + column.length + " for m = " + m);
     }
     double c = column[i];
     double[] v = new double[m];
@@ -139,10 +145,10 @@ public final class IncrementalCenteredEigen {
   }
 
   /**
-   * K' ← K' ± (1uᵀ + u1ᵀ), u = s/(m(m+1)) − a/(m+1) + (C/2)1 with the m-point row sums s (this.rowSums). The
-   * thesis splits 1uᵀ + u1ᵀ = ½(1+u)(1+u)ᵀ − ½(1−u)(1−u)ᵀ; here the balanced form
-   * ((t1+u)(t1+u)ᵀ − (t1−u)(t1−u)ᵀ)/(2t) with t = ‖u‖/√m is used, so that neither term dwarfs their
-   * difference when the kernel's scale is far from 1 (t = 1 is the thesis' split).
+   * K' ← K' ± (1uᵀ + u1ᵀ), u = s/(m(m+1)) − a/(m+1) + (C/2)1 with the m-point row sums s
+   * (this.rowSums). The thesis splits 1uᵀ + u1ᵀ = ½(1+u)(1+u)ᵀ − ½(1−u)(1−u)ᵀ; here the balanced
+   * form ((t1+u)(t1+u)ᵀ − (t1−u)(t1−u)ᵀ)/(2t) with t = ‖u‖/√m is used, so that neither term dwarfs
+   * their difference when the kernel's scale is far from 1 (t = 1 is the thesis' split).
    */
   private void recentre(double[] a, int m, double constant, int sign) {
     double[] u = new double[m];

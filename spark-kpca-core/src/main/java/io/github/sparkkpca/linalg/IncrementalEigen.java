@@ -4,31 +4,35 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
- * The eigendecomposition A = Q diag(λ) Qᵀ of a symmetric matrix kept up to date under rank-one updates
- * A ± ρvvᵀ ({@link RankOneEigenUpdate}) and under adding or deleting a row and column (Hallgren, <i>Kernel PCA
- * and the Nyström method</i>, PhD thesis, UCL 2021, §3.1–3.2, Algorithms 1 and 3; the centred Algorithms 2 and
- * 4 are {@link IncrementalCenteredEigen}).
+ * The eigendecomposition A = Q diag(λ) Qᵀ of a symmetric matrix kept up to date under rank-one
+ * updates A ± ρvvᵀ ({@link RankOneEigenUpdate}) and under adding or deleting a row and column
+ * (Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, UCL 2021, §3.1–3.2, Algorithms 1
+ * and 3; the centred Algorithms 2 and 4 are {@link IncrementalCenteredEigen}).
  *
- * <p><b>Adding a row and column</b> [a; c] (Algorithm 1): with σ = 4/c, k₁ = [a; c/2], k₀ = [a; c/4],
+ * <p><b>Adding a row and column</b> [a; c] (Algorithm 1): with σ = 4/c, k₁ = [a; c/2], k₀ = [a;
+ * c/4],
+ *
  * <pre>  [A aᵀ; a c] = blkdiag(A, c/4) + σk₁k₁ᵀ − σk₀k₀ᵀ,</pre>
- * so the eigenpair (c/4, e_new) is appended (and sorted in) and two rank-one updates follow. For c ≤ 0, where
- * σ is undefined, the border B = xeᵀ + exᵀ (x = [a; c/2]) is split as
- * B = ((x + te)(x + te)ᵀ − (x − te)(x − te)ᵀ)/(2t), t = ‖x‖, from blkdiag(A, 0).
  *
- * <p><b>Deleting row and column i</b> (Algorithm 3, with the column of A supplied): the same two updates with
- * opposite signs leave A with row and column i zeroed except c/4 on the diagonal, so e_i is an eigenvector.
- * The thesis drops "the last" eigenpair, which after sorting is generally not the one of e_i (erratum); here
- * the eigenvector with the largest |Qᵢⱼ| is found and, if its eigenvalue is repeated, a Householder
- * reflection inside that eigenspace turns e_i into one of its basis vectors before row i and that column are
- * deleted.
+ * so the eigenpair (c/4, e_new) is appended (and sorted in) and two rank-one updates follow. For c
+ * ≤ 0, where σ is undefined, the border B = xeᵀ + exᵀ (x = [a; c/2]) is split as B = ((x + te)(x +
+ * te)ᵀ − (x − te)(x − te)ᵀ)/(2t), t = ‖x‖, from blkdiag(A, 0).
  *
- * <p><b>Stability.</b> Gu–Eisenstat eigenvectors keep Q orthogonal to working precision, but errors still
- * accumulate over many updates. After every update the orthogonality is probed in O(n²): e = ‖QᵀQx − x‖ for a
- * fixed unit x (a lower estimate of ‖QᵀQ − I‖₂); every {@code fullCheckEvery} updates the full
- * ‖QᵀQ − I‖_F is computed (O(n³)). When either exceeds {@code tolerance}, or every {@code recomputeEvery}
- * updates, the decomposition is recomputed by {@link SymmetricEigen}: from the exact matrix when a source was
- * given ({@link #withExactMatrix}), which also removes the drift of the eigenvalues, otherwise from
- * Q diag(λ) Qᵀ, which restores orthogonality only. The counts are reported by {@link #stats()}.
+ * <p><b>Deleting row and column i</b> (Algorithm 3, with the column of A supplied): the same two
+ * updates with opposite signs leave A with row and column i zeroed except c/4 on the diagonal, so
+ * e_i is an eigenvector. The thesis drops "the last" eigenpair, which after sorting is generally
+ * not the one of e_i (erratum); here the eigenvector with the largest |Qᵢⱼ| is found and, if its
+ * eigenvalue is repeated, a Householder reflection inside that eigenspace turns e_i into one of its
+ * basis vectors before row i and that column are deleted.
+ *
+ * <p><b>Stability.</b> Gu–Eisenstat eigenvectors keep Q orthogonal to working precision, but errors
+ * still accumulate over many updates. After every update the orthogonality is probed in O(n²): e =
+ * ‖QᵀQx − x‖ for a fixed unit x (a lower estimate of ‖QᵀQ − I‖₂); every {@code fullCheckEvery}
+ * updates the full ‖QᵀQ − I‖_F is computed (O(n³)). When either exceeds {@code tolerance}, or every
+ * {@code recomputeEvery} updates, the decomposition is recomputed by {@link SymmetricEigen}: from
+ * the exact matrix when a source was given ({@link #withExactMatrix}), which also removes the drift
+ * of the eigenvalues, otherwise from Q diag(λ) Qᵀ, which restores orthogonality only. The counts
+ * are reported by {@link #stats()}.
  */
 public final class IncrementalEigen {
 
@@ -42,8 +46,13 @@ public final class IncrementalEigen {
 
     public Monitoring {
       if (!(tolerance > 0) || fullCheckEvery < 0 || recomputeEvery < 0) {
-        throw new IllegalArgumentException("monitoring: tolerance > 0 and counts >= 0 needed, got " + tolerance
-            + ", " + fullCheckEvery + ", " + recomputeEvery);
+        throw new IllegalArgumentException(
+            "monitoring: tolerance > 0 and counts >= 0 needed, got "
+                + tolerance
+                + ", "
+                + fullCheckEvery
+                + ", "
+                + recomputeEvery);
       }
     }
   }
@@ -51,17 +60,22 @@ public final class IncrementalEigen {
   /**
    * What the updates did.
    *
-   * @param rankOneUpdates         rank-one updates applied
-   * @param deflated               components deflated over all updates (zero weight or rotated away)
-   * @param rotations              Givens rotations for (nearly) repeated eigenvalues
-   * @param secularIterations      root-finder iterations over all updates
-   * @param fullChecks             full ‖QᵀQ − I‖_F evaluations
-   * @param recomputations         batch recomputations (threshold or periodic)
-   * @param maxOrthogonalityError  the largest orthogonality measure seen (probe or full)
+   * @param rankOneUpdates rank-one updates applied
+   * @param deflated components deflated over all updates (zero weight or rotated away)
+   * @param rotations Givens rotations for (nearly) repeated eigenvalues
+   * @param secularIterations root-finder iterations over all updates
+   * @param fullChecks full ‖QᵀQ − I‖_F evaluations
+   * @param recomputations batch recomputations (threshold or periodic)
+   * @param maxOrthogonalityError the largest orthogonality measure seen (probe or full)
    */
-  public record Stats(long rankOneUpdates, long deflated, long rotations, long secularIterations, long fullChecks,
-      long recomputations, double maxOrthogonalityError) {
-  }
+  public record Stats(
+      long rankOneUpdates,
+      long deflated,
+      long rotations,
+      long secularIterations,
+      long fullChecks,
+      long recomputations,
+      double maxOrthogonalityError) {}
 
   private int n;
   private double[] values;
@@ -181,7 +195,8 @@ public final class IncrementalEigen {
   /** A ← A + ρvvᵀ. */
   public void rankOne(double rho, double[] v) {
     if (v.length != n) {
-      throw new IllegalArgumentException("rank-one update: vector of length " + v.length + " for n = " + n);
+      throw new IllegalArgumentException(
+          "rank-one update: vector of length " + v.length + " for n = " + n);
     }
     if (n == 0) {
       return;
@@ -250,7 +265,8 @@ public final class IncrementalEigen {
   public void recompute() {
     double[] a = exactMatrix != null ? exactMatrix.get() : reconstruct();
     if (a.length != (long) n * n) {
-      throw new IllegalStateException("the exact-matrix source returned " + a.length + " entries for n = " + n);
+      throw new IllegalStateException(
+          "the exact-matrix source returned " + a.length + " entries for n = " + n);
     }
     setFrom(SymmetricEigen.of(a, n));
     recomputations++;
@@ -259,7 +275,8 @@ public final class IncrementalEigen {
   }
 
   /**
-   * Appends row and column [a; c] (Algorithm 1): the matrix becomes (n+1)×(n+1) with the new index last.
+   * Appends row and column [a; c] (Algorithm 1): the matrix becomes (n+1)×(n+1) with the new index
+   * last.
    *
    * @param a the new off-diagonal column (length n)
    * @param c the new diagonal entry
@@ -271,7 +288,8 @@ public final class IncrementalEigen {
 
   void expandUnmonitored(double[] a, double c) {
     if (a.length != n || !Double.isFinite(c)) {
-      throw new IllegalArgumentException("expand: column of length " + a.length + " for n = " + n + ", c = " + c);
+      throw new IllegalArgumentException(
+          "expand: column of length " + a.length + " for n = " + n + ", c = " + c);
     }
     int m = n + 1;
     double[] x = Arrays.copyOf(a, m);
@@ -315,7 +333,9 @@ public final class IncrementalEigen {
     applyRankOne(-sign / (2 * t), minus);
   }
 
-  /** Moves the appended last eigenpair (value values[n−1], vector e_{n}) to its ascending position. */
+  /**
+   * Moves the appended last eigenpair (value values[n−1], vector e_{n}) to its ascending position.
+   */
   private void sortInLast() {
     int last = n - 1;
     double v = values[last];
@@ -336,7 +356,7 @@ public final class IncrementalEigen {
   /**
    * Deletes row and column i (Algorithm 3 with its erratum fixed, see the class comment).
    *
-   * @param i      the index to delete
+   * @param i the index to delete
    * @param column column i of the current matrix (length n, the diagonal entry at i), exact values
    * @return how far the eigenvector deleted was from e_i, 1 − |Qᵢⱼ| (0 in exact arithmetic)
    */
@@ -348,8 +368,8 @@ public final class IncrementalEigen {
 
   double removeUnmonitored(int i, double[] column) {
     if (i < 0 || i >= n || column.length != n) {
-      throw new IllegalArgumentException("remove: index " + i + " and a column of length " + column.length
-          + " for n = " + n);
+      throw new IllegalArgumentException(
+          "remove: index " + i + " and a column of length " + column.length + " for n = " + n);
     }
     double c = column[i];
     double[] x = column.clone();
@@ -397,8 +417,9 @@ public final class IncrementalEigen {
   }
 
   /**
-   * The column whose eigenvector is e_i: the one with the largest |Qᵢⱼ|; if other eigenvalues are within
-   * rounding of it, a Householder reflection of that eigenspace makes its row-i entries (r, 0, …, 0).
+   * The column whose eigenvector is e_i: the one with the largest |Qᵢⱼ|; if other eigenvalues are
+   * within rounding of it, a Householder reflection of that eigenspace makes its row-i entries (r,
+   * 0, …, 0).
    */
   private int isolateUnitVector(int i, double target) {
     int best = 0;
@@ -455,6 +476,13 @@ public final class IncrementalEigen {
 
   /** The counters of the updates so far. */
   public Stats stats() {
-    return new Stats(updates, deflated, rotations, iterations, fullChecks, recomputations, maxOrthogonalityError);
+    return new Stats(
+        updates,
+        deflated,
+        rotations,
+        iterations,
+        fullChecks,
+        recomputations,
+        maxOrthogonalityError);
   }
 }

@@ -4,24 +4,25 @@ import org.netlib.util.intW;
 
 /**
  * How many eigenvalues of a real symmetric matrix lie above a threshold, without computing them: by
- * Sylvester's law of inertia, A − τI and the block-diagonal D of its Bunch–Kaufman factorisation
- * A − τI = U D Uᵀ (LAPACK {@code dsytrf}, n³/3 flops) have the same number of positive eigenvalues. The
- * factorisation is backward stable, so the count is exact for a matrix within rounding of A: it agrees with
- * counting computed eigenvalues except for eigenvalues within rounding of τ, where those disagree as well.
+ * Sylvester's law of inertia, A − τI and the block-diagonal D of its Bunch–Kaufman factorisation A
+ * − τI = U D Uᵀ (LAPACK {@code dsytrf}, n³/3 flops) have the same number of positive eigenvalues.
+ * The factorisation is backward stable, so the count is exact for a matrix within rounding of A: it
+ * agrees with counting computed eigenvalues except for eigenvalues within rounding of τ, where
+ * those disagree as well.
  *
  * <p>Used to decide the numerical rank of K_mm (eigenvalues above rcond·λ_max) at the cost of a
  * factorisation instead of an eigendecomposition (≈ 30 times fewer flops for m = 2000).
  */
 public final class Inertia {
 
-  private Inertia() {
-  }
+  private Inertia() {}
 
   /**
-   * The largest eigenvalue of a symmetric positive semi-definite matrix (column-major n×n, upper triangle
-   * read), by power iteration from the all-ones vector with the Rayleigh quotient: stops when it changes by
-   * less than {@code 1e-13} relative, or after {@code maxIterations}. The quotient approaches λ_max from below,
-   * with an error that is small even when λ_max is nearly repeated (the error scales with λ_max − λ_2).
+   * The largest eigenvalue of a symmetric positive semi-definite matrix (column-major n×n, upper
+   * triangle read), by power iteration from the all-ones vector with the Rayleigh quotient: stops
+   * when it changes by less than {@code 1e-13} relative, or after {@code maxIterations}. The
+   * quotient approaches λ_max from below, with an error that is small even when λ_max is nearly
+   * repeated (the error scales with λ_max − λ_2).
    */
   public static double largestEigenvalue(double[] a, int n, int maxIterations) {
     if (n == 0) {
@@ -50,8 +51,8 @@ public final class Inertia {
   }
 
   /**
-   * The number of eigenvalues of the symmetric matrix {@code a} (column-major n×n, symmetrised first as in
-   * {@link SymmetricEigen#of}; not modified) that are greater than {@code tau}.
+   * The number of eigenvalues of the symmetric matrix {@code a} (column-major n×n, symmetrised
+   * first as in {@link SymmetricEigen#of}; not modified) that are greater than {@code tau}.
    */
   public static int countAbove(double[] a, int n, double tau) {
     if (n == 0) {
@@ -70,7 +71,8 @@ public final class Inertia {
     if (info.val < 0) {
       SymmetricEigen.check("dsytrf", info, "factorisation");
     }
-    // info > 0: D has an exact zero on the diagonal, an eigenvalue equal to τ, which is not above it.
+    // info > 0: D has an exact zero on the diagonal, an eigenvalue equal to τ, which is not above
+    // it.
     int above = 0;
     for (int k = 0; k < n; k++) {
       double d = shifted[k + k * n];

@@ -5,72 +5,103 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One symmetric rank-one modification of an eigendecomposition: given A = Q diag(d) Qᵀ (d ascending, Q
- * orthogonal) and ρ ≠ 0, the eigendecomposition of A + ρvvᵀ = Q (diag(d) + ρzzᵀ) Qᵀ with z = Qᵀv is
- * Q·T diag(λ) (Q·T)ᵀ, where T is the orthogonal "update transform" this class computes from d, ρ and z alone
- * (O(n²) flops). Forming Q·T costs one n×K×K matrix product (K the non-deflated count); callers that need
- * only some of the new eigenvectors, or only projections onto them, apply T to those and skip the product
- * ({@link #applyTo}, {@link #transposeTimes}).
+ * One symmetric rank-one modification of an eigendecomposition: given A = Q diag(d) Qᵀ (d
+ * ascending, Q orthogonal) and ρ ≠ 0, the eigendecomposition of A + ρvvᵀ = Q (diag(d) + ρzzᵀ) Qᵀ
+ * with z = Qᵀv is Q·T diag(λ) (Q·T)ᵀ, where T is the orthogonal "update transform" this class
+ * computes from d, ρ and z alone (O(n²) flops). Forming Q·T costs one n×K×K matrix product (K the
+ * non-deflated count); callers that need only some of the new eigenvectors, or only projections
+ * onto them, apply T to those and skip the product ({@link #applyTo}, {@link #transposeTimes}).
  *
- * <p>Golub, "Some modified matrix eigenvalue problems", SIAM Review 15 (1973); Bunch, Nielsen and Sorensen,
- * "Rank-one modification of the symmetric eigenproblem", Numer. Math. 31 (1978); Gu and Eisenstat, "A stable
- * and efficient algorithm for the rank-one modification of the symmetric eigenproblem", SIAM J. Matrix
- * Anal. Appl. 15 (1994); Hallgren, <i>Kernel PCA and the Nyström method</i>, PhD thesis, UCL 2021, §3.1.3.
+ * <p>Golub, "Some modified matrix eigenvalue problems", SIAM Review 15 (1973); Bunch, Nielsen and
+ * Sorensen, "Rank-one modification of the symmetric eigenproblem", Numer. Math. 31 (1978); Gu and
+ * Eisenstat, "A stable and efficient algorithm for the rank-one modification of the symmetric
+ * eigenproblem", SIAM J. Matrix Anal. Appl. 15 (1994); Hallgren, <i>Kernel PCA and the Nyström
+ * method</i>, PhD thesis, UCL 2021, §3.1.3.
  *
- * <p><b>Sign.</b> ρ &lt; 0 is reduced to ρ &gt; 0: diag(d) + ρzzᵀ = −(diag(−d) + |ρ|zzᵀ), with the order reversed
- * so that −d is ascending; the result is negated and reversed back.
+ * <p><b>Sign.</b> ρ &lt; 0 is reduced to ρ &gt; 0: diag(d) + ρzzᵀ = −(diag(−d) + |ρ|zzᵀ), with the
+ * order reversed so that −d is ascending; the result is negated and reversed back.
  *
  * <p><b>Deflation</b> (Bunch et al. §4; Dongarra and Sorensen 1987). z is normalised to unit length
- * (ρ ← ρ‖z‖²) and tol = 8ε·max(maxᵢ|dᵢ|, ρ). (a) A component with ρ|zⱼ| ≤ tol is set to zero: (dⱼ, eⱼ) stays an
- * eigenpair, to within tol. (b) For two consecutive non-deflated poles dₚ ≤ dⱼ, the Givens rotation
- * G (c = zⱼ/r, s = zₚ/r, r = hypot(zₚ, zⱼ)) moves z's weight to position j; Gᵀ diag(d) G then has the
- * off-diagonal entry (dⱼ − dₚ)cs, which is dropped when |(dⱼ − dₚ)cs| ≤ tol: position p becomes a deflated
- * pair with eigenvalue c²dₚ + s²dⱼ. This removes repeated eigenvalues (repeated data points give them) and
- * leaves the remaining poles strictly increasing (gaps &gt; 2·tol), which the secular equation needs.
+ * (ρ ← ρ‖z‖²) and tol = 8ε·max(maxᵢ|dᵢ|, ρ). (a) A component with ρ|zⱼ| ≤ tol is set to zero: (dⱼ,
+ * eⱼ) stays an eigenpair, to within tol. (b) For two consecutive non-deflated poles dₚ ≤ dⱼ, the
+ * Givens rotation G (c = zⱼ/r, s = zₚ/r, r = hypot(zₚ, zⱼ)) moves z's weight to position j; Gᵀ
+ * diag(d) G then has the off-diagonal entry (dⱼ − dₚ)cs, which is dropped when |(dⱼ − dₚ)cs| ≤ tol:
+ * position p becomes a deflated pair with eigenvalue c²dₚ + s²dⱼ. This removes repeated eigenvalues
+ * (repeated data points give them) and leaves the remaining poles strictly increasing (gaps &gt;
+ * 2·tol), which the secular equation needs.
  *
  * <p><b>Secular equation</b> (ρ &gt; 0, K non-deflated poles d₁ &lt; … &lt; d_K, weights zⱼ ≠ 0):
- * <pre>  f(λ) = 1 + ρ Σⱼ zⱼ² / (dⱼ − λ) = 0,</pre>
- * increasing between poles, with exactly one root in each interval (dᵢ, dᵢ₊₁) and the last in
- * (d_K, d_K + ρΣzⱼ²] (interlacing; Hallgren eq. 3.5). Each root is computed as λᵢ = d_o + τ relative to the
- * nearer pole o (chosen by the sign of f at the interval's midpoint), so that every difference dⱼ − λᵢ is
- * formed as (dⱼ − d_o) − τ without cancellation. The iteration keeps a bracket on τ (f's sign) and takes the
- * step of Bunch, Nielsen and Sorensen's rational model: the part of f from the poles at or below i is
- * replaced by A + B/(dᵢ − λ), the part above by C + E/(dᵢ₊₁ − λ), both matching value and derivative at the
- * current iterate; the model's root inside the pole interval is the next iterate (a quadratic, solved without
- * cancellation), replaced by bisection whenever it leaves the bracket. It stops when |f| is below its rounding
- * error bound 8ε(1 + Σ ρzⱼ²/|dⱼ − λ|) or the bracket is a few ulps of τ wide.
  *
- * <p><b>Eigenvectors</b> (Gu and Eisenstat). Instead of the textbook xᵢ ∝ (diag(d) − λᵢ)⁻¹z, whose columns lose
- * orthogonality when roots are close to poles, z is replaced by the vector ẑ for which the computed λ are the
- * exact eigenvalues of diag(d) + ρẑẑᵀ (Löwner's formula, from det(diag(d) + ρẑẑᵀ − λI) = Π(λᵢ − λ) at λ = dⱼ):
- * <pre>  ẑⱼ² = (λ_K − dⱼ)/ρ · Π_{i&lt;j} (λᵢ − dⱼ)/(dᵢ − dⱼ) · Π_{j≤i&lt;K} (λᵢ − dⱼ)/(dᵢ₊₁ − dⱼ),  sign ẑⱼ = sign zⱼ,</pre>
- * every factor positive and of order one. The vectors xᵢ = (diag(d) − λᵢ)⁻¹ẑ / ‖·‖ are then numerically
- * orthogonal whatever the clustering, and diag(d) + ρzzᵀ differs from diag(d) + ρẑẑᵀ only by the root
- * finder's residual.
+ * <pre>  f(λ) = 1 + ρ Σⱼ zⱼ² / (dⱼ − λ) = 0,</pre>
+ *
+ * increasing between poles, with exactly one root in each interval (dᵢ, dᵢ₊₁) and the last in (d_K,
+ * d_K + ρΣzⱼ²] (interlacing; Hallgren eq. 3.5). Each root is computed as λᵢ = d_o + τ relative to
+ * the nearer pole o (chosen by the sign of f at the interval's midpoint), so that every difference
+ * dⱼ − λᵢ is formed as (dⱼ − d_o) − τ without cancellation. The iteration keeps a bracket on τ (f's
+ * sign) and takes the step of Bunch, Nielsen and Sorensen's rational model: the part of f from the
+ * poles at or below i is replaced by A + B/(dᵢ − λ), the part above by C + E/(dᵢ₊₁ − λ), both
+ * matching value and derivative at the current iterate; the model's root inside the pole interval
+ * is the next iterate (a quadratic, solved without cancellation), replaced by bisection whenever it
+ * leaves the bracket. It stops when |f| is below its rounding error bound 8ε(1 + Σ ρzⱼ²/|dⱼ − λ|)
+ * or the bracket is a few ulps of τ wide.
+ *
+ * <p><b>Eigenvectors</b> (Gu and Eisenstat). Instead of the textbook xᵢ ∝ (diag(d) − λᵢ)⁻¹z, whose
+ * columns lose orthogonality when roots are close to poles, z is replaced by the vector ẑ for which
+ * the computed λ are the exact eigenvalues of diag(d) + ρẑẑᵀ (Löwner's formula, from det(diag(d) +
+ * ρẑẑᵀ − λI) = Π(λᵢ − λ) at λ = dⱼ):
+ *
+ * <pre>
+ *   ẑⱼ² = (λ_K − dⱼ)/ρ · Π_{i&lt;j} (λᵢ − dⱼ)/(dᵢ − dⱼ) · Π_{j≤i&lt;K} (λᵢ − dⱼ)/(dᵢ₊₁ − dⱼ),  sign ẑⱼ = sign zⱼ,
+ * </pre>
+ *
+ * every factor positive and of order one. The vectors xᵢ = (diag(d) − λᵢ)⁻¹ẑ / ‖·‖ are then
+ * numerically orthogonal whatever the clustering, and diag(d) + ρzzᵀ differs from diag(d) + ρẑẑᵀ
+ * only by the root finder's residual.
  */
 public final class RankOneEigenUpdate {
 
   /** Unit roundoff. */
   static final double EPS = Math.ulp(1.0) / 2;
-  /** Secular iterations at most per root (the model step converges in a handful; bisection backs it up). */
+
+  /**
+   * Secular iterations at most per root (the model step converges in a handful; bisection backs it
+   * up).
+   */
   private static final int MAX_ITERATIONS = 200;
 
   private final int n;
   private final boolean flipped;
-  /** Rotations (p, j, c, s) in the order applied: new column p = c·qₚ − s·qⱼ, new column j = s·qₚ + c·qⱼ. */
+
+  /**
+   * Rotations (p, j, c, s) in the order applied: new column p = c·qₚ − s·qⱼ, new column j = s·qₚ +
+   * c·qⱼ.
+   */
   private final int[] rotationPairs;
+
   private final double[] rotationCosSin;
+
   /** Positions (in the ascending working order) of the non-deflated poles. */
   private final int[] nonDeflated;
+
   /** K×K column-major: the new non-deflated columns are Q[:, nonDeflated]·X. */
   private final double[] x;
+
   /** Final column c of the (working-order) result is intermediate column order[c]. */
   private final int[] order;
+
   private final double[] values;
   private final int iterations;
 
-  private RankOneEigenUpdate(int n, boolean flipped, int[] rotationPairs, double[] rotationCosSin,
-      int[] nonDeflated, double[] x, int[] order, double[] values, int iterations) {
+  private RankOneEigenUpdate(
+      int n,
+      boolean flipped,
+      int[] rotationPairs,
+      double[] rotationCosSin,
+      int[] nonDeflated,
+      double[] x,
+      int[] order,
+      double[] values,
+      int iterations) {
     this.n = n;
     this.flipped = flipped;
     this.rotationPairs = rotationPairs;
@@ -83,22 +114,26 @@ public final class RankOneEigenUpdate {
   }
 
   /**
-   * Plans the update of diag(d) + ρzzᵀ: its eigenvalues and the transform T (nothing is applied to any
-   * basis). {@code d} must be ascending; neither array is modified.
+   * Plans the update of diag(d) + ρzzᵀ: its eigenvalues and the transform T (nothing is applied to
+   * any basis). {@code d} must be ascending; neither array is modified.
    *
-   * @param d   current eigenvalues, ascending
+   * @param d current eigenvalues, ascending
    * @param rho the scalar ρ (0 gives the identity transform)
-   * @param z   the update vector in eigen-coordinates, z = Qᵀv
+   * @param z the update vector in eigen-coordinates, z = Qᵀv
    */
   public static RankOneEigenUpdate plan(double[] d, double rho, double[] z) {
     int n = d.length;
     if (z.length != n) {
-      throw new IllegalArgumentException("rank-one update: " + z.length + " coordinates for " + n + " eigenvalues");
+      throw new IllegalArgumentException(
+          "rank-one update: " + z.length + " coordinates for " + n + " eigenvalues");
     }
     for (int i = 0; i < n; i++) {
       if (!Double.isFinite(d[i]) || !Double.isFinite(z[i]) || (i > 0 && d[i] < d[i - 1])) {
-        throw new IllegalArgumentException("rank-one update: eigenvalues must be finite and ascending and the "
-            + "update finite (index " + i + ")");
+        throw new IllegalArgumentException(
+            "rank-one update: eigenvalues must be finite and ascending and the "
+                + "update finite (index "
+                + i
+                + ")");
       }
     }
     if (!Double.isFinite(rho)) {
@@ -134,8 +169,16 @@ public final class RankOneEigenUpdate {
       identity[i] = i;
     }
     if (rho == 0 || norm == 0) {
-      return new RankOneEigenUpdate(n, flip, new int[0], new double[0], new int[0], new double[0], identity,
-          finalValues(w, flip), 0);
+      return new RankOneEigenUpdate(
+          n,
+          flip,
+          new int[0],
+          new double[0],
+          new int[0],
+          new double[0],
+          identity,
+          finalValues(w, flip),
+          0);
     }
     for (int i = 0; i < n; i++) {
       zz[i] /= norm;
@@ -192,7 +235,8 @@ public final class RankOneEigenUpdate {
         xk[o + j] *= inv;
       }
     }
-    // New eigenvalues: non-deflated positions take the roots (λᵢ lies above dk[i], so the position of pole i
+    // New eigenvalues: non-deflated positions take the roots (λᵢ lies above dk[i], so the position
+    // of pole i
     // is the natural home of root i), deflated ones keep their (possibly rotated) pole; then sort.
     double[] mid = w.clone();
     for (int i = 0; i < count; i++) {
@@ -217,20 +261,26 @@ public final class RankOneEigenUpdate {
       flatCs[2 * t] = cosSin.get(t)[0];
       flatCs[2 * t + 1] = cosSin.get(t)[1];
     }
-    return new RankOneEigenUpdate(n, flip, flatPairs, flatCs, idx, xk, order, finalValues(ascending, flip),
-        totalIterations);
+    return new RankOneEigenUpdate(
+        n, flip, flatPairs, flatCs, idx, xk, order, finalValues(ascending, flip), totalIterations);
   }
 
   /**
-   * The deflation pass (see the class comment), in place on the ascending poles {@code w} and weights
-   * {@code zz}: a component with ρ|zⱼ| ≤ tol is zeroed; two consecutive non-deflated poles whose Givens
-   * rotation leaves an off-diagonal |(dⱼ − dₚ)cs| ≤ tol are merged into position j. {@code companion}, when not
-   * null, holds other coordinates in the same basis and is rotated alike. Rotations are appended to
-   * {@code pairs}/{@code cosSin} in the order applied.
+   * The deflation pass (see the class comment), in place on the ascending poles {@code w} and
+   * weights {@code zz}: a component with ρ|zⱼ| ≤ tol is zeroed; two consecutive non-deflated poles
+   * whose Givens rotation leaves an off-diagonal |(dⱼ − dₚ)cs| ≤ tol are merged into position j.
+   * {@code companion}, when not null, holds other coordinates in the same basis and is rotated
+   * alike. Rotations are appended to {@code pairs}/{@code cosSin} in the order applied.
    *
    * @return which positions are deflated
    */
-  static boolean[] deflate(double[] w, double[] zz, double rho, double tol, double[] companion, List<int[]> pairs,
+  static boolean[] deflate(
+      double[] w,
+      double[] zz,
+      double rho,
+      double tol,
+      double[] companion,
+      List<int[]> pairs,
       List<double[]> cosSin) {
     int n = w.length;
     boolean[] deflated = new boolean[n];
@@ -278,12 +328,21 @@ public final class RankOneEigenUpdate {
   }
 
   /**
-   * Root i of the secular equation one + ρΣzⱼ²/(dⱼ − λ) = 0 (ρ &gt; 0; one = 1 for a rank-one modification,
-   * 0 for a deleted row and column, which has no root above the last pole): fills origin[slot], tau[slot]
-   * and column slot of delta (delta[j + slot·K] = dⱼ − λᵢ). Returns the number of iterations.
+   * Root i of the secular equation one + ρΣzⱼ²/(dⱼ − λ) = 0 (ρ &gt; 0; one = 1 for a rank-one
+   * modification, 0 for a deleted row and column, which has no root above the last pole): fills
+   * origin[slot], tau[slot] and column slot of delta (delta[j + slot·K] = dⱼ − λᵢ). Returns the
+   * number of iterations.
    */
-  static int solveRoot(double one, double[] dk, double[] zk, double rho, int i, int slot, int[] origin,
-      double[] tau, double[] delta) {
+  static int solveRoot(
+      double one,
+      double[] dk,
+      double[] zk,
+      double rho,
+      int i,
+      int slot,
+      int[] origin,
+      double[] tau,
+      double[] delta) {
     int k = dk.length;
     int o;
     double lo;
@@ -348,7 +407,8 @@ public final class RankOneEigenUpdate {
       if (hi - lo <= 4 * EPS * Math.max(Math.abs(lo), Math.abs(hi))) {
         break;
       }
-      // Rational model (Bunch, Nielsen and Sorensen): A + B/(δᵢ − η) + C + E/(δᵢ₊₁ − η) + 1 = 0 for the step η.
+      // Rational model (Bunch, Nielsen and Sorensen): A + B/(δᵢ − η) + C + E/(δᵢ₊₁ − η) + 1 = 0 for
+      // the step η.
       double di = base[i] - t;
       double b = dpsi * di * di;
       double a = psi - dpsi * di;
@@ -443,13 +503,14 @@ public final class RankOneEigenUpdate {
   }
 
   /**
-   * Q·T: the new eigenvectors from the old ones, {@code q} given rows×n column-major (column c belongs to
-   * the c-th ascending eigenvalue), returned as a new rows×n array in the ascending order of {@link #values}.
-   * One rows×K×K matrix product.
+   * Q·T: the new eigenvectors from the old ones, {@code q} given rows×n column-major (column c
+   * belongs to the c-th ascending eigenvalue), returned as a new rows×n array in the ascending
+   * order of {@link #values}. One rows×K×K matrix product.
    */
   public double[] applyTo(double[] q, int rows) {
     if (q.length != (long) rows * n) {
-      throw new IllegalArgumentException("basis has " + q.length + " entries, expected " + rows + "x" + n);
+      throw new IllegalArgumentException(
+          "basis has " + q.length + " entries, expected " + rows + "x" + n);
     }
     // Working order (reversed when flipped).
     double[] b = new double[rows * n];
@@ -488,8 +549,8 @@ public final class RankOneEigenUpdate {
   }
 
   /**
-   * Tᵀw: coordinates in the new eigenbasis of a vector whose coordinates in the old one are w (so the next
-   * update's z = Tᵀ(Qᵀv) costs O(n²) without forming Q·T).
+   * Tᵀw: coordinates in the new eigenbasis of a vector whose coordinates in the old one are w (so
+   * the next update's z = Tᵀ(Qᵀv) costs O(n²) without forming Q·T).
    */
   public double[] transposeTimes(double[] w) {
     double[] y = new double[n];

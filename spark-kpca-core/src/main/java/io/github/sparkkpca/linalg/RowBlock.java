@@ -5,13 +5,14 @@ import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * A reusable buffer of up to {@code capacity} rows of dimension d, stored row-major (equivalently: a d×b
- * column-major matrix for BLAS), with each row's squared norm. Sparse vectors are scattered into the
- * block, so at most one block is ever dense. Allocated once per partition; no allocation per row.
+ * A reusable buffer of up to {@code capacity} rows of dimension d, stored row-major (equivalently:
+ * a d×b column-major matrix for BLAS), with each row's squared norm. Sparse vectors are scattered
+ * into the block, so at most one block is ever dense. Allocated once per partition; no allocation
+ * per row.
  *
- * <p>{@link #shift} gives the rows minus a centre, with their squared norms, in a second buffer of the
- * same size (allocated on first use): shift-invariant kernels use it so that squared distances expanded
- * as ‖x‖² + ‖z‖² − 2⟨x,z⟩ do not cancel catastrophically for data far from the origin.
+ * <p>{@link #shift} gives the rows minus a centre, with their squared norms, in a second buffer of
+ * the same size (allocated on first use): shift-invariant kernels use it so that squared distances
+ * expanded as ‖x‖² + ‖z‖² − 2⟨x,z⟩ do not cancel catastrophically for data far from the origin.
  */
 public final class RowBlock {
 
@@ -25,7 +26,8 @@ public final class RowBlock {
 
   public RowBlock(int capacity, int dim) {
     if (capacity < 1 || dim < 1) {
-      throw new IllegalArgumentException("capacity and dimension must be >= 1, got " + capacity + ", " + dim);
+      throw new IllegalArgumentException(
+          "capacity and dimension must be >= 1, got " + capacity + ", " + dim);
     }
     this.capacity = capacity;
     this.dim = dim;
@@ -36,9 +38,9 @@ public final class RowBlock {
   /**
    * Appends a row. The caller has checked its size; the values are validated here.
    *
-   * @throws IllegalArgumentException naming {@code column} if the vector has a NaN or infinite value or a
-   *                                  squared norm that overflows (rows are checked before they reach a
-   *                                  block, by the library's one input check, which names the row)
+   * @throws IllegalArgumentException naming {@code column} if the vector has a NaN or infinite
+   *     value or a squared norm that overflows (rows are checked before they reach a block, by the
+   *     library's one input check, which names the row)
    */
   public void add(Vector v, String column) {
     int offset = size * dim;
@@ -60,14 +62,19 @@ public final class RowBlock {
       }
     }
     if (!Double.isFinite(sq)) {
-      throw new IllegalArgumentException("Column '" + column + "' has a vector with a NaN or infinite value, or "
-          + "values whose squared norm overflows a double");
+      throw new IllegalArgumentException(
+          "Column '"
+              + column
+              + "' has a vector with a NaN or infinite value, or "
+              + "values whose squared norm overflows a double");
     }
     sqNorms[size] = sq;
     size++;
   }
 
-  /** Replaces the block's content by b rows given row-major (b ≤ capacity), computing their norms. */
+  /**
+   * Replaces the block's content by b rows given row-major (b ≤ capacity), computing their norms.
+   */
   public void fill(double[] rowMajor, int b) {
     if (b > capacity) {
       throw new IllegalArgumentException("block capacity " + capacity + " < " + b + " rows");
@@ -84,9 +91,9 @@ public final class RowBlock {
   }
 
   /**
-   * x_i − c for the rows [0, size) of the block, row-major, into a buffer the block owns (overwritten by
-   * the next call); {@link #shiftedSqNorms()} then holds ‖x_i − c‖². O(b·d), against the b·m·d of the
-   * kernel GEMM that uses it.
+   * x_i − c for the rows [0, size) of the block, row-major, into a buffer the block owns
+   * (overwritten by the next call); {@link #shiftedSqNorms()} then holds ‖x_i − c‖². O(b·d),
+   * against the b·m·d of the kernel GEMM that uses it.
    *
    * @param centre c, length d
    * @return the shifted rows (rows [0, size) are valid)

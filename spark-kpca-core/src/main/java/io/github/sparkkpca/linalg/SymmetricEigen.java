@@ -4,24 +4,24 @@ import org.netlib.util.booleanW;
 import org.netlib.util.intW;
 
 /**
- * Eigendecomposition A = V Λ Vᵀ of a real symmetric n×n matrix by LAPACK {@code dsyevr} (MRRR: O(n²)
- * workspace, O(n³) time), eigenvalues in <em>descending</em> order.
+ * Eigendecomposition A = V Λ Vᵀ of a real symmetric n×n matrix by LAPACK {@code dsyevr} (MRRR:
+ * O(n²) workspace, O(n³) time), eigenvalues in <em>descending</em> order.
  *
- * <p>{@link #leading} computes every eigenvalue but only the leading k eigenvectors, which is what linear
- * PCA needs: the back-transformation of the eigenvectors (2n²k flops instead of 2n³) dominates a full
- * decomposition; what remains is the tridiagonalisation (4n³/3 flops).
+ * <p>{@link #leading} computes every eigenvalue but only the leading k eigenvectors, which is what
+ * linear PCA needs: the back-transformation of the eigenvectors (2n²k flops instead of 2n³)
+ * dominates a full decomposition; what remains is the tridiagonalisation (4n³/3 flops).
  *
- * @param values  the eigenvalues λ_1 ≥ … ≥ λ_n (only the leading k from {@link BlockKrylovEigen})
- * @param vectors the leading unit eigenvectors, n×c column-major (column i belongs to values[i]); c = n
- *                from {@link #of}, c = k from {@link #leading}
- * @param n       the order of the matrix
+ * @param values the eigenvalues λ_1 ≥ … ≥ λ_n (only the leading k from {@link BlockKrylovEigen})
+ * @param vectors the leading unit eigenvectors, n×c column-major (column i belongs to values[i]); c
+ *     = n from {@link #of}, c = k from {@link #leading}
+ * @param n the order of the matrix
  */
 public record SymmetricEigen(double[] values, double[] vectors, int n) {
 
   /**
-   * Decomposes a symmetric matrix given column-major in {@code a} (n×n). The matrix is symmetrised first
-   * ((A + Aᵀ)/2) so that rounding in an accumulated triangle cannot make the result depend on which
-   * triangle LAPACK reads. {@code a} is not modified.
+   * Decomposes a symmetric matrix given column-major in {@code a} (n×n). The matrix is symmetrised
+   * first ((A + Aᵀ)/2) so that rounding in an accumulated triangle cannot make the result depend on
+   * which triangle LAPACK reads. {@code a} is not modified.
    */
   public static SymmetricEigen of(double[] a, int n) {
     if (n == 0) {
@@ -36,13 +36,55 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     // Workspace query, then the decomposition (upper triangle, all eigenpairs).
     double[] lworkQuery = new double[1];
     int[] liworkQuery = new int[1];
-    Blas.lapack().dsyevr("V", "A", "U", n, work, n, 0, 0, 0, 0, 0.0, found, w, z, n, isuppz,
-        lworkQuery, -1, liworkQuery, -1, info);
+    Blas.lapack()
+        .dsyevr(
+            "V",
+            "A",
+            "U",
+            n,
+            work,
+            n,
+            0,
+            0,
+            0,
+            0,
+            0.0,
+            found,
+            w,
+            z,
+            n,
+            isuppz,
+            lworkQuery,
+            -1,
+            liworkQuery,
+            -1,
+            info);
     check(info, "workspace query");
     double[] lwork = new double[(int) lworkQuery[0]];
     int[] liwork = new int[liworkQuery[0]];
-    Blas.lapack().dsyevr("V", "A", "U", n, work, n, 0, 0, 0, 0, 0.0, found, w, z, n, isuppz,
-        lwork, lwork.length, liwork, liwork.length, info);
+    Blas.lapack()
+        .dsyevr(
+            "V",
+            "A",
+            "U",
+            n,
+            work,
+            n,
+            0,
+            0,
+            0,
+            0,
+            0.0,
+            found,
+            w,
+            z,
+            n,
+            isuppz,
+            lwork,
+            lwork.length,
+            liwork,
+            liwork.length,
+            info);
     check(info, "decomposition");
     // LAPACK returns ascending eigenvalues; reverse to descending.
     double[] values = new double[n];
@@ -57,10 +99,10 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
 
   /**
    * Every eigenvalue of a symmetric matrix (column-major n×n in {@code a}, symmetrised first as in
-   * {@link #of}) and the eigenvectors of the {@code k} largest: Householder tridiagonalisation A = Q T Qᵀ
-   * ({@code dsytrd}), all eigenvalues of T by the root-free QR algorithm ({@code dsterf}), the k leading
-   * eigenvectors of T by MRRR ({@code dstemr}, as {@code dsyevr} does) and their back-transformation by Q
-   * ({@code dormtr}). {@code a} is not modified.
+   * {@link #of}) and the eigenvectors of the {@code k} largest: Householder tridiagonalisation A =
+   * Q T Qᵀ ({@code dsytrd}), all eigenvalues of T by the root-free QR algorithm ({@code dsterf}),
+   * the k leading eigenvectors of T by MRRR ({@code dstemr}, as {@code dsyevr} does) and their
+   * back-transformation by Q ({@code dormtr}). {@code a} is not modified.
    *
    * @param k number of leading eigenvectors, 0 ≤ k ≤ n
    */
@@ -102,16 +144,59 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
     intW found = new intW(0);
     booleanW tryRelativeAccuracy = new booleanW(false);
     int[] iquery = new int[1];
-    Blas.lapack().dstemr("V", "I", n, diagonal.clone(), e.clone(), 0, 0, n - k + 1, n, found, w, z, n, k, isuppz,
-        tryRelativeAccuracy, query, -1, iquery, -1, info);
+    Blas.lapack()
+        .dstemr(
+            "V",
+            "I",
+            n,
+            diagonal.clone(),
+            e.clone(),
+            0,
+            0,
+            n - k + 1,
+            n,
+            found,
+            w,
+            z,
+            n,
+            k,
+            isuppz,
+            tryRelativeAccuracy,
+            query,
+            -1,
+            iquery,
+            -1,
+            info);
     check("dstemr", info, "workspace query");
     double[] stemrWork = new double[Math.max(1, (int) query[0])];
     int[] stemrIwork = new int[Math.max(1, iquery[0])];
-    Blas.lapack().dstemr("V", "I", n, diagonal, e, 0, 0, n - k + 1, n, found, w, z, n, k, isuppz,
-        tryRelativeAccuracy, stemrWork, stemrWork.length, stemrIwork, stemrIwork.length, info);
+    Blas.lapack()
+        .dstemr(
+            "V",
+            "I",
+            n,
+            diagonal,
+            e,
+            0,
+            0,
+            n - k + 1,
+            n,
+            found,
+            w,
+            z,
+            n,
+            k,
+            isuppz,
+            tryRelativeAccuracy,
+            stemrWork,
+            stemrWork.length,
+            stemrIwork,
+            stemrIwork.length,
+            info);
     check("dstemr", info, "eigenvectors");
     if (found.val != k) {
-      throw new ArithmeticException("LAPACK dstemr found " + found.val + " eigenvectors, expected " + k);
+      throw new ArithmeticException(
+          "LAPACK dstemr found " + found.val + " eigenvectors, expected " + k);
     }
     Blas.lapack().dormtr("L", "U", "N", n, k, work, n, tau, z, n, query, -1, info);
     check("dormtr", info, "workspace query");
@@ -127,9 +212,9 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
   }
 
   /**
-   * The upper triangle of (A + Aᵀ)/2 as a column-major n×n copy with zeros below the diagonal: the input of
-   * every LAPACK routine here that reads the upper triangle ({@code dsyevr}, {@code dsytrd}, {@code dpotrf},
-   * {@code dsytrf}). Fails on a non-finite entry.
+   * The upper triangle of (A + Aᵀ)/2 as a column-major n×n copy with zeros below the diagonal: the
+   * input of every LAPACK routine here that reads the upper triangle ({@code dsyevr}, {@code
+   * dsytrd}, {@code dpotrf}, {@code dsytrf}). Fails on a non-finite entry.
    */
   static double[] upperTriangle(double[] a, int n) {
     return upperTriangle(a, n, 0);
@@ -138,16 +223,20 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
   /** The same in an array of n² + {@code spare} entries (the spare ones zero). */
   static double[] upperTriangle(double[] a, int n, int spare) {
     if (a.length < (long) n * n) {
-      throw new IllegalArgumentException("matrix array has " + a.length + " entries, need " + n + "×" + n);
+      throw new IllegalArgumentException(
+          "matrix array has " + a.length + " entries, need " + n + "×" + n);
     }
     double[] work = new double[n * n + spare];
-    SymmetricStorage.forEachUpper(n, true, (i, j) -> {
-      double v = 0.5 * (a[i + j * n] + a[j + i * n]);
-      if (!Double.isFinite(v)) {
-        throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
-      }
-      work[i + j * n] = v;
-    });
+    SymmetricStorage.forEachUpper(
+        n,
+        true,
+        (i, j) -> {
+          double v = 0.5 * (a[i + j * n] + a[j + i * n]);
+          if (!Double.isFinite(v)) {
+            throw new ArithmeticException("matrix entry (" + i + "," + j + ") is not finite: " + v);
+          }
+          work[i + j * n] = v;
+        });
     return work;
   }
 
@@ -158,13 +247,15 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
   /** Fails unless LAPACK's {@code info} is 0, naming the routine and the step. */
   static void check(String routine, intW info, String step) {
     if (info.val != 0) {
-      throw new ArithmeticException("LAPACK " + routine + " " + step + " failed with info = " + info.val);
+      throw new ArithmeticException(
+          "LAPACK " + routine + " " + step + " failed with info = " + info.val);
     }
   }
 
   /**
    * The number of eigenvalues above {@code rcond·λ_max} (and above 0): the numerical rank used when
-   * inverting. With λ_max ≤ 0 the rank is 0; with only the leading eigenvalues known, at most their count.
+   * inverting. With λ_max ≤ 0 the rank is 0; with only the leading eigenvalues known, at most their
+   * count.
    */
   public int rank(double rcond) {
     if (n == 0 || values[0] <= 0) {
@@ -179,8 +270,9 @@ public record SymmetricEigen(double[] values, double[] vectors, int n) {
   }
 
   /**
-   * Flips each of the first {@code k} columns of a column-major rows×k matrix so that its entry of largest
-   * magnitude is positive (the first such entry on ties). Makes eigenvector signs deterministic.
+   * Flips each of the first {@code k} columns of a column-major rows×k matrix so that its entry of
+   * largest magnitude is positive (the first such entry on ties). Makes eigenvector signs
+   * deterministic.
    *
    * @return the sign (±1) applied to each column
    */

@@ -3,8 +3,8 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.Preimage;
+import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -24,8 +24,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * What every fitted kernel PCA model shares: scores y(x) = Pᵀk_x − o over m support points, the per-row
- * residual, the spectrum and its summaries, and persistence.
+ * What every fitted kernel PCA model shares: scores y(x) = Pᵀk_x − o over m support points, the
+ * per-row residual, the spectrum and its summaries, and persistence.
  *
  * @param <M> the concrete model type
  */
@@ -58,23 +58,31 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * The kernel with the parameters used at fit (γ resolved): the one source of truth for scoring. The
-   * model's kernel params mirror it and cannot be changed on a fitted model ({@link #checkKernelParams}).
+   * The kernel with the parameters used at fit (γ resolved): the one source of truth for scoring.
+   * The model's kernel params mirror it and cannot be changed on a fitted model ({@link
+   * #checkKernelParams}).
    */
   public Kernel fittedKernel() {
     return solution.projector().kernel();
   }
 
   /**
-   * Refuses kernel params that differ from the fitted kernel (set on the model, or given to
-   * {@code copy}): a fitted model's projector is only valid for the kernel it was fitted with.
+   * Refuses kernel params that differ from the fitted kernel (set on the model, or given to {@code
+   * copy}): a fitted model's projector is only valid for the kernel it was fitted with.
    */
   void checkKernelParams() {
     Kernel fitted = fittedKernel();
     Kernel asked = kernelOf(this);
     if (!fitted.sameFunction(asked)) {
-      throw new IllegalArgumentException("The kernel params of " + uid + " (" + asked + ") differ from the kernel "
-          + "it was fitted with (" + fitted + "); a fitted model cannot change its kernel: fit a new one");
+      throw new IllegalArgumentException(
+          "The kernel params of "
+              + uid
+              + " ("
+              + asked
+              + ") differ from the kernel "
+              + "it was fitted with ("
+              + fitted
+              + "); a fitted model cannot change its kernel: fit a new one");
     }
   }
 
@@ -151,24 +159,28 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * The numerical rank of the fit: the dimension r of the feature map (support points minus
-   * {@link #droppedRank()} for landmark models, D for random features).
+   * The numerical rank of the fit: the dimension r of the feature map (support points minus {@link
+   * #droppedRank()} for landmark models, D for random features).
    */
   public int rank() {
-    return solution.isUpdatable() ? solution.featurePCA().map().outputDim()
+    return solution.isUpdatable()
+        ? solution.featurePCA().map().outputDim()
         : numSupportPoints() - solution.droppedRank();
   }
 
   /**
-   * Whether the model scores through landmarks (support points): Nyström, exact and format-1 models. A
-   * random feature model has none, so {@link #landmarks()}, {@link #projector()},
-   * {@link #numSupportPoints()} and pre-images are not available for it.
+   * Whether the model scores through landmarks (support points): Nyström, exact and format-1
+   * models. A random feature model has none, so {@link #landmarks()}, {@link #projector()}, {@link
+   * #numSupportPoints()} and pre-images are not available for it.
    */
   public boolean hasLandmarks() {
     return solution.projector().hasLandmarks();
   }
 
-  /** The landmark form of the scores, or a clear error naming {@code accessor} when there are no landmarks. */
+  /**
+   * The landmark form of the scores, or a clear error naming {@code accessor} when there are no
+   * landmarks.
+   */
   private KernelExpansion landmarkExpansion(String accessor) {
     if (!hasLandmarks()) {
       throw new UnsupportedOperationException(noLandmarks(accessor));
@@ -177,9 +189,16 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   private String noLandmarks(String what) {
-    String map = solution.isUpdatable() ? solution.featurePCA().map().kind() + ", D = " + rank() : "no map";
-    return getClass().getSimpleName() + " " + uid + " has no landmarks: it is a random feature model (" + map
-        + "); " + what + " needs a landmark model (NystromKernelPCA or KernelPCA)";
+    String map =
+        solution.isUpdatable() ? solution.featurePCA().map().kind() + ", D = " + rank() : "no map";
+    return getClass().getSimpleName()
+        + " "
+        + uid
+        + " has no landmarks: it is a random feature model ("
+        + map
+        + "); "
+        + what
+        + " needs a landmark model (NystromKernelPCA or KernelPCA)";
   }
 
   /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
@@ -192,15 +211,17 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return solution.landmarkSelection();
   }
 
-  /** How many support directions were dropped by rank thresholding (duplicates, ill-conditioning). */
+  /**
+   * How many support directions were dropped by rank thresholding (duplicates, ill-conditioning).
+   */
   public int droppedRank() {
     return solution.droppedRank();
   }
 
   /**
    * The eigenvalues the fit found, descending: the covariance spectrum in feature space (in H_m for
-   * Nyström); for Nyström and random-feature models its leading min(r, max(k, 50)) entries unless fitted
-   * with {@code spectrum = full}. Its first k entries are {@link #explainedVariance()}.
+   * Nyström); for Nyström and random-feature models its leading min(r, max(k, 50)) entries unless
+   * fitted with {@code spectrum = full}. Its first k entries are {@link #explainedVariance()}.
    */
   public DenseVector eigenvalues() {
     return new DenseVector(solution.spectrum().clone());
@@ -212,8 +233,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * Σ_i / {@link #totalVariance()} for i = 1..k; all 0 when the total variance is 0 (constant data in
-   * feature space), never NaN.
+   * Σ_i / {@link #totalVariance()} for i = 1..k; all 0 when the total variance is 0 (constant data
+   * in feature space), never NaN.
    */
   public DenseVector explainedVarianceRatio() {
     double[] ratio = Arrays.copyOf(solution.spectrum(), numComponents());
@@ -224,7 +245,10 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return new DenseVector(ratio);
   }
 
-  /** The total feature-space variance the ratios and errors refer to; see {@link #totalVarianceMethod()}. */
+  /**
+   * The total feature-space variance the ratios and errors refer to; see {@link
+   * #totalVarianceMethod()}.
+   */
   public double totalVariance() {
     return solution.totalVariance();
   }
@@ -258,7 +282,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public DenseMatrix landmarks() {
     LandmarkKernel lk = landmarkExpansion("landmarks()").support();
     // Row-major m×d equals column-major d×m, hence the transpose.
-    return new DenseMatrix(lk.dim(), lk.numLandmarks(), lk.landmarks().clone()).transpose().toDense();
+    return new DenseMatrix(lk.dim(), lk.numLandmarks(), lk.landmarks().clone())
+        .transpose()
+        .toDense();
   }
 
   /**
@@ -269,7 +295,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public DenseMatrix projector() {
     KernelExpansion expansion = landmarkExpansion("projector()");
     int m = numSupportPoints();
-    return new DenseMatrix(m, numComponents(), Arrays.copyOf(expansion.coefficients(), m * numComponents()));
+    return new DenseMatrix(
+        m, numComponents(), Arrays.copyOf(expansion.coefficients(), m * numComponents()));
   }
 
   /** o, the score offset (Pᵀ times the mean kernel vector; zero when uncentred). */
@@ -283,17 +310,26 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     StructField input = validateInputColumn(schema);
     int expected = AttributeGroup.fromStructField(input).size();
     if (expected >= 0 && expected != numFeatures()) {
-      throw new IllegalArgumentException("Input column '" + getInputCol() + "' holds vectors of size " + expected
-          + " but the model was fitted on size " + numFeatures());
+      throw new IllegalArgumentException(
+          "Input column '"
+              + getInputCol()
+              + "' holds vectors of size "
+              + expected
+              + " but the model was fitted on size "
+              + numFeatures());
     }
     if (!getReconstructionCol().isEmpty() && !hasLandmarks()) {
-      throw new IllegalArgumentException(noLandmarks("reconstructionCol (pre-images over the landmarks)")
-          + "; leave reconstructionCol empty");
+      throw new IllegalArgumentException(
+          noLandmarks("reconstructionCol (pre-images over the landmarks)")
+              + "; leave reconstructionCol empty");
     }
-    if (!getReconstructionCol().isEmpty() && Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
+    if (!getReconstructionCol().isEmpty()
+        && Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
         && fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
-      throw new IllegalArgumentException("preimageMethod fixed-point needs the rbf kernel, the model uses "
-          + fittedKernel().type().paramName() + "; set preimageMethod to ridge");
+      throw new IllegalArgumentException(
+          "preimageMethod fixed-point needs the rbf kernel, the model uses "
+              + fittedKernel().type().paramName()
+              + "; set preimageMethod to ridge");
     }
     return appendOutputColumns(schema, numComponents(), numFeatures());
   }
@@ -313,52 +349,74 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     StructType outSchema = transformSchema(dataset.schema(), true);
     SparkSession spark = dataset.sparkSession();
     Projector projector = solution.projector();
-    Broadcast<Projector> broadcast = spark.sparkContext().broadcast(projector,
-        scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    Broadcast<Projector> broadcast =
+        spark
+            .sparkContext()
+            .broadcast(projector, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
     int blockSize = scoringBlockSize(projector.scratchSize(1), numFeatures(), numComponents());
     Preimage preimage = preimage();
-    Broadcast<Preimage> preimageBroadcast = preimage == null ? null : spark.sparkContext().broadcast(preimage,
-        scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
-    ProjectPartition project = new ProjectPartition(broadcast, dataset.schema().fieldIndex(getInputCol()),
-        getInputCol(), numFeatures(), blockSize, !getResidualCol().isEmpty(), preimageBroadcast);
+    Broadcast<Preimage> preimageBroadcast =
+        preimage == null
+            ? null
+            : spark
+                .sparkContext()
+                .broadcast(preimage, scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
+    ProjectPartition project =
+        new ProjectPartition(
+            broadcast,
+            dataset.schema().fieldIndex(getInputCol()),
+            getInputCol(),
+            numFeatures(),
+            blockSize,
+            !getResidualCol().isEmpty(),
+            preimageBroadcast);
     Dataset<Row> scored = dataset.toDF().mapPartitions(project, Encoders.row(outSchema));
     // The row encoder drops column metadata; re-attach the vector sizes.
     for (String vectorCol : new String[] {getOutputCol(), getReconstructionCol()}) {
       if (!vectorCol.isEmpty()) {
         StructField field = outSchema.apply(vectorCol);
-        scored = scored.withColumn(vectorCol, SparkJobs.column(scored, vectorCol).as(vectorCol, field.metadata()));
+        scored =
+            scored.withColumn(
+                vectorCol, SparkJobs.column(scored, vectorCol).as(vectorCol, field.metadata()));
       }
     }
     return scored;
   }
 
   /**
-   * This model with the rows of {@code dataset} absorbed, equal to rounding to a fit on all rows with the same
-   * feature map. Models that keep their statistics override it (Nyström and random-feature models);
-   * this one refuses.
+   * This model with the rows of {@code dataset} absorbed, equal to rounding to a fit on all rows
+   * with the same feature map. Models that keep their statistics override it (Nyström and
+   * random-feature models); this one refuses.
    *
    * @throws IllegalArgumentException when the model keeps no statistics (exact kernel PCA)
    */
   public M update(Dataset<?> dataset) {
-    throw new IllegalArgumentException(getClass().getSimpleName() + " " + uid + " keeps no statistics and cannot "
-        + "be updated; fit it again on all rows");
+    throw new IllegalArgumentException(
+        getClass().getSimpleName()
+            + " "
+            + uid
+            + " keeps no statistics and cannot "
+            + "be updated; fit it again on all rows");
   }
 
   /**
-   * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass accumulating
-   * their statistics under this model's feature map, merged into the model's, and the components solved
-   * again ({@link FeaturePCA#update}). The models' {@code update} methods share it.
+   * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass
+   * accumulating their statistics under this model's feature map, merged into the model's, and the
+   * components solved again ({@link FeaturePCA#update}). The models' {@code update} methods share
+   * it.
    *
    * @param blockSize rows per block of the statistics pass
-   * @param extent    how much of the spectrum to compute
-   * @param jobs      prefix of the Spark job descriptions
+   * @param extent how much of the spectrum to compute
+   * @param jobs prefix of the Spark job descriptions
    */
   KernelPCASolution absorb(Dataset<?> dataset, int blockSize, SpectrumExtent extent, String jobs) {
     transformSchema(dataset.schema());
     FeaturePCA fitted = solution.featurePCA();
     String column = getInputCol();
-    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
-      FeatureStatistics more = FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
+      FeatureStatistics more =
+          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
       return KernelPCASolution.of(fitted.update(more, extent), droppedRank(), landmarkSelection());
     }
   }
@@ -370,8 +428,15 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + ": uid=" + uid + ", k=" + numComponents()
-        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank()) + ", d=" + numFeatures() + ", kernel="
+    return getClass().getSimpleName()
+        + ": uid="
+        + uid
+        + ", k="
+        + numComponents()
+        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank())
+        + ", d="
+        + numFeatures()
+        + ", kernel="
         + fittedKernel();
   }
 
@@ -386,7 +451,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     @Override
     public void saveImpl(String path) {
       instance.checkKernelParams();
-      Persistence.saveMetadata(instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
+      Persistence.saveMetadata(
+          instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
       ModelData.save(instance.solution, path, sparkSession());
     }
   }
@@ -395,7 +461,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * Loads a saved model of whichever of this library's model classes the directory holds (exact,
    * Nyström or random features), as its metadata records: for tools that score with any model.
    *
-   * @throws IllegalArgumentException naming the path when it holds no model, or a model of another class
+   * @throws IllegalArgumentException naming the path when it holds no model, or a model of another
+   *     class
    */
   public static AbstractKernelPCAModel<?> loadAny(String path) {
     String saved = Persistence.savedClassName(path, SparkSession.builder().getOrCreate());
@@ -408,14 +475,21 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     if (saved.equals(KernelPCAModel.class.getName())) {
       return KernelPCAModel.load(path);
     }
-    throw new IllegalArgumentException("Cannot load a model from '" + path + "': the directory holds a '" + saved
-        + "', not a kernel PCA model of this library");
+    throw new IllegalArgumentException(
+        "Cannot load a model from '"
+            + path
+            + "': the directory holds a '"
+            + saved
+            + "', not a kernel PCA model of this library");
   }
 
   /** The kernel a saved model's params describe. */
   static Kernel kernelOf(KernelPCAParams params) {
     double gamma = params.getGamma();
-    return new Kernel(params.getKernelType(), params.getKernelType().usesGamma() ? gamma : 1.0,
-        params.getDegree(), params.getCoef0());
+    return new Kernel(
+        params.getKernelType(),
+        params.getKernelType().usesGamma() ? gamma : 1.0,
+        params.getDegree(),
+        params.getCoef0());
   }
 }

@@ -12,13 +12,15 @@ import org.apache.spark.sql.Dataset;
 
 /**
  * What the two kernel PCA regression estimators share: the params and their setters, the fit
- * ({@link RegressionFit}, then the params the fit chose set on the model), copy and params-only persistence.
- * {@link KernelPCARegressor} fixes γ and d; {@link RelevantDimensionEstimator} chooses them.
+ * ({@link RegressionFit}, then the params the fit chose set on the model), copy and params-only
+ * persistence. {@link KernelPCARegressor} fixes γ and d; {@link RelevantDimensionEstimator} chooses
+ * them.
  *
  * @param <E> the concrete estimator, returned by the setters
  */
 public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegressor<E>>
-    extends Predictor<Vector, E, KernelPCARegressionModel> implements KernelPCARegressionParams, MLWritable {
+    extends Predictor<Vector, E, KernelPCARegressionModel>
+    implements KernelPCARegressionParams, MLWritable {
 
   private final String uid;
   private final KernelPCARegressionParams.Definitions definitions;
@@ -40,7 +42,9 @@ public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegr
     return definitions;
   }
 
-  /** The kernel scales to evaluate, or null for the one of {@code gamma} (or the median heuristic). */
+  /**
+   * The kernel scales to evaluate, or null for the one of {@code gamma} (or the median heuristic).
+   */
   abstract double[] gammas();
 
   /** d to use, or 0 to choose it by the likelihood; fails when d is required and unset. */
@@ -109,7 +113,14 @@ public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegr
 
   @Override
   public final KernelPCARegressionModel train(Dataset<?> dataset) {
-    return RegressionFit.fit(this, uid, getFeaturesCol(), getLabelCol(), dataset, gammas(), fixedDimension(),
+    return RegressionFit.fit(
+        this,
+        uid,
+        getFeaturesCol(),
+        getLabelCol(),
+        dataset,
+        gammas(),
+        fixedDimension(),
         getClass().getSimpleName() + " " + uid + ": ");
   }
 
@@ -123,8 +134,12 @@ public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegr
     return StageWriter.paramsOnly(this);
   }
 
-  /** The reader of a params-only {@code stage} saved by {@link #write()}; {@code create} makes it from its uid. */
-  static <E extends AbstractKernelPCARegressor<E>> MLReader<E> reader(Class<E> stage, Function<String, E> create) {
+  /**
+   * The reader of a params-only {@code stage} saved by {@link #write()}; {@code create} makes it
+   * from its uid.
+   */
+  static <E extends AbstractKernelPCARegressor<E>> MLReader<E> reader(
+      Class<E> stage, Function<String, E> create) {
     return new MLReader<>() {
       @Override
       public E load(String path) {

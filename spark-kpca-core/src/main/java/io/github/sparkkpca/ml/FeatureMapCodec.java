@@ -5,9 +5,9 @@ import io.github.sparkkpca.kernel.Kernel;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * How one kind of feature map is written to and read from a model directory's {@code data/}: one codec
- * per {@link FeatureMap#kind()}, so models of every kind share the rest of the format
- * ({@link ModelData}). Adding a map kind means adding its codec to {@link #of}.
+ * How one kind of feature map is written to and read from a model directory's {@code data/}: one
+ * codec per {@link FeatureMap#kind()}, so models of every kind share the rest of the format ({@link
+ * ModelData}). Adding a map kind means adding its codec to {@link #of}.
  */
 interface FeatureMapCodec {
 
@@ -18,8 +18,9 @@ interface FeatureMapCodec {
    * Reads a map written by {@link #write}.
    *
    * @param kernel the fitted kernel (from the metadata)
-   * @param dim    d, the input dimension recorded in the summary
-   * @throws IllegalArgumentException naming the table and row when the data are inconsistent or not finite
+   * @param dim d, the input dimension recorded in the summary
+   * @throws IllegalArgumentException naming the table and row when the data are inconsistent or not
+   *     finite
    */
   FeatureMap read(String dataDir, SparkSession spark, Kernel kernel, int dim);
 
@@ -28,8 +29,9 @@ interface FeatureMapCodec {
     return switch (kind) {
       case "nystrom" -> new NystromMapCodec();
       case "rff" -> new RandomFourierMapCodec();
-      default -> throw new IllegalArgumentException("unknown feature map kind '" + kind + "' (this library reads "
-          + "nystrom, rff)");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown feature map kind '" + kind + "' (this library reads " + "nystrom, rff)");
     };
   }
 }

@@ -4,8 +4,9 @@ import io.github.sparkkpca.feature.SpectrumExtent;
 import org.apache.spark.ml.param.Param;
 
 /**
- * The parameter of the stages that fit a {@link io.github.sparkkpca.feature.FeaturePCA} (Nyström and random
- * features): how much of the r×r covariance spectrum to compute ({@link SpectrumExtent}).
+ * The parameter of the stages that fit a {@link io.github.sparkkpca.feature.FeaturePCA} (Nyström
+ * and random features): how much of the r×r covariance spectrum to compute ({@link
+ * SpectrumExtent}).
  */
 public interface FeaturePCAParams extends KernelPCAParams {
 

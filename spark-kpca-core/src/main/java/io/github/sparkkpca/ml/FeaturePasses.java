@@ -18,12 +18,11 @@ import org.apache.spark.storage.StorageLevel;
  */
 final class FeaturePasses {
 
-  private FeaturePasses() {
-  }
+  private FeaturePasses() {}
 
   /**
-   * The input column's vectors after a successful validating scan, cached for the passes that follow
-   * unless the caller's dataset is cached already. Close to release them.
+   * The input column's vectors after a successful validating scan, cached for the passes that
+   * follow unless the caller's dataset is cached already. Close to release them.
    */
   static final class Scanned implements AutoCloseable {
     private final JavaRDD<Vector> vectors;
@@ -57,33 +56,61 @@ final class FeaturePasses {
   }
 
   /**
-   * Counts and checks every vector of {@code column} and draws {@code sampleCapacity} rows uniformly
-   * without replacement, in one pass.
+   * Counts and checks every vector of {@code column} and draws {@code sampleCapacity} rows
+   * uniformly without replacement, in one pass.
    *
    * @param allowEmpty whether a column without rows is accepted (an update with nothing new)
    * @throws IllegalArgumentException naming the first bad row, or when the column has no rows
    */
-  static Scanned scan(Dataset<?> dataset, String column, int d, int sampleCapacity, long seed, boolean allowEmpty,
+  static Scanned scan(
+      Dataset<?> dataset,
+      String column,
+      int d,
+      int sampleCapacity,
+      long seed,
+      boolean allowEmpty,
       String jobPrefix) {
-    JavaRDD<Vector> vectors = dataset.select(SparkJobs.column(dataset, column)).toJavaRDD()
-        .map(row -> (Vector) row.get(0));
+    JavaRDD<Vector> vectors =
+        dataset
+            .select(SparkJobs.column(dataset, column))
+            .toJavaRDD()
+            .map(row -> (Vector) row.get(0));
     boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
     if (persist) {
       vectors.persist(StorageLevel.MEMORY_AND_DISK());
     }
     try {
       String description = jobPrefix + "validate '" + column + "'";
-      // Sampling keys depend on each row's position in the data (so repeated rows are drawn as rows): number
+      // Sampling keys depend on each row's position in the data (so repeated rows are drawn as
+      // rows): number
       // the rows first when there is a sample to draw.
       // zipWithIndex runs a job of its own (the partition sizes): under the same description.
       String sampling = description + " and sample " + sampleCapacity + " landmarks";
-      DataScan scan = sampleCapacity > 0
-          ? DistributedPass.described(vectors.context(), sampling, () -> DistributedPass.run(vectors.context(),
-              sampling, vectors.zipWithIndex().map(indexed -> indexed), null, Object.class, (none, partition, rows) ->
-                  new DataScan(sampleCapacity, d, seed, column).scanIndexedPartition(partition, rows), DataScan::merge))
-          : DistributedPass.run(vectors.context(), description, vectors, null, Object.class,
-              (none, partition, rows) -> new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
-              DataScan::merge);
+      DataScan scan =
+          sampleCapacity > 0
+              ? DistributedPass.described(
+                  vectors.context(),
+                  sampling,
+                  () ->
+                      DistributedPass.run(
+                          vectors.context(),
+                          sampling,
+                          vectors.zipWithIndex().map(indexed -> indexed),
+                          null,
+                          Object.class,
+                          (none, partition, rows) ->
+                              new DataScan(sampleCapacity, d, seed, column)
+                                  .scanIndexedPartition(partition, rows),
+                          DataScan::merge))
+              : DistributedPass.run(
+                  vectors.context(),
+                  description,
+                  vectors,
+                  null,
+                  Object.class,
+                  (none, partition, rows) ->
+                      new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
+                  DataScan::merge);
       if (scan.errorMessage() != null) {
         throw new IllegalArgumentException(scan.errorMessage());
       }
@@ -100,12 +127,26 @@ final class FeaturePasses {
   }
 
   /** n, φ̄, the centred scatter and Σ‖φ_full‖² of the rows under {@code map}, block by block. */
-  static FeatureStatistics statistics(JavaRDD<Vector> vectors, FeatureMap map, int blockSize, String column,
-      String jobPrefix) {
+  static FeatureStatistics statistics(
+      JavaRDD<Vector> vectors, FeatureMap map, int blockSize, String column, String jobPrefix) {
     int r = map.outputDim();
-    return DistributedPass.run(vectors.context(), jobPrefix + "accumulate the " + r + "x" + r + " " + map.kind()
-            + " statistics (block " + blockSize + ")", vectors, map, FeatureMap.class,
-        (shared, partition, rows) -> shared.accumulate(rows, blockSize, column), FeatureStatistics::merge);
+    return DistributedPass.run(
+        vectors.context(),
+        jobPrefix
+            + "accumulate the "
+            + r
+            + "x"
+            + r
+            + " "
+            + map.kind()
+            + " statistics (block "
+            + blockSize
+            + ")",
+        vectors,
+        map,
+        FeatureMap.class,
+        (shared, partition, rows) -> shared.accumulate(rows, blockSize, column),
+        FeatureStatistics::merge);
   }
 
   /** d from the column's size metadata, else from its first row. */

@@ -16,25 +16,27 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
-import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Exact kernel PCA on the driver (Schölkopf, Smola and Müller 1998), for small n and as the reference the
- * Nyström estimator is tested against.
+ * Exact kernel PCA on the driver (Schölkopf, Smola and Müller 1998), for small n and as the
+ * reference the Nyström estimator is tested against.
  *
  * <p>Collects the n rows (at most {@code maxRows}, checked before collecting), forms the n×n kernel
  * matrix K, centres it, K̃ = HKH with H = I − 11ᵀ/n (unless {@code centered} is false), and
- * eigendecomposes it, K̃ = V Λ Vᵀ (LAPACK dsyevr). The eigenvalues λ_i/n are the variances of the scores,
- * as scikit-learn's {@code KernelPCA.eigenvalues_ / n}; the coefficients α_i = v_i/√λ_i give the scores
- * y_i(x) = Σ_j α_ij k̃(x, x_j). Memory: 8n² bytes for K and as much again for the eigenvectors.
+ * eigendecomposes it, K̃ = V Λ Vᵀ (LAPACK dsyevr). The eigenvalues λ_i/n are the variances of the
+ * scores, as scikit-learn's {@code KernelPCA.eigenvalues_ / n}; the coefficients α_i = v_i/√λ_i
+ * give the scores y_i(x) = Σ_j α_ij k̃(x, x_j). Memory: 8n² bytes for K and as much again for the
+ * eigenvectors.
  */
-public final class KernelPCA extends Estimator<KernelPCAModel> implements KernelPCAParams, MLWritable {
+public final class KernelPCA extends Estimator<KernelPCAModel>
+    implements KernelPCAParams, MLWritable {
 
   static final int DEFAULT_MAX_ROWS = 10_000;
 
@@ -55,8 +57,12 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
   }
 
   static IntParam maxRowsParam(Params owner) {
-    return new IntParam(owner, "maxRows", "largest n exact kernel PCA accepts (it needs about 16 n^2 bytes on "
-        + "the driver); above it, use NystromKernelPCA", ParamValidators.gt(0));
+    return new IntParam(
+        owner,
+        "maxRows",
+        "largest n exact kernel PCA accepts (it needs about 16 n^2 bytes on "
+            + "the driver); above it, use NystromKernelPCA",
+        ParamValidators.gt(0));
   }
 
   @Override
@@ -131,7 +137,8 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
   @Override
   public StructType transformSchema(StructType schema) {
     validateInputColumn(schema);
-    return appendOutputColumns(schema, getK(), AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
+    return appendOutputColumns(
+        schema, getK(), AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
 
   @Override
@@ -139,15 +146,22 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     transformSchema(dataset.schema(), true);
     String column = getInputCol();
     int k = getK();
-    List<Row> rows = io.github.sparkkpca.distributed.DistributedPass.described(dataset.sparkSession().sparkContext(), "KernelPCA " + uid
-        + ": collect '" + column + "'", () -> {
-          long n = dataset.count();
-          if (n > getMaxRows()) {
-            throw new IllegalArgumentException("Exact KernelPCA accepts at most maxRows = " + getMaxRows()
-                + " rows, the input has n = " + n + "; use NystromKernelPCA or raise maxRows");
-          }
-          return dataset.select(SparkJobs.column(dataset, column)).collectAsList();
-        });
+    List<Row> rows =
+        io.github.sparkkpca.distributed.DistributedPass.described(
+            dataset.sparkSession().sparkContext(),
+            "KernelPCA " + uid + ": collect '" + column + "'",
+            () -> {
+              long n = dataset.count();
+              if (n > getMaxRows()) {
+                throw new IllegalArgumentException(
+                    "Exact KernelPCA accepts at most maxRows = "
+                        + getMaxRows()
+                        + " rows, the input has n = "
+                        + n
+                        + "; use NystromKernelPCA or raise maxRows");
+              }
+              return dataset.select(SparkJobs.column(dataset, column)).collectAsList();
+            });
     int n = rows.size();
     if (n == 0) {
       throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
@@ -167,8 +181,8 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
       System.arraycopy(((Vector) rows.get(i).get(0)).toArray(), 0, points, i * d, d);
     }
     KernelType type = getKernelType();
-    double gammaUsed = isDefined(gamma()) ? getGamma()
-        : Kernel.medianHeuristicGamma(type, points, n, d, 1000);
+    double gammaUsed =
+        isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points, n, d, 1000);
     Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
     LandmarkKernel support = new LandmarkKernel(kernel, points, n, d);
     KernelPCASolution solution = solve(support, k, n);
@@ -208,8 +222,16 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     SymmetricEigen eig = SymmetricEigen.of(gram, n);
     int rank = eig.rank(1e-12);
     if (k > rank) {
-      throw new IllegalArgumentException("k = " + k + " exceeds the numerical rank " + rank + " of the "
-          + (centered ? "centred " : "") + "kernel matrix (n = " + n + ")");
+      throw new IllegalArgumentException(
+          "k = "
+              + k
+              + " exceeds the numerical rank "
+              + rank
+              + " of the "
+              + (centered ? "centred " : "")
+              + "kernel matrix (n = "
+              + n
+              + ")");
     }
     double[] alpha = new double[n * k];
     for (int c = 0; c < k; c++) {
@@ -247,14 +269,30 @@ public final class KernelPCA extends Estimator<KernelPCAModel> implements Kernel
     }
     double positivePart = java.util.Arrays.stream(spectrum).sum();
     boolean definite = support.kernel().isPositiveDefinite();
-    // An indefinite kernel's trace is no variance: the ratios then refer to the positive part found. A
-    // definite one's is clamped at that part, which it bounds in exact arithmetic (constant data: 0).
-    double total = definite ? Math.max(trace / n - (centered ? grandMean : 0.0), positivePart) : positivePart;
-    Projector projector = new Projector(new KernelExpansion(support, coefficients, centered ? k + 1 : k), k, offset,
-        centered ? grandMean : 0.0);
-    return new KernelPCASolution(projector, spectrum, total, definite ? "exact: (1/n) tr of the "
-        + (centered ? "centred " : "") + "kernel matrix" : "positive-part: sum of the eigenvalues kept (the kernel "
-        + "is not positive definite)", n, n - rank, "all " + n + " training rows (exact)", null);
+    // An indefinite kernel's trace is no variance: the ratios then refer to the positive part
+    // found. A
+    // definite one's is clamped at that part, which it bounds in exact arithmetic (constant data:
+    // 0).
+    double total =
+        definite ? Math.max(trace / n - (centered ? grandMean : 0.0), positivePart) : positivePart;
+    Projector projector =
+        new Projector(
+            new KernelExpansion(support, coefficients, centered ? k + 1 : k),
+            k,
+            offset,
+            centered ? grandMean : 0.0);
+    return new KernelPCASolution(
+        projector,
+        spectrum,
+        total,
+        definite
+            ? "exact: (1/n) tr of the " + (centered ? "centred " : "") + "kernel matrix"
+            : "positive-part: sum of the eigenvalues kept (the kernel "
+                + "is not positive definite)",
+        n,
+        n - rank,
+        "all " + n + " training rows (exact)",
+        null);
   }
 
   @Override

@@ -6,9 +6,10 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
 
 /**
- * A fitted exact kernel PCA ({@link KernelPCA}): scores y(x) = Σ_i α_i k̃(x, x_i) over all n training rows,
- * written as y(x) = Pᵀk_x − o with P = α and o = αᵀ(row means of K) (the other centring terms vanish
- * because α ⟂ 1). {@link #totalVariance()} is exact: (1/n) tr(HKH), or (1/n) tr(K) uncentred.
+ * A fitted exact kernel PCA ({@link KernelPCA}): scores y(x) = Σ_i α_i k̃(x, x_i) over all n
+ * training rows, written as y(x) = Pᵀk_x − o with P = α and o = αᵀ(row means of K) (the other
+ * centring terms vanish because α ⟂ 1). {@link #totalVariance()} is exact: (1/n) tr(HKH), or (1/n)
+ * tr(K) uncentred.
  */
 public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel> {
 
@@ -47,12 +48,16 @@ public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel>
       String uid = metadata.get("uid").asText();
       KernelPCA params = new KernelPCA(uid);
       Persistence.applyParams(params, metadata, path);
-      KernelPCASolution solution = ModelData.load(path, sparkSession(), metadata,
-          AbstractKernelPCAModel.kernelOf(params), KernelPCAModel.class.getSimpleName());
+      KernelPCASolution solution =
+          ModelData.load(
+              path,
+              sparkSession(),
+              metadata,
+              AbstractKernelPCAModel.kernelOf(params),
+              KernelPCAModel.class.getSimpleName());
       KernelPCAModel model = new KernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path);
       return model;
     }
   }
-
 }

@@ -13,8 +13,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Parameters shared by every kernel PCA stage (exact and Nyström, estimators and models); the kernel and the
- * block size are {@link KernelParams}.
+ * Parameters shared by every kernel PCA stage (exact and Nyström, estimators and models); the
+ * kernel and the block size are {@link KernelParams}.
  */
 public interface KernelPCAParams extends KernelParams {
 
@@ -29,38 +29,76 @@ public interface KernelPCAParams extends KernelParams {
     final Param<String> preimageMethod;
     final IntParam preimageMaxIter;
     final DoubleParam preimageRidge;
-    /** Exposed by {@link FeaturePCAParams} only (exact kernel PCA always finds every eigenvalue). */
+
+    /**
+     * Exposed by {@link FeaturePCAParams} only (exact kernel PCA always finds every eigenvalue).
+     */
     final Param<String> spectrum;
+
     /** The kernel and block size, shared with the regression stages. */
     final KernelParams.Definitions kernelParams;
 
     @SuppressWarnings("unchecked")
     Definitions(Params owner) {
       kernelParams = new KernelParams.Definitions(owner);
-      inputCol = new Param<>(owner, "inputCol", "input column of feature vectors (ml.linalg.Vector)");
-      outputCol = new Param<>(owner, "outputCol", "output column of the k principal-component scores");
-      k = new IntParam(owner, "k", "number of principal components to keep (> 0); required",
-          ParamValidators.gt(0));
-      centered = new BooleanParam(owner, "centered", "whether to centre in feature space (PCA of the "
-          + "covariance); false gives the uncentred second-moment PCA of Sterge et al. (2020)");
-      residualCol = new Param<>(owner, "residualCol", "optional output column of the per-row feature-space "
-          + "residual ||k(.,x) - mean - projection||^2 (a novelty score); empty: not produced");
-      reconstructionCol = new Param<>(owner, "reconstructionCol", "optional output column of input-space "
-          + "reconstructions (pre-images) of the projected rows, a Vector of size d (denoising); empty: not "
-          + "produced");
-      preimageMethod = new Param<>(owner, "preimageMethod", "pre-image method: fixed-point = Mika et al. "
-          + "(1999) Gaussian fixed-point iteration over the landmarks (rbf kernel only); ridge = kernel ridge "
-          + "map from scores back to inputs fitted on the landmarks (any kernel; Bakir et al. 2004)",
-          ParamValidators.inArray(io.github.sparkkpca.feature.Preimage.Method.NAMES));
-      preimageMaxIter = new IntParam(owner, "preimageMaxIter", "maximum fixed-point iterations (>= 1)",
-          ParamValidators.gtEq(1));
-      preimageRidge = new DoubleParam(owner, "preimageRidge", "ridge alpha of the ridge pre-image map (> 0)",
-          ParamValidators.gt(0.0));
-      spectrum = new Param<>(owner, "spectrum", "how much of the feature covariance spectrum the fit "
-          + "computes: leading = the min(r, max(k, 50)) leading eigenvalues by block Krylov iteration (the total "
-          + "variance comes from the trace); full = all r eigenvalues by the dense solver (scree plots, "
-          + "reconstruction errors beyond the leading ones)",
-          ParamValidators.inArray(io.github.sparkkpca.feature.SpectrumExtent.NAMES));
+      inputCol =
+          new Param<>(owner, "inputCol", "input column of feature vectors (ml.linalg.Vector)");
+      outputCol =
+          new Param<>(owner, "outputCol", "output column of the k principal-component scores");
+      k =
+          new IntParam(
+              owner,
+              "k",
+              "number of principal components to keep (> 0); required",
+              ParamValidators.gt(0));
+      centered =
+          new BooleanParam(
+              owner,
+              "centered",
+              "whether to centre in feature space (PCA of the "
+                  + "covariance); false gives the uncentred second-moment PCA of Sterge et al. (2020)");
+      residualCol =
+          new Param<>(
+              owner,
+              "residualCol",
+              "optional output column of the per-row feature-space "
+                  + "residual ||k(.,x) - mean - projection||^2 (a novelty score); empty: not produced");
+      reconstructionCol =
+          new Param<>(
+              owner,
+              "reconstructionCol",
+              "optional output column of input-space "
+                  + "reconstructions (pre-images) of the projected rows, a Vector of size d (denoising); empty: not "
+                  + "produced");
+      preimageMethod =
+          new Param<>(
+              owner,
+              "preimageMethod",
+              "pre-image method: fixed-point = Mika et al. "
+                  + "(1999) Gaussian fixed-point iteration over the landmarks (rbf kernel only); ridge = kernel ridge "
+                  + "map from scores back to inputs fitted on the landmarks (any kernel; Bakir et al. 2004)",
+              ParamValidators.inArray(io.github.sparkkpca.feature.Preimage.Method.NAMES));
+      preimageMaxIter =
+          new IntParam(
+              owner,
+              "preimageMaxIter",
+              "maximum fixed-point iterations (>= 1)",
+              ParamValidators.gtEq(1));
+      preimageRidge =
+          new DoubleParam(
+              owner,
+              "preimageRidge",
+              "ridge alpha of the ridge pre-image map (> 0)",
+              ParamValidators.gt(0.0));
+      spectrum =
+          new Param<>(
+              owner,
+              "spectrum",
+              "how much of the feature covariance spectrum the fit "
+                  + "computes: leading = the min(r, max(k, 50)) leading eigenvalues by block Krylov iteration (the total "
+                  + "variance comes from the trace); full = all r eigenvalues by the dense solver (scree plots, "
+                  + "reconstruction errors beyond the leading ones)",
+              ParamValidators.inArray(io.github.sparkkpca.feature.SpectrumExtent.NAMES));
     }
   }
 
@@ -102,7 +140,9 @@ public interface KernelPCAParams extends KernelParams {
     return kernelPCAParams().reconstructionCol;
   }
 
-  /** Pre-image method; default {@code fixed-point} (rbf only; use {@code ridge} for other kernels). */
+  /**
+   * Pre-image method; default {@code fixed-point} (rbf only; use {@code ridge} for other kernels).
+   */
   default Param<String> preimageMethod() {
     return kernelPCAParams().preimageMethod;
   }
@@ -147,7 +187,8 @@ public interface KernelPCAParams extends KernelParams {
 
   default int getK() {
     if (!isDefined(k())) {
-      throw new IllegalArgumentException("Param k (the number of principal components) must be set");
+      throw new IllegalArgumentException(
+          "Param k (the number of principal components) must be set");
     }
     return (Integer) getOrDefault(k());
   }
@@ -161,14 +202,23 @@ public interface KernelPCAParams extends KernelParams {
    * d-dimensional reconstruction when requested (d &lt; 0 when unknown).
    */
   default StructType appendOutputColumns(StructType schema, int k, int d) {
-    StructType out = schema.add(new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());
+    StructType out =
+        schema.add(
+            new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());
     if (!getResidualCol().isEmpty()) {
       out = out.add(getResidualCol(), org.apache.spark.sql.types.DataTypes.DoubleType, false);
     }
     if (!getReconstructionCol().isEmpty()) {
-      out = out.add(d >= 0 ? new org.apache.spark.ml.attribute.AttributeGroup(getReconstructionCol(), d).toStructField()
-          : new StructField(getReconstructionCol(), SQLDataTypes.VectorType(), false,
-              org.apache.spark.sql.types.Metadata.empty()));
+      out =
+          out.add(
+              d >= 0
+                  ? new org.apache.spark.ml.attribute.AttributeGroup(getReconstructionCol(), d)
+                      .toStructField()
+                  : new StructField(
+                      getReconstructionCol(),
+                      SQLDataTypes.VectorType(),
+                      false,
+                      org.apache.spark.sql.types.Metadata.empty()));
     }
     return out;
   }
@@ -187,20 +237,27 @@ public interface KernelPCAParams extends KernelParams {
   }
 
   /**
-   * Checks the input column (present, of Vector type) and that the output column is new; returns the
-   * input field.
+   * Checks the input column (present, of Vector type) and that the output column is new; returns
+   * the input field.
    */
   default StructField validateInputColumn(StructType schema) {
     String in = getInputCol();
     if (!java.util.Arrays.asList(schema.fieldNames()).contains(in)) {
-      throw new IllegalArgumentException("Input column '" + in + "' does not exist; available columns: "
-          + String.join(", ", schema.fieldNames()));
+      throw new IllegalArgumentException(
+          "Input column '"
+              + in
+              + "' does not exist; available columns: "
+              + String.join(", ", schema.fieldNames()));
     }
     StructField field = schema.apply(in);
     if (!field.dataType().equals(SQLDataTypes.VectorType())) {
-      throw new IllegalArgumentException("Input column '" + in + "' must be of type Vector "
-          + "(org.apache.spark.ml.linalg), but is " + field.dataType().catalogString().toLowerCase(Locale.ROOT)
-          + "; assemble numeric columns with VectorAssembler first");
+      throw new IllegalArgumentException(
+          "Input column '"
+              + in
+              + "' must be of type Vector "
+              + "(org.apache.spark.ml.linalg), but is "
+              + field.dataType().catalogString().toLowerCase(Locale.ROOT)
+              + "; assemble numeric columns with VectorAssembler first");
     }
     java.util.Set<String> outputs = new java.util.HashSet<>();
     for (String out : new String[] {getOutputCol(), getResidualCol(), getReconstructionCol()}) {
@@ -211,8 +268,10 @@ public interface KernelPCAParams extends KernelParams {
         throw new IllegalArgumentException("Output column '" + out + "' already exists");
       }
       if (!outputs.add(out)) {
-        throw new IllegalArgumentException("outputCol, residualCol and reconstructionCol must differ; '" + out
-            + "' is used twice");
+        throw new IllegalArgumentException(
+            "outputCol, residualCol and reconstructionCol must differ; '"
+                + out
+                + "' is used twice");
       }
     }
     return field;

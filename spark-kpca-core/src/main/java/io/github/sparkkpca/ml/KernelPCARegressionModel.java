@@ -32,19 +32,22 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A fitted kernel principal component regression (kPCR): ŷ(x) = Σ_{i≤d} β_i u_iᵀ(φ(x) − φ̄) [+ ȳ] on the d
- * leading (Nyström) kernel principal components, stored as a kernel expansion over the m landmarks,
- * ŷ_c(x) = Σ_j α_jc k(x, z_j) + b_c (see {@link io.github.sparkkpca.regression.ComponentRegression}).
+ * A fitted kernel principal component regression (kPCR): ŷ(x) = Σ_{i≤d} β_i u_iᵀ(φ(x) − φ̄) [+ ȳ]
+ * on the d leading (Nyström) kernel principal components, stored as a kernel expansion over the m
+ * landmarks, ŷ_c(x) = Σ_j α_jc k(x, z_j) + b_c (see {@link
+ * io.github.sparkkpca.regression.ComponentRegression}).
  *
- * <p>{@code predictionCol}: the real ŷ(x) (real and ±1 labels; for ±1 labels its sign is the class), or the
- * class with the largest one-vs-rest output (multiclass). On the training rows ŷ = π_d(Y), Braun, Buhmann and
- * Müller's denoised labels: {@code transform} of the training data gives them.
+ * <p>{@code predictionCol}: the real ŷ(x) (real and ±1 labels; for ±1 labels its sign is the
+ * class), or the class with the largest one-vs-rest output (multiclass). On the training rows ŷ =
+ * π_d(Y), Braun, Buhmann and Müller's denoised labels: {@code transform} of the training data gives
+ * them.
  *
- * <p>The model keeps what the fit found at every kernel width ({@link #widths()}): eigenvalues, coefficients
- * s_i, ℓ(d), the leave-one-out curve and the training loss, so the relevant dimension, its likelihood and the
- * cross-validated dimension can be read and plotted after loading.
+ * <p>The model keeps what the fit found at every kernel width ({@link #widths()}): eigenvalues,
+ * coefficients s_i, ℓ(d), the leave-one-out curve and the training loss, so the relevant dimension,
+ * its likelihood and the cross-validated dimension can be read and plotted after loading.
  */
-public final class KernelPCARegressionModel extends PredictionModel<Vector, KernelPCARegressionModel>
+public final class KernelPCARegressionModel
+    extends PredictionModel<Vector, KernelPCARegressionModel>
     implements KernelPCARegressionParams, MLWritable {
 
   private final String uid;
@@ -60,16 +63,44 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
   private final String landmarkSelection;
   private final int fittedDimension;
 
-  KernelPCARegressionModel(String uid, Projector predictor, LabelCoding coding, List<WidthDiagnostics> widths,
-      int chosenWidth, double[] labelSquares, double[] signalVariance, double[] noiseVariance, long numRows,
-      String landmarkSelection, int fittedDimension) {
-    this(PendingUid.hold(uid), predictor, coding, widths, chosenWidth, labelSquares, signalVariance, noiseVariance,
-        numRows, landmarkSelection, fittedDimension);
+  KernelPCARegressionModel(
+      String uid,
+      Projector predictor,
+      LabelCoding coding,
+      List<WidthDiagnostics> widths,
+      int chosenWidth,
+      double[] labelSquares,
+      double[] signalVariance,
+      double[] noiseVariance,
+      long numRows,
+      String landmarkSelection,
+      int fittedDimension) {
+    this(
+        PendingUid.hold(uid),
+        predictor,
+        coding,
+        widths,
+        chosenWidth,
+        labelSquares,
+        signalVariance,
+        noiseVariance,
+        numRows,
+        landmarkSelection,
+        fittedDimension);
   }
 
-  private KernelPCARegressionModel(PendingUid held, Projector predictor, LabelCoding coding,
-      List<WidthDiagnostics> widths, int chosenWidth, double[] labelSquares, double[] signalVariance,
-      double[] noiseVariance, long numRows, String landmarkSelection, int fittedDimension) {
+  private KernelPCARegressionModel(
+      PendingUid held,
+      Projector predictor,
+      LabelCoding coding,
+      List<WidthDiagnostics> widths,
+      int chosenWidth,
+      double[] labelSquares,
+      double[] signalVariance,
+      double[] noiseVariance,
+      long numRows,
+      String landmarkSelection,
+      int fittedDimension) {
     this.uid = PendingUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, KernelPCARegressor.class);
@@ -86,8 +117,8 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
   }
 
   /**
-   * Sets the params to the values the fit used (γ chosen, d, m): called after the estimator has copied its
-   * own params onto the model.
+   * Sets the params to the values the fit used (γ chosen, d, m): called after the estimator has
+   * copied its own params onto the model.
    */
   KernelPCARegressionModel withFittedParams() {
     Kernel kernel = predictor.kernel();
@@ -124,7 +155,9 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     return coding;
   }
 
-  /** The diagnostics of every kernel width tried, in the order of the grid (one for a fixed kernel). */
+  /**
+   * The diagnostics of every kernel width tried, in the order of the grid (one for a fixed kernel).
+   */
   public List<WidthDiagnostics> widths() {
     return widths;
   }
@@ -145,8 +178,9 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
   }
 
   /**
-   * The training error of the d-component fit: for ±1 and multiclass labels Braun et al.'s estimated error
-   * rate êrr = (1/n)#{i : class of π_d(Y)_i ≠ Y_i}, for real labels the mean squared residual.
+   * The training error of the d-component fit: for ±1 and multiclass labels Braun et al.'s
+   * estimated error rate êrr = (1/n)#{i : class of π_d(Y)_i ≠ Y_i}, for real labels the mean
+   * squared residual.
    */
   public double trainingError() {
     return chosen().trainingLoss()[getDimension() - 1];
@@ -228,14 +262,28 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
       return dataset.toDF();
     }
     SparkSession spark = dataset.sparkSession();
-    Broadcast<Projector> broadcast = spark.sparkContext().broadcast(predictor,
-        scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    Broadcast<Projector> broadcast =
+        spark
+            .sparkContext()
+            .broadcast(predictor, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
     int blockSize = scoringBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
-    return dataset.toDF().mapPartitions(new Predict(broadcast, coding, dataset.schema().fieldIndex(getFeaturesCol()),
-        getFeaturesCol(), numFeatures(), blockSize), Encoders.row(outSchema));
+    return dataset
+        .toDF()
+        .mapPartitions(
+            new Predict(
+                broadcast,
+                coding,
+                dataset.schema().fieldIndex(getFeaturesCol()),
+                getFeaturesCol(),
+                numFeatures(),
+                blockSize),
+            Encoders.row(outSchema));
   }
 
-  /** Scores a partition in blocks ({@link BlockedRows}), rows in input order, the prediction appended. */
+  /**
+   * Scores a partition in blocks ({@link BlockedRows}), rows in input order, the prediction
+   * appended.
+   */
   private static final class Predict implements MapPartitionsFunction<Row, Row> {
     private final Broadcast<Projector> predictor;
     private final LabelCoding coding;
@@ -244,7 +292,12 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     private final int dim;
     private final int blockSize;
 
-    Predict(Broadcast<Projector> predictor, LabelCoding coding, int inputIndex, String inputCol, int dim,
+    Predict(
+        Broadcast<Projector> predictor,
+        LabelCoding coding,
+        int inputIndex,
+        String inputCol,
+        int dim,
         int blockSize) {
       this.predictor = predictor;
       this.coding = coding;
@@ -260,8 +313,14 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
       int c = p.numComponents();
       double[] scratch = new double[p.scratchSize(blockSize)];
       double[] outputs = new double[c * blockSize];
-      return BlockedRows.map(input, inputIndex, inputCol, dim, blockSize,
-          org.apache.spark.TaskContext.getPartitionId(), new BlockedRows.Scorer() {
+      return BlockedRows.map(
+          input,
+          inputIndex,
+          inputCol,
+          dim,
+          blockSize,
+          org.apache.spark.TaskContext.getPartitionId(),
+          new BlockedRows.Scorer() {
             @Override
             public int score(RowBlock block) {
               return p.project(block, scratch, outputs, null);
@@ -287,8 +346,19 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
 
   @Override
   public KernelPCARegressionModel copy(ParamMap extra) {
-    KernelPCARegressionModel copied = new KernelPCARegressionModel(uid, predictor, coding, widths, chosenWidth,
-        labelSquares, signalVariance, noiseVariance, numRows, landmarkSelection, fittedDimension);
+    KernelPCARegressionModel copied =
+        new KernelPCARegressionModel(
+            uid,
+            predictor,
+            coding,
+            widths,
+            chosenWidth,
+            labelSquares,
+            signalVariance,
+            noiseVariance,
+            numRows,
+            landmarkSelection,
+            fittedDimension);
     copyValues(copied, extra);
     return copied.setParent(parent());
   }
@@ -306,38 +376,41 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
     return read().load(path);
   }
 
-  private static final StructType SUMMARY = new StructType()
-      .add("numFeatures", DataTypes.IntegerType, false)
-      .add("labelMode", DataTypes.StringType, false)
-      .add("classes", SQLDataTypes.VectorType(), false)
-      .add("offset", SQLDataTypes.VectorType(), false)
-      .add("chosenWidth", DataTypes.IntegerType, false)
-      .add("labelSquares", SQLDataTypes.VectorType(), false)
-      .add("signalVariance", SQLDataTypes.VectorType(), false)
-      .add("noiseVariance", SQLDataTypes.VectorType(), false)
-      .add("numRows", DataTypes.LongType, false)
-      .add("landmarkSelection", DataTypes.StringType, false);
+  private static final StructType SUMMARY =
+      new StructType()
+          .add("numFeatures", DataTypes.IntegerType, false)
+          .add("labelMode", DataTypes.StringType, false)
+          .add("classes", SQLDataTypes.VectorType(), false)
+          .add("offset", SQLDataTypes.VectorType(), false)
+          .add("chosenWidth", DataTypes.IntegerType, false)
+          .add("labelSquares", SQLDataTypes.VectorType(), false)
+          .add("signalVariance", SQLDataTypes.VectorType(), false)
+          .add("noiseVariance", SQLDataTypes.VectorType(), false)
+          .add("numRows", DataTypes.LongType, false)
+          .add("landmarkSelection", DataTypes.StringType, false);
 
-  private static final StructType SUPPORT = new StructType()
-      .add("index", DataTypes.IntegerType, false)
-      .add("point", SQLDataTypes.VectorType(), false)
-      .add("coefficients", SQLDataTypes.VectorType(), false);
+  private static final StructType SUPPORT =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("point", SQLDataTypes.VectorType(), false)
+          .add("coefficients", SQLDataTypes.VectorType(), false);
 
-  private static final StructType WIDTHS = new StructType()
-      .add("index", DataTypes.IntegerType, false)
-      .add("gamma", DataTypes.DoubleType, false)
-      .add("eigenvalues", SQLDataTypes.VectorType(), false)
-      .add("coefficients", SQLDataTypes.VectorType(), false)
-      .add("columns", DataTypes.IntegerType, false)
-      .add("logLikelihood", SQLDataTypes.VectorType(), false)
-      .add("dimension", DataTypes.IntegerType, false)
-      .add("leaveOneOut", SQLDataTypes.VectorType(), false)
-      .add("trainingLoss", SQLDataTypes.VectorType(), false);
+  private static final StructType WIDTHS =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("gamma", DataTypes.DoubleType, false)
+          .add("eigenvalues", SQLDataTypes.VectorType(), false)
+          .add("coefficients", SQLDataTypes.VectorType(), false)
+          .add("columns", DataTypes.IntegerType, false)
+          .add("logLikelihood", SQLDataTypes.VectorType(), false)
+          .add("dimension", DataTypes.IntegerType, false)
+          .add("leaveOneOut", SQLDataTypes.VectorType(), false)
+          .add("trainingLoss", SQLDataTypes.VectorType(), false);
 
   /**
-   * {@code metadata} (params: kernel, γ and d as used) and {@code data/}: {@code summary} (one row),
-   * {@code support} (landmark j with its c expansion coefficients α_j) and {@code widths} (one row of
-   * diagnostics per kernel width). Everything is checked finite when written and read.
+   * {@code metadata} (params: kernel, γ and d as used) and {@code data/}: {@code summary} (one
+   * row), {@code support} (landmark j with its c expansion coefficients α_j) and {@code widths}
+   * (one row of diagnostics per kernel width). Everything is checked finite when written and read.
    */
   private static final class Writer extends StageWriter {
     private final KernelPCARegressionModel model;
@@ -359,10 +432,24 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
       extra.put("model", "kernelPCARegression");
       Persistence.saveMetadata(model, path, sparkSession(), extra);
       SparkSession spark = sparkSession();
-      spark.createDataFrame(List.of(RowFactory.create(d, model.coding.mode(), new DenseVector(model.coding.classes()),
-          new DenseVector(model.predictor.offset()), model.chosenWidth, vector(model.labelSquares, "‖Y‖²"),
-          vector(model.signalVariance, "σ₁²"), vector(model.noiseVariance, "σ₂²"), model.numRows,
-          model.landmarkSelection)), SUMMARY).coalesce(1).write().parquet(path + "/data/summary");
+      spark
+          .createDataFrame(
+              List.of(
+                  RowFactory.create(
+                      d,
+                      model.coding.mode(),
+                      new DenseVector(model.coding.classes()),
+                      new DenseVector(model.predictor.offset()),
+                      model.chosenWidth,
+                      vector(model.labelSquares, "‖Y‖²"),
+                      vector(model.signalVariance, "σ₁²"),
+                      vector(model.noiseVariance, "σ₂²"),
+                      model.numRows,
+                      model.landmarkSelection)),
+              SUMMARY)
+          .coalesce(1)
+          .write()
+          .parquet(path + "/data/summary");
       List<Row> rows = new ArrayList<>(m);
       double[] alpha = expansion.coefficients();
       for (int j = 0; j < m; j++) {
@@ -370,16 +457,28 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
         for (int col = 0; col < c; col++) {
           coefficients[col] = alpha[j + col * m];
         }
-        rows.add(RowFactory.create(j, new DenseVector(java.util.Arrays.copyOfRange(support.landmarks(), j * d,
-            (j + 1) * d)), new DenseVector(coefficients)));
+        rows.add(
+            RowFactory.create(
+                j,
+                new DenseVector(
+                    java.util.Arrays.copyOfRange(support.landmarks(), j * d, (j + 1) * d)),
+                new DenseVector(coefficients)));
       }
       spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
       List<Row> widthRows = new ArrayList<>();
       for (int w = 0; w < model.widths.size(); w++) {
         WidthDiagnostics x = model.widths.get(w);
-        widthRows.add(RowFactory.create(w, x.gamma(), vector(x.eigenvalues(), "eigenvalues"),
-            vector(x.coefficients(), "coefficients"), x.columns(), vector(x.logLikelihood(), "log-likelihood"),
-            x.dimension(), vector(x.leaveOneOut(), "leave-one-out"), vector(x.trainingLoss(), "training loss")));
+        widthRows.add(
+            RowFactory.create(
+                w,
+                x.gamma(),
+                vector(x.eigenvalues(), "eigenvalues"),
+                vector(x.coefficients(), "coefficients"),
+                x.columns(),
+                vector(x.logLikelihood(), "log-likelihood"),
+                x.dimension(),
+                vector(x.leaveOneOut(), "leave-one-out"),
+                vector(x.trainingLoss(), "training loss")));
       }
       spark.createDataFrame(widthRows, WIDTHS).coalesce(1).write().parquet(path + "/data/widths");
     }
@@ -397,7 +496,8 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
       String what = "Cannot load KernelPCARegressionModel from '" + path + "': ";
       List<Row> summaries = ModelData.read(spark, path + "/data/summary", SUMMARY, what);
       if (summaries.size() != 1) {
-        throw new IllegalArgumentException(what + "data/summary holds " + summaries.size() + " rows, expected 1");
+        throw new IllegalArgumentException(
+            what + "data/summary holds " + summaries.size() + " rows, expected 1");
       }
       Row s = summaries.get(0);
       int d = s.getInt(0);
@@ -405,14 +505,30 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
       double[] offset = finite((Vector) s.get(3), what + "the intercepts");
       int c = coding.columns();
       if (offset.length != c) {
-        throw new IllegalArgumentException(what + offset.length + " intercepts for " + c + " label columns");
+        throw new IllegalArgumentException(
+            what + offset.length + " intercepts for " + c + " label columns");
       }
       // Params first: the kernel comes from them.
-      KernelPCARegressionModel shell = new KernelPCARegressionModel(metadata.get("uid").asText(), null, coding,
-          List.of(), 0, new double[0], new double[0], new double[0], 0, "", 0);
+      KernelPCARegressionModel shell =
+          new KernelPCARegressionModel(
+              metadata.get("uid").asText(),
+              null,
+              coding,
+              List.of(),
+              0,
+              new double[0],
+              new double[0],
+              new double[0],
+              0,
+              "",
+              0);
       Persistence.applyParams(shell, metadata, path);
-      Kernel kernel = new Kernel(shell.getKernelType(), Double.isNaN(shell.getGamma()) ? 1.0 : shell.getGamma(),
-          shell.getDegree(), shell.getCoef0());
+      Kernel kernel =
+          new Kernel(
+              shell.getKernelType(),
+              Double.isNaN(shell.getGamma()) ? 1.0 : shell.getGamma(),
+              shell.getDegree(),
+              shell.getCoef0());
       List<Row> support = ModelData.read(spark, path + "/data/support", SUPPORT, what);
       int m = support.size();
       double[] points = new double[m * d];
@@ -423,8 +539,16 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
         double[] point = finite((Vector) row.get(1), what + "data/support row " + j);
         double[] coefficients = finite((Vector) row.get(2), what + "data/support row " + j);
         if (j < 0 || j >= m || seen[j] || point.length != d || coefficients.length != c) {
-          throw new IllegalArgumentException(what + "data/support row " + j + " is inconsistent with m = " + m
-              + ", d = " + d + ", c = " + c);
+          throw new IllegalArgumentException(
+              what
+                  + "data/support row "
+                  + j
+                  + " is inconsistent with m = "
+                  + m
+                  + ", d = "
+                  + d
+                  + ", c = "
+                  + c);
         }
         seen[j] = true;
         System.arraycopy(point, 0, points, j * d, d);
@@ -432,23 +556,46 @@ public final class KernelPCARegressionModel extends PredictionModel<Vector, Kern
           alpha[j + col * m] = coefficients[col];
         }
       }
-      Projector predictor = new Projector(new KernelExpansion(new LandmarkKernel(kernel, points, m, d), alpha, c),
-          c, offset, 0.0);
-      List<Row> widthRows = new ArrayList<>(ModelData.read(spark, path + "/data/widths", WIDTHS, what));
+      Projector predictor =
+          new Projector(
+              new KernelExpansion(new LandmarkKernel(kernel, points, m, d), alpha, c),
+              c,
+              offset,
+              0.0);
+      List<Row> widthRows =
+          new ArrayList<>(ModelData.read(spark, path + "/data/widths", WIDTHS, what));
       widthRows.sort(java.util.Comparator.comparingInt(r -> r.getInt(0)));
       List<WidthDiagnostics> widths = new ArrayList<>();
       for (Row r : widthRows) {
-        widths.add(new WidthDiagnostics(r.getDouble(1), finite((Vector) r.get(2), what), finite((Vector) r.get(3), what),
-            r.getInt(4), finite((Vector) r.get(5), what), r.getInt(6), finite((Vector) r.get(7), what),
-            finite((Vector) r.get(8), what)));
+        widths.add(
+            new WidthDiagnostics(
+                r.getDouble(1),
+                finite((Vector) r.get(2), what),
+                finite((Vector) r.get(3), what),
+                r.getInt(4),
+                finite((Vector) r.get(5), what),
+                r.getInt(6),
+                finite((Vector) r.get(7), what),
+                finite((Vector) r.get(8), what)));
       }
       int chosen = s.getInt(4);
       if (widths.isEmpty() || chosen < 0 || chosen >= widths.size()) {
-        throw new IllegalArgumentException(what + "data/widths holds " + widths.size() + " rows, chosen width " + chosen);
+        throw new IllegalArgumentException(
+            what + "data/widths holds " + widths.size() + " rows, chosen width " + chosen);
       }
-      KernelPCARegressionModel model = new KernelPCARegressionModel(shell.uid(), predictor, coding, widths, chosen,
-          finite((Vector) s.get(5), what), finite((Vector) s.get(6), what), finite((Vector) s.get(7), what),
-          s.getLong(8), s.getString(9), shell.getDimension());
+      KernelPCARegressionModel model =
+          new KernelPCARegressionModel(
+              shell.uid(),
+              predictor,
+              coding,
+              widths,
+              chosen,
+              finite((Vector) s.get(5), what),
+              finite((Vector) s.get(6), what),
+              finite((Vector) s.get(7), what),
+              s.getLong(8),
+              s.getString(9),
+              shell.getDimension());
       shell.copyValues(model, ParamMap.empty());
       return model;
     }

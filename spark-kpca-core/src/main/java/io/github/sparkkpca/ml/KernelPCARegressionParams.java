@@ -11,16 +11,16 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
- * Parameters of kernel principal component regression: {@link KernelPCARegressor} (a fixed kernel and
- * dimension), {@link RelevantDimensionEstimator} (kernel width and dimension chosen by Braun, Buhmann and
- * Müller's likelihood) and their {@link KernelPCARegressionModel}. The kernel and the block size are the
- * {@link KernelParams} of kernel PCA (on {@link RelevantDimensionEstimator}, γ comes from {@code gammaGrid}
- * instead); the feature, label and prediction columns are Spark ML's {@code featuresCol}, {@code labelCol} and
- * {@code predictionCol}.
+ * Parameters of kernel principal component regression: {@link KernelPCARegressor} (a fixed kernel
+ * and dimension), {@link RelevantDimensionEstimator} (kernel width and dimension chosen by Braun,
+ * Buhmann and Müller's likelihood) and their {@link KernelPCARegressionModel}. The kernel and the
+ * block size are the {@link KernelParams} of kernel PCA (on {@link RelevantDimensionEstimator}, γ
+ * comes from {@code gammaGrid} instead); the feature, label and prediction columns are Spark ML's
+ * {@code featuresCol}, {@code labelCol} and {@code predictionCol}.
  *
  * <p><b>Width convention.</b> The rbf kernel is exp(−γ‖x − y‖²). Braun et al. write k(x, y) =
- * exp(−‖x − y‖²/w) with a width w, so γ = 1/w; their grid of 20 widths log-spaced in [10⁻², 10⁴] is the
- * default {@code gammaGrid} (γ from 10² down to 10⁻⁴).
+ * exp(−‖x − y‖²/w) with a width w, so γ = 1/w; their grid of 20 widths log-spaced in [10⁻², 10⁴] is
+ * the default {@code gammaGrid} (γ from 10² down to 10⁻⁴).
  */
 public interface KernelPCARegressionParams extends KernelParams {
 
@@ -34,31 +34,63 @@ public interface KernelPCARegressionParams extends KernelParams {
     final IntParam maxDimension;
     final BooleanParam fitIntercept;
     final Param<String> labelMode;
+
     /** The kernel and block size, shared with the kernel PCA stages. */
     final KernelParams.Definitions kernelParams;
 
     Definitions(Params owner) {
       kernelParams = new KernelParams.Definitions(owner);
-      gammaGrid = new DoubleArrayParam(owner, "gammaGrid", "the kernel scales gamma (> 0 each) among which "
-          + "RelevantDimensionEstimator chooses by the likelihood; default the 20 widths w log-spaced in "
-          + "[1e-2, 1e4] of Braun et al., gamma = 1/w", (double[] values) -> validGrid(values));
-      numLandmarks = new IntParam(owner, "numLandmarks", "m, the number of landmarks sampled uniformly from "
-          + "the rows (<= n); m = n is the exact kernel method", ParamValidators.gt(0));
+      gammaGrid =
+          new DoubleArrayParam(
+              owner,
+              "gammaGrid",
+              "the kernel scales gamma (> 0 each) among which "
+                  + "RelevantDimensionEstimator chooses by the likelihood; default the 20 widths w log-spaced in "
+                  + "[1e-2, 1e4] of Braun et al., gamma = 1/w",
+              (double[] values) -> validGrid(values));
+      numLandmarks =
+          new IntParam(
+              owner,
+              "numLandmarks",
+              "m, the number of landmarks sampled uniformly from "
+                  + "the rows (<= n); m = n is the exact kernel method",
+              ParamValidators.gt(0));
       seed = new LongParam(owner, "seed", "random seed of the landmark sample");
-      rcond = new DoubleParam(owner, "rcond", "relative eigenvalue cut-off of K_mm (as NystromKernelPCA's)",
-          ParamValidators.inRange(0.0, 1.0, true, false));
-      dimension = new IntParam(owner, "dimension", "d, the number of leading kernel principal components the "
-          + "regression uses (>= 1); required by KernelPCARegressor, chosen by RelevantDimensionEstimator",
-          ParamValidators.gtEq(1));
-      maxDimension = new IntParam(owner, "maxDimension", "the largest d considered (ℓ(d) and the leave-one-out "
-          + "curve are evaluated for d = 1..maxDimension); 0: every usable component", ParamValidators.gtEq(0));
-      fitIntercept = new BooleanParam(owner, "fitIntercept", "false (default, as Braun et al.): uncentred "
-          + "kernel PCA and no intercept; true: centred kernel PCA with the label mean as intercept "
-          + "(Hallgren's kernel PCR)");
-      labelMode = new Param<>(owner, "labelMode", "auto: binary when every label is -1 or +1, else real; real: "
-          + "regression on the label; binary: -1/+1 labels, the prediction's sign is the class; multiclass: "
-          + "one-vs-rest -1/+1 columns, the prediction is the class with the largest output",
-          ParamValidators.inArray(new String[] {"auto", "real", "binary", "multiclass"}));
+      rcond =
+          new DoubleParam(
+              owner,
+              "rcond",
+              "relative eigenvalue cut-off of K_mm (as NystromKernelPCA's)",
+              ParamValidators.inRange(0.0, 1.0, true, false));
+      dimension =
+          new IntParam(
+              owner,
+              "dimension",
+              "d, the number of leading kernel principal components the "
+                  + "regression uses (>= 1); required by KernelPCARegressor, chosen by RelevantDimensionEstimator",
+              ParamValidators.gtEq(1));
+      maxDimension =
+          new IntParam(
+              owner,
+              "maxDimension",
+              "the largest d considered (ℓ(d) and the leave-one-out "
+                  + "curve are evaluated for d = 1..maxDimension); 0: every usable component",
+              ParamValidators.gtEq(0));
+      fitIntercept =
+          new BooleanParam(
+              owner,
+              "fitIntercept",
+              "false (default, as Braun et al.): uncentred "
+                  + "kernel PCA and no intercept; true: centred kernel PCA with the label mean as intercept "
+                  + "(Hallgren's kernel PCR)");
+      labelMode =
+          new Param<>(
+              owner,
+              "labelMode",
+              "auto: binary when every label is -1 or +1, else real; real: "
+                  + "regression on the label; binary: -1/+1 labels, the prediction's sign is the class; multiclass: "
+                  + "one-vs-rest -1/+1 columns, the prediction is the class with the largest output",
+              ParamValidators.inArray(new String[] {"auto", "real", "binary", "multiclass"}));
     }
 
     private static boolean validGrid(double[] values) {
@@ -150,7 +182,8 @@ public interface KernelPCARegressionParams extends KernelParams {
   /** d; throws when unset. */
   default int getDimension() {
     if (!isDefined(dimension())) {
-      throw new IllegalArgumentException("Param dimension (the number of components d) must be set");
+      throw new IllegalArgumentException(
+          "Param dimension (the number of components d) must be set");
     }
     return (Integer) getOrDefault(dimension());
   }

@@ -12,8 +12,8 @@ import org.apache.spark.ml.param.Params;
  * The kernel and the block size, shared by every stage that evaluates a kernel block: kernel PCA
  * ({@link KernelPCAParams}) and kernel PCA regression ({@link KernelPCARegressionParams}).
  *
- * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link KernelType}. The kernel block of b
- * rows against the m landmarks is one BLAS level-3 product and an element-wise map.
+ * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link KernelType}. The kernel
+ * block of b rows against the m landmarks is one BLAS level-3 product and an element-wise map.
  */
 public interface KernelParams extends Params {
 
@@ -26,19 +26,37 @@ public interface KernelParams extends Params {
     final IntParam blockSize;
 
     Definitions(Params owner) {
-      kernel = new Param<>(owner, "kernel", "kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian "
-          + "exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine "
-          + "<x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)",
-          ParamValidators.inArray(KernelType.NAMES));
-      gamma = new DoubleParam(owner, "gamma", "kernel scale gamma (> 0). Unset: rbf uses the median "
-          + "heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, "
-          + "polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model",
-          ParamValidators.gt(0));
-      degree = new IntParam(owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
-      coef0 = new DoubleParam(owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
-      blockSize = new IntParam(owner, "blockSize", "rows per block in the BLAS level-3 kernel evaluation; "
-          + "0 chooses it from m and d: fits keep a block's buffers near 32 MB, scoring takes at most "
-          + SCORING_BLOCK_ROWS + " rows so the kernel block stays in cache", ParamValidators.gtEq(0));
+      kernel =
+          new Param<>(
+              owner,
+              "kernel",
+              "kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian "
+                  + "exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine "
+                  + "<x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)",
+              ParamValidators.inArray(KernelType.NAMES));
+      gamma =
+          new DoubleParam(
+              owner,
+              "gamma",
+              "kernel scale gamma (> 0). Unset: rbf uses the median "
+                  + "heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, "
+                  + "polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model",
+              ParamValidators.gt(0));
+      degree =
+          new IntParam(
+              owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
+      coef0 =
+          new DoubleParam(
+              owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
+      blockSize =
+          new IntParam(
+              owner,
+              "blockSize",
+              "rows per block in the BLAS level-3 kernel evaluation; "
+                  + "0 chooses it from m and d: fits keep a block's buffers near 32 MB, scoring takes at most "
+                  + SCORING_BLOCK_ROWS
+                  + " rows so the kernel block stays in cache",
+              ParamValidators.gtEq(0));
     }
   }
 
@@ -96,8 +114,8 @@ public interface KernelParams extends Params {
   }
 
   /**
-   * The block size to use with m support points (landmarks) in dimension d and k values per row: the
-   * parameter when set, else about 4M doubles / (m + d + k) rows, within [16, 4096].
+   * The block size to use with m support points (landmarks) in dimension d and k values per row:
+   * the parameter when set, else about 4M doubles / (m + d + k) rows, within [16, 4096].
    */
   default int effectiveBlockSize(int m, int d, int k) {
     int b = getBlockSize();
@@ -110,20 +128,24 @@ public interface KernelParams extends Params {
 
   /**
    * The block size for scoring rows (transform, predictions): the parameter when set, else the
-   * {@link #effectiveBlockSize} of a fit capped at {@value #SCORING_BLOCK_ROWS} rows. Scoring reads each
-   * kernel block three times in a row (its GEMM writes it, the element-wise map rewrites it, the readout GEMM
-   * of only k columns reads it), so a block that stays in a core's cache beats a large one; far fewer rows
-   * starve the kernel GEMM when d is large. Measured with {@code spark-kpca bench --block-size} in
-   * docs/results/large-m, §00.
+   * {@link #effectiveBlockSize} of a fit capped at {@value #SCORING_BLOCK_ROWS} rows. Scoring reads
+   * each kernel block three times in a row (its GEMM writes it, the element-wise map rewrites it,
+   * the readout GEMM of only k columns reads it), so a block that stays in a core's cache beats a
+   * large one; far fewer rows starve the kernel GEMM when d is large. Measured with {@code
+   * spark-kpca bench --block-size} in docs/results/large-m, §00.
    */
   default int scoringBlockSize(int m, int d, int k) {
-    return getBlockSize() > 0 ? getBlockSize() : Math.min(SCORING_BLOCK_ROWS, effectiveBlockSize(m, d, k));
+    return getBlockSize() > 0
+        ? getBlockSize()
+        : Math.min(SCORING_BLOCK_ROWS, effectiveBlockSize(m, d, k));
   }
 
   /** The most rows per block that {@link #scoringBlockSize} chooses by itself. */
   int SCORING_BLOCK_ROWS = 256;
 
-  /** Sets the defaults of these Params on their owner: rbf, degree 3, c₀ = 1, automatic block size. */
+  /**
+   * Sets the defaults of these Params on their owner: rbf, degree 3, c₀ = 1, automatic block size.
+   */
   static void setDefaults(KernelParams owner) {
     owner.setDefault(owner.kernel(), "rbf");
     owner.setDefault(owner.degree(), 3);

@@ -16,43 +16,51 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Writes a fitted model as a plain bundle that any language can score without Spark:
+ *
  * <ul>
- *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, gamma, degree, coef0,
- *       centered, n, d, m (landmark models) or D (random features), k, eigenvalues, totalVariance,
- *       explainedVariance, explainedVarianceRatio, the formula and the file names;</li>
- *   <li>landmark models: {@code landmarks.csv} (m rows of d values), {@code projector.csv} (m rows of k
- *       values: P); the scores of a row x are y(x) = Pᵀk_x − o with k_x = (k(x, z_1), …, k(x, z_m)) over the
- *       landmarks z_j, and the kernels as in scikit-learn (rbf exp(−γ‖x−z‖²), polynomial (γxᵀz + c₀)^p, …);</li>
- *   <li>random feature models: {@code omega.csv} (D rows of d values: ω_j), {@code phase.csv} (D values, one
- *       per line: b_j), {@code projector.csv} (D rows of k values: P = U_k); the scores are
- *       y(x) = Pᵀz(x) − o with z(x)_j = √(2/D)·cos(ω_jᵀx + b_j);</li>
- *   <li>{@code offset.csv} (k values, one per line: o).</li>
+ *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, gamma, degree,
+ *       coef0, centered, n, d, m (landmark models) or D (random features), k, eigenvalues,
+ *       totalVariance, explainedVariance, explainedVarianceRatio, the formula and the file names;
+ *   <li>landmark models: {@code landmarks.csv} (m rows of d values), {@code projector.csv} (m rows
+ *       of k values: P); the scores of a row x are y(x) = Pᵀk_x − o with k_x = (k(x, z_1), …, k(x,
+ *       z_m)) over the landmarks z_j, and the kernels as in scikit-learn (rbf exp(−γ‖x−z‖²),
+ *       polynomial (γxᵀz + c₀)^p, …);
+ *   <li>random feature models: {@code omega.csv} (D rows of d values: ω_j), {@code phase.csv} (D
+ *       values, one per line: b_j), {@code projector.csv} (D rows of k values: P = U_k); the scores
+ *       are y(x) = Pᵀz(x) − o with z(x)_j = √(2/D)·cos(ω_jᵀx + b_j);
+ *   <li>{@code offset.csv} (k values, one per line: o).
  * </ul>
- * The CSV files are headerless, one matrix row per line, each value as Java prints a double, which reads
- * back exactly.
+ *
+ * The CSV files are headerless, one matrix row per line, each value as Java prints a double, which
+ * reads back exactly.
  */
 public final class ModelExport {
 
-  private ModelExport() {
-  }
+  private ModelExport() {}
 
   /**
    * Writes the bundle of {@code model} into the new directory {@code dir} (any Hadoop file system).
    *
    * @throws IllegalArgumentException when {@code dir} exists already (nothing is replaced)
    */
-  public static void write(AbstractKernelPCAModel<?> model, String dir, Configuration conf) throws IOException {
+  public static void write(AbstractKernelPCAModel<?> model, String dir, Configuration conf)
+      throws IOException {
     KernelPCASolution solution = model.solution();
-    boolean randomFeatures = solution.isUpdatable()
-        && solution.featurePCA().map() instanceof RandomFourierFeatureMap;
+    boolean randomFeatures =
+        solution.isUpdatable() && solution.featurePCA().map() instanceof RandomFourierFeatureMap;
     if (!randomFeatures && !model.hasLandmarks()) {
-      throw new IllegalArgumentException("Cannot export " + model.uid() + ": its feature map ("
-          + solution.featurePCA().map().kind() + ") has no export format");
+      throw new IllegalArgumentException(
+          "Cannot export "
+              + model.uid()
+              + ": its feature map ("
+              + solution.featurePCA().map().kind()
+              + ") has no export format");
     }
     Path root = new Path(dir);
     FileSystem fs = root.getFileSystem(conf);
     if (fs.exists(root)) {
-      throw new IllegalArgumentException("Export directory '" + dir + "' exists already; choose a new one");
+      throw new IllegalArgumentException(
+          "Export directory '" + dir + "' exists already; choose a new one");
     }
     int d = model.numFeatures();
     int k = model.numComponents();
@@ -77,9 +85,11 @@ public final class ModelExport {
     json.put("totalVariance", model.totalVariance());
     array(json.putArray("explainedVariance"), model.explainedVariance().toArray());
     array(json.putArray("explainedVarianceRatio"), model.explainedVarianceRatio().toArray());
-    json.put("scores", randomFeatures
-        ? "y(x) = P^T z(x) - o, z(x)[j] = sqrt(2/D) cos(omega[j] . x + phase[j])"
-        : "y(x) = P^T k_x - o, k_x[j] = kernel(x, landmarks[j])");
+    json.put(
+        "scores",
+        randomFeatures
+            ? "y(x) = P^T z(x) - o, z(x)[j] = sqrt(2/D) cos(omega[j] . x + phase[j])"
+            : "y(x) = P^T k_x - o, k_x[j] = kernel(x, landmarks[j])");
     ObjectNode files = json.putObject("files");
     if (randomFeatures) {
       files.put("omega", "omega.csv");
@@ -97,9 +107,13 @@ public final class ModelExport {
       double[] omega = map.frequencies();
       double[] phases = map.phases();
       double[] u = solution.featurePCA().components();
-      write(fs, new Path(root, "omega.csv"), w -> matrix(w, features, d, (i, j) -> omega[i * d + j]));
+      write(
+          fs, new Path(root, "omega.csv"), w -> matrix(w, features, d, (i, j) -> omega[i * d + j]));
       write(fs, new Path(root, "phase.csv"), w -> matrix(w, features, 1, (i, j) -> phases[i]));
-      write(fs, new Path(root, "projector.csv"), w -> matrix(w, features, k, (i, j) -> u[i + j * features]));
+      write(
+          fs,
+          new Path(root, "projector.csv"),
+          w -> matrix(w, features, k, (i, j) -> u[i + j * features]));
     } else {
       KernelExpansion expansion = solution.projector().kernelExpansion();
       int m = model.numSupportPoints();

@@ -10,11 +10,11 @@ import org.apache.spark.sql.Dataset;
  * A fitted Nyström kernel PCA: scores y(x) = Pᵀk_x − o, with k_x the kernel between x and the m
  * landmarks, P = W U_k (m×k) and o = U_kᵀφ̄ (see {@link NystromKernelPCA}).
  *
- * <p><b>Total variance.</b> Uncentred, {@link #totalVariance()} is (1/n)Σ k(x_i,x_i), exact. Centred it is
- * (1/n)Σ k(x_i,x_i) − ‖φ̄‖², where φ̄ is the mean embedding projected on H_m; since ‖φ̄‖² ≤ ‖μ‖² this is
- * an <em>upper bound</em> on the true centred variance (tight when μ ∈ H_m, e.g. m = n), so the explained
- * variance ratios are conservative and the reconstruction errors are upper bounds
- * ({@link #totalVarianceMethod()} says which).
+ * <p><b>Total variance.</b> Uncentred, {@link #totalVariance()} is (1/n)Σ k(x_i,x_i), exact.
+ * Centred it is (1/n)Σ k(x_i,x_i) − ‖φ̄‖², where φ̄ is the mean embedding projected on H_m; since
+ * ‖φ̄‖² ≤ ‖μ‖² this is an <em>upper bound</em> on the true centred variance (tight when μ ∈ H_m,
+ * e.g. m = n), so the explained variance ratios are conservative and the reconstruction errors are
+ * upper bounds ({@link #totalVarianceMethod()} says which).
  */
 public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromKernelPCAModel>
     implements NystromKernelPCAParams {
@@ -33,33 +33,44 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
   }
 
   /**
-   * This model with the rows of {@code dataset} absorbed: their feature statistics (same landmarks, same
-   * kernel) are merged into the model's and the components solved again. The result equals, to rounding,
-   * a fit on the union of the training rows and these rows with this model's landmarks
-   * ({@link NystromKernelPCA#setLandmarksFrom}): eigenvalues, scores, residuals and total variance. One
-   * validating pass and one statistics pass over {@code dataset}; an empty dataset returns an equal model.
+   * This model with the rows of {@code dataset} absorbed: their feature statistics (same landmarks,
+   * same kernel) are merged into the model's and the components solved again. The result equals, to
+   * rounding, a fit on the union of the training rows and these rows with this model's landmarks
+   * ({@link NystromKernelPCA#setLandmarksFrom}): eigenvalues, scores, residuals and total variance.
+   * One validating pass and one statistics pass over {@code dataset}; an empty dataset returns an
+   * equal model.
    *
-   * @throws IllegalArgumentException naming the row when a vector is invalid, or when the model keeps no
-   *                                  statistics (saved in format 1)
+   * @throws IllegalArgumentException naming the row when a vector is invalid, or when the model
+   *     keeps no statistics (saved in format 1)
    */
   @Override
   public NystromKernelPCAModel update(Dataset<?> dataset) {
     if (!isUpdatable()) {
-      throw new IllegalArgumentException("NystromKernelPCAModel " + uid() + " keeps no statistics (it was saved "
-          + "in persistence format 1 by spark-kpca 0.1) and cannot be updated; fit a new model, e.g. with "
-          + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
+      throw new IllegalArgumentException(
+          "NystromKernelPCAModel "
+              + uid()
+              + " keeps no statistics (it was saved "
+              + "in persistence format 1 by spark-kpca 0.1) and cannot be updated; fit a new model, e.g. with "
+              + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
     }
-    KernelPCASolution updated = absorb(dataset, effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
-        getSpectrumExtent(), "NystromKernelPCAModel " + uid() + ": update: ");
+    KernelPCASolution updated =
+        absorb(
+            dataset,
+            effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
+            getSpectrumExtent(),
+            "NystromKernelPCAModel " + uid() + ": update: ");
     return withSolution(updated);
   }
 
   /** A model with this one's params and parent and another solution (a grown or refitted state). */
   NystromKernelPCAModel withSolution(KernelPCASolution solution) {
-    return copyValues(new NystromKernelPCAModel(uid(), solution), ParamMap.empty()).setParent(parent());
+    return copyValues(new NystromKernelPCAModel(uid(), solution), ParamMap.empty())
+        .setParent(parent());
   }
 
-  /** The statistics the model keeps (n, φ̄, scatter, Σk(x,x)); null for a model saved in format 1. */
+  /**
+   * The statistics the model keeps (n, φ̄, scatter, Σk(x,x)); null for a model saved in format 1.
+   */
   public FeatureStatistics statistics() {
     return isUpdatable() ? solution().featurePCA().statistics().copy() : null;
   }
@@ -81,12 +92,18 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
   private static final class Reader extends MLReader<NystromKernelPCAModel> {
     @Override
     public NystromKernelPCAModel load(String path) {
-      JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), NystromKernelPCAModel.class);
+      JsonNode metadata =
+          Persistence.loadMetadata(path, sparkSession(), NystromKernelPCAModel.class);
       String uid = metadata.get("uid").asText();
       NystromKernelPCA params = new NystromKernelPCA(uid);
       Persistence.applyParams(params, metadata, path);
-      KernelPCASolution solution = ModelData.load(path, sparkSession(), metadata,
-          AbstractKernelPCAModel.kernelOf(params), NystromKernelPCAModel.class.getSimpleName());
+      KernelPCASolution solution =
+          ModelData.load(
+              path,
+              sparkSession(),
+              metadata,
+              AbstractKernelPCAModel.kernelOf(params),
+              NystromKernelPCAModel.class.getSimpleName());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path);
       return model;

@@ -10,7 +10,9 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
-/** Parameters of {@link NystromKernelPCA} and {@link NystromKernelPCAModel}, beyond the shared ones. */
+/**
+ * Parameters of {@link NystromKernelPCA} and {@link NystromKernelPCAModel}, beyond the shared ones.
+ */
 public interface NystromKernelPCAParams extends FeaturePCAParams {
 
   /** The Param objects of one stage instance. */
@@ -33,67 +35,129 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     final DoubleParam landmarkConditionEstimate;
 
     Definitions(Params owner) {
-      numLandmarks = new IntParam(owner, "numLandmarks", "m, the number of landmarks (Nyström centres) "
-          + "sampled from the data (> 0, <= number of rows); ignored when landmarks are supplied",
-          ParamValidators.gt(0));
-      landmarkSampling = new Param<>(owner, "landmarkSampling", "how landmarks are chosen: uniform = "
-          + "exactly m rows uniformly without replacement (no extra pass); leverage = m rows sampled without "
-          + "replacement proportionally to approximate ridge leverage scores from a uniform pilot (one extra "
-          + "pass); kmeans = the m centres of Spark ML KMeans, k-means|| init (a shuffle + kmeansMaxIter "
-          + "passes); residual = m chosen automatically: rows in a seeded random order are admitted while their "
-          + "feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained "
-          + "(landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is "
-          + "ignored). All are reproducible for a seed and independent of the partitioning",
-          ParamValidators.inArray(LandmarkSelection.NAMES));
+      numLandmarks =
+          new IntParam(
+              owner,
+              "numLandmarks",
+              "m, the number of landmarks (Nyström centres) "
+                  + "sampled from the data (> 0, <= number of rows); ignored when landmarks are supplied",
+              ParamValidators.gt(0));
+      landmarkSampling =
+          new Param<>(
+              owner,
+              "landmarkSampling",
+              "how landmarks are chosen: uniform = "
+                  + "exactly m rows uniformly without replacement (no extra pass); leverage = m rows sampled without "
+                  + "replacement proportionally to approximate ridge leverage scores from a uniform pilot (one extra "
+                  + "pass); kmeans = the m centres of Spark ML KMeans, k-means|| init (a shuffle + kmeansMaxIter "
+                  + "passes); residual = m chosen automatically: rows in a seeded random order are admitted while their "
+                  + "feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained "
+                  + "(landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is "
+                  + "ignored). All are reproducible for a seed and independent of the partitioning",
+              ParamValidators.inArray(LandmarkSelection.NAMES));
       seed = new LongParam(owner, "seed", "random seed of every random choice of the fit");
-      rcond = new DoubleParam(owner, "rcond", "relative eigenvalue cut-off: eigenvalues of K_mm at or below "
-          + "rcond * lambda_max are dropped (rank thresholding) instead of inverted",
-          ParamValidators.inRange(0.0, 1.0, true, false));
-      leverageRegularization = new DoubleParam(owner, "leverageRegularization", "ridge lambda of the ridge "
-          + "leverage scores l_i = [K(K + n*lambda*I)^-1]_ii used by landmarkSampling = leverage, relative to "
-          + "the mean k(x,x) (> 0); smaller lambda favours rarer directions", ParamValidators.gt(0.0));
-      kmeansMaxIter = new IntParam(owner, "kmeansMaxIter", "Lloyd iterations of landmarkSampling = kmeans "
-          + "(>= 1)", ParamValidators.gtEq(1));
-      landmarkTolerance = new DoubleParam(owner, "landmarkTolerance", "tau of landmarkSampling = residual: "
-          + "growth stops when the mean residual k(x,x) - u'K_mm^-1 u of the held-out probe rows is <= tau times "
-          + "their mean k(x,x), and only rows whose residual exceeds that level are admitted (in (0, 1))",
-          ParamValidators.inRange(0.0, 1.0, false, false));
-      maxLandmarks = new IntParam(owner, "maxLandmarks", "M, the most landmarks landmarkSampling = residual "
-          + "admits (>= 1)", ParamValidators.gtEq(1));
-      landmarkProbeSize = new IntParam(owner, "landmarkProbeSize", "P, the held-out probe rows of "
-          + "landmarkSampling = residual (the first P of the seeded order, at most a quarter of the rows; never "
-          + "landmarks) whose mean residual "
-          + "decides when to stop; the F-test splits them into two halves of P/2 (>= 2)", ParamValidators.gtEq(2));
-      landmarkTest = new Param<>(owner, "landmarkTest", "stopping rule of landmarkSampling = residual: "
-          + "tolerance = mean probe residual <= landmarkTolerance x mean k(x,x); f = EXPERIMENTAL F-test of "
-          + "Hallgren (2021) ch. 4 (stop when F = sum of probe residuals of one half with m landmarks over that "
-          + "of the other half with m + 1 does not exceed the 1 - landmarkAlpha quantile of F(N(n-m), N(n-m)); "
-          + "derived under Gaussian noise, not evaluated by the thesis, no correction for repeated testing)",
-          ParamValidators.inArray(io.github.sparkkpca.landmarks.ResidualGrowth.Test.NAMES));
-      landmarkAlpha = new DoubleParam(owner, "landmarkAlpha", "level alpha of the F-test of landmarkTest = f "
-          + "(in (0, 1))", ParamValidators.inRange(0.0, 1.0, false, false));
-      landmarkResidualCurve = new DoubleArrayParam(owner, "landmarkResidualCurve", "set by a fit with "
-          + "landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out "
-          + "probe rows relative to their mean k(x,x) after each of the m landmarks was admitted");
-      statisticsRoute = new Param<>(owner, "statisticsRoute", "how the statistics pass forms the feature "
-          + "covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = "
-          + "each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops "
-          + "per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and "
-          + "whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); "
-          + "gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error "
-          + "<= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; "
-          + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
-          + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
-          + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
-          ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
-      statisticsRouteTaken = new Param<>(owner, "statisticsRouteTaken", "set by a fit (an output, ignored as "
-          + "an input): the statistics route the fit took, whitened or gram");
-      statisticsRouteCheck = new Param<>(owner, "statisticsRouteCheck", "set by a fit (an output, ignored as "
-          + "an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's "
-          + "outcome with its estimates");
-      landmarkConditionEstimate = new DoubleParam(owner, "landmarkConditionEstimate", "set by a fit (an output, "
-          + "ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel "
-          + "matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate");
+      rcond =
+          new DoubleParam(
+              owner,
+              "rcond",
+              "relative eigenvalue cut-off: eigenvalues of K_mm at or below "
+                  + "rcond * lambda_max are dropped (rank thresholding) instead of inverted",
+              ParamValidators.inRange(0.0, 1.0, true, false));
+      leverageRegularization =
+          new DoubleParam(
+              owner,
+              "leverageRegularization",
+              "ridge lambda of the ridge "
+                  + "leverage scores l_i = [K(K + n*lambda*I)^-1]_ii used by landmarkSampling = leverage, relative to "
+                  + "the mean k(x,x) (> 0); smaller lambda favours rarer directions",
+              ParamValidators.gt(0.0));
+      kmeansMaxIter =
+          new IntParam(
+              owner,
+              "kmeansMaxIter",
+              "Lloyd iterations of landmarkSampling = kmeans " + "(>= 1)",
+              ParamValidators.gtEq(1));
+      landmarkTolerance =
+          new DoubleParam(
+              owner,
+              "landmarkTolerance",
+              "tau of landmarkSampling = residual: "
+                  + "growth stops when the mean residual k(x,x) - u'K_mm^-1 u of the held-out probe rows is <= tau times "
+                  + "their mean k(x,x), and only rows whose residual exceeds that level are admitted (in (0, 1))",
+              ParamValidators.inRange(0.0, 1.0, false, false));
+      maxLandmarks =
+          new IntParam(
+              owner,
+              "maxLandmarks",
+              "M, the most landmarks landmarkSampling = residual " + "admits (>= 1)",
+              ParamValidators.gtEq(1));
+      landmarkProbeSize =
+          new IntParam(
+              owner,
+              "landmarkProbeSize",
+              "P, the held-out probe rows of "
+                  + "landmarkSampling = residual (the first P of the seeded order, at most a quarter of the rows; never "
+                  + "landmarks) whose mean residual "
+                  + "decides when to stop; the F-test splits them into two halves of P/2 (>= 2)",
+              ParamValidators.gtEq(2));
+      landmarkTest =
+          new Param<>(
+              owner,
+              "landmarkTest",
+              "stopping rule of landmarkSampling = residual: "
+                  + "tolerance = mean probe residual <= landmarkTolerance x mean k(x,x); f = EXPERIMENTAL F-test of "
+                  + "Hallgren (2021) ch. 4 (stop when F = sum of probe residuals of one half with m landmarks over that "
+                  + "of the other half with m + 1 does not exceed the 1 - landmarkAlpha quantile of F(N(n-m), N(n-m)); "
+                  + "derived under Gaussian noise, not evaluated by the thesis, no correction for repeated testing)",
+              ParamValidators.inArray(io.github.sparkkpca.landmarks.ResidualGrowth.Test.NAMES));
+      landmarkAlpha =
+          new DoubleParam(
+              owner,
+              "landmarkAlpha",
+              "level alpha of the F-test of landmarkTest = f " + "(in (0, 1))",
+              ParamValidators.inRange(0.0, 1.0, false, false));
+      landmarkResidualCurve =
+          new DoubleArrayParam(
+              owner,
+              "landmarkResidualCurve",
+              "set by a fit with "
+                  + "landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out "
+                  + "probe rows relative to their mean k(x,x) after each of the m landmarks was admitted");
+      statisticsRoute =
+          new Param<>(
+              owner,
+              "statisticsRoute",
+              "how the statistics pass forms the feature "
+                  + "covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = "
+                  + "each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops "
+                  + "per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and "
+                  + "whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); "
+                  + "gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error "
+                  + "<= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; "
+                  + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
+                  + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
+                  + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
+              ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
+      statisticsRouteTaken =
+          new Param<>(
+              owner,
+              "statisticsRouteTaken",
+              "set by a fit (an output, ignored as "
+                  + "an input): the statistics route the fit took, whitened or gram");
+      statisticsRouteCheck =
+          new Param<>(
+              owner,
+              "statisticsRouteCheck",
+              "set by a fit (an output, ignored as "
+                  + "an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's "
+                  + "outcome with its estimates");
+      landmarkConditionEstimate =
+          new DoubleParam(
+              owner,
+              "landmarkConditionEstimate",
+              "set by a fit (an output, "
+                  + "ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel "
+                  + "matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate");
     }
   }
 
@@ -155,17 +219,23 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return nystromParams().landmarkAlpha;
   }
 
-  /** Output of residual growth: the relative mean probe residual after each landmark; unset otherwise. */
+  /**
+   * Output of residual growth: the relative mean probe residual after each landmark; unset
+   * otherwise.
+   */
   default DoubleArrayParam landmarkResidualCurve() {
     return nystromParams().landmarkResidualCurve;
   }
 
   /**
-   * For landmarks chosen by residual growth: the mean residual of the held-out probe rows relative to their
-   * mean k(x,x) after each landmark was admitted (entry j − 1 for j landmarks; m entries); null otherwise.
+   * For landmarks chosen by residual growth: the mean residual of the held-out probe rows relative
+   * to their mean k(x,x) after each landmark was admitted (entry j − 1 for j landmarks; m entries);
+   * null otherwise.
    */
   default double[] getLandmarkResidualCurve() {
-    return isDefined(landmarkResidualCurve()) ? getOrDefault(landmarkResidualCurve()).clone() : null;
+    return isDefined(landmarkResidualCurve())
+        ? getOrDefault(landmarkResidualCurve()).clone()
+        : null;
   }
 
   /** How the statistics pass forms the covariance: auto, whitened or gram; default auto. */
@@ -182,7 +252,10 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return nystromParams().statisticsRouteTaken;
   }
 
-  /** The statistics route the fit took ({@code whitened} or {@code gram}); null when unknown (older models). */
+  /**
+   * The statistics route the fit took ({@code whitened} or {@code gram}); null when unknown (older
+   * models).
+   */
   default String getStatisticsRouteTaken() {
     return isDefined(statisticsRouteTaken()) ? getOrDefault(statisticsRouteTaken()) : null;
   }
@@ -193,8 +266,9 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
   }
 
   /**
-   * Why the fit took its statistics route: {@code requested}, {@code cost: …}, {@code a-priori bound}, or the
-   * a-posteriori check's outcome with its estimates; null when unknown (older models).
+   * Why the fit took its statistics route: {@code requested}, {@code cost: …}, {@code a-priori
+   * bound}, or the a-posteriori check's outcome with its estimates; null when unknown (older
+   * models).
    */
   default String getStatisticsRouteCheck() {
     return isDefined(statisticsRouteCheck()) ? getOrDefault(statisticsRouteCheck()) : null;
@@ -205,9 +279,14 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return nystromParams().landmarkConditionEstimate;
   }
 
-  /** cond(K_mm) = λ_1/λ_r over the retained spectrum, as the fit found it; NaN when unknown (older models). */
+  /**
+   * cond(K_mm) = λ_1/λ_r over the retained spectrum, as the fit found it; NaN when unknown (older
+   * models).
+   */
   default double getLandmarkConditionEstimate() {
-    return isDefined(landmarkConditionEstimate()) ? (Double) getOrDefault(landmarkConditionEstimate()) : Double.NaN;
+    return isDefined(landmarkConditionEstimate())
+        ? (Double) getOrDefault(landmarkConditionEstimate())
+        : Double.NaN;
   }
 
   default double getLandmarkTolerance() {
@@ -232,8 +311,11 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
 
   /** The settings of residual growth these params give. */
   default io.github.sparkkpca.landmarks.ResidualGrowth.Settings residualGrowthSettings() {
-    return new io.github.sparkkpca.landmarks.ResidualGrowth.Settings(getLandmarkTolerance(), getMaxLandmarks(),
-        getLandmarkProbeSize(), io.github.sparkkpca.landmarks.ResidualGrowth.Test.parse(getLandmarkTest()),
+    return new io.github.sparkkpca.landmarks.ResidualGrowth.Settings(
+        getLandmarkTolerance(),
+        getMaxLandmarks(),
+        getLandmarkProbeSize(),
+        io.github.sparkkpca.landmarks.ResidualGrowth.Test.parse(getLandmarkTest()),
         getLandmarkAlpha());
   }
 

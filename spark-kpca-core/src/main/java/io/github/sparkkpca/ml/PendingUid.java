@@ -1,19 +1,22 @@
 package io.github.sparkkpca.ml;
 
 /**
- * Hands a uid to a stage that extends Spark's {@code Predictor} or {@code PredictionModel}: their Scala params
- * ({@code featuresCol}, ...) are created in the superclass constructor and take {@code uid()} as their parent,
- * before a Java subclass has set its fields. The constructor parks the uid here ({@link #hold}) for the
- * superclass to read ({@link #peek}) and takes it back afterwards ({@link #take}).
+ * Hands a uid to a stage that extends Spark's {@code Predictor} or {@code PredictionModel}: their
+ * Scala params ({@code featuresCol}, ...) are created in the superclass constructor and take {@code
+ * uid()} as their parent, before a Java subclass has set its fields. The constructor parks the uid
+ * here ({@link #hold}) for the superclass to read ({@link #peek}) and takes it back afterwards
+ * ({@link #take}).
  */
 final class PendingUid {
 
   private static final ThreadLocal<String> PENDING = new ThreadLocal<>();
 
-  private PendingUid() {
-  }
+  private PendingUid() {}
 
-  /** Parks {@code uid} for the constructor chain that follows; the return value only selects that chain. */
+  /**
+   * Parks {@code uid} for the constructor chain that follows; the return value only selects that
+   * chain.
+   */
   static PendingUid hold(String uid) {
     PENDING.set(uid);
     return null;

@@ -13,23 +13,23 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The on-disk format of stages and models: {@code metadata/} holds one JSON line (class, uid, Spark
- * version, format version, explicitly set params and defaults, the layout Spark's own
- * {@code DefaultParamsWriter} uses, so Pipelines can read it) and {@code data/} holds Parquet tables.
+ * version, format version, explicitly set params and defaults, the layout Spark's own {@code
+ * DefaultParamsWriter} uses, so Pipelines can read it) and {@code data/} holds Parquet tables.
  * Never Java serialization.
  */
 final class Persistence {
 
   /**
-   * Bumped whenever the layout changes; readers accept every version up to it. Format 1 (spark-kpca 0.1):
-   * a model is its projector over the support points. Format 2: the fitted kernel in the metadata, and a
-   * model is a feature map (one codec per kind) plus its statistics and linear PCA ({@link ModelData}).
+   * Bumped whenever the layout changes; readers accept every version up to it. Format 1 (spark-kpca
+   * 0.1): a model is its projector over the support points. Format 2: the fitted kernel in the
+   * metadata, and a model is a feature map (one codec per kind) plus its statistics and linear PCA
+   * ({@link ModelData}).
    */
   static final int FORMAT_VERSION = 2;
 
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private Persistence() {
-  }
+  private Persistence() {}
 
   /** Writes {@code path/metadata}. */
   static void saveMetadata(Params instance, String path, SparkSession spark) {
@@ -50,7 +50,11 @@ final class Persistence {
       root.setAll(extra);
     }
     String json = root.toString();
-    spark.createDataset(List.of(json), Encoders.STRING()).coalesce(1).write().text(path + "/metadata");
+    spark
+        .createDataset(List.of(json), Encoders.STRING())
+        .coalesce(1)
+        .write()
+        .text(path + "/metadata");
   }
 
   private static ObjectNode encode(List<ParamPair<?>> pairs, Params instance, boolean defaults) {
@@ -76,21 +80,27 @@ final class Persistence {
   /**
    * Reads {@code path/metadata} and checks that it describes an instance of {@code expected}.
    *
-   * @throws IllegalArgumentException naming the path when the metadata is missing, unreadable, of another
-   *                                  class or of a newer format
+   * @throws IllegalArgumentException naming the path when the metadata is missing, unreadable, of
+   *     another class or of a newer format
    */
   static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
     JsonNode root = readMetadata(path, spark, what);
     String cls = root.path("class").asText("");
     if (!expected.getName().equals(cls)) {
-      throw new IllegalArgumentException(what + "the directory holds a '" + cls + "', not a "
-          + expected.getName());
+      throw new IllegalArgumentException(
+          what + "the directory holds a '" + cls + "', not a " + expected.getName());
     }
     int version = root.path("formatVersion").asInt(-1);
     if (version < 1 || version > FORMAT_VERSION) {
-      throw new IllegalArgumentException(what + "format version " + version + " is not supported (this "
-          + "library reads 1.." + FORMAT_VERSION + ")");
+      throw new IllegalArgumentException(
+          what
+              + "format version "
+              + version
+              + " is not supported (this "
+              + "library reads 1.."
+              + FORMAT_VERSION
+              + ")");
     }
     if (!root.hasNonNull("uid")) {
       throw new IllegalArgumentException(what + "the metadata has no uid");
@@ -104,13 +114,16 @@ final class Persistence {
    * @throws IllegalArgumentException naming the path when the metadata is missing or unreadable
    */
   static String savedClassName(String path, SparkSession spark) {
-    return readMetadata(path, spark, "Cannot load a model from '" + path + "': ").path("class").asText("");
+    return readMetadata(path, spark, "Cannot load a model from '" + path + "': ")
+        .path("class")
+        .asText("");
   }
 
   private static JsonNode readMetadata(String path, SparkSession spark, String what) {
     JsonNode root;
     try {
-      List<String> lines = spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
+      List<String> lines =
+          spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
       if (lines.isEmpty()) {
         throw new IllegalArgumentException(what + "its metadata is empty");
       }
@@ -129,8 +142,14 @@ final class Persistence {
     for (String section : new String[] {"defaultParamMap", "paramMap"}) {
       for (Map.Entry<String, JsonNode> e : metadata.path(section).properties()) {
         if (!instance.hasParam(e.getKey())) {
-          throw new IllegalArgumentException("Cannot load " + instance.getClass().getSimpleName() + " from '"
-              + path + "': unknown param '" + e.getKey() + "' in its metadata");
+          throw new IllegalArgumentException(
+              "Cannot load "
+                  + instance.getClass().getSimpleName()
+                  + " from '"
+                  + path
+                  + "': unknown param '"
+                  + e.getKey()
+                  + "' in its metadata");
         }
         Param<Object> param = instance.getParam(e.getKey());
         Object value = param.jsonDecode(e.getValue().toString());

@@ -11,9 +11,9 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.sql.Row;
 
 /**
- * Scores one partition block by block ({@link BlockedRows}): rows are buffered b at a time, checked,
- * projected (a kernel block and one GEMM for landmark models), and
- * emitted in their input order with the score vector (and residual, and pre-image) appended.
+ * Scores one partition block by block ({@link BlockedRows}): rows are buffered b at a time,
+ * checked, projected (a kernel block and one GEMM for landmark models), and emitted in their input
+ * order with the score vector (and residual, and pre-image) appended.
  */
 final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
@@ -23,11 +23,18 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
   private final int dim;
   private final int blockSize;
   private final boolean withResidual;
+
   /** The pre-image map, or null when no reconstruction column is requested. */
   private final Broadcast<Preimage> preimage;
 
-  ProjectPartition(Broadcast<Projector> projector, int inputIndex, String inputCol, int dim,
-      int blockSize, boolean withResidual, Broadcast<Preimage> preimage) {
+  ProjectPartition(
+      Broadcast<Projector> projector,
+      int inputIndex,
+      String inputCol,
+      int dim,
+      int blockSize,
+      boolean withResidual,
+      Broadcast<Preimage> preimage) {
     this.projector = projector;
     this.inputIndex = inputIndex;
     this.inputCol = inputCol;
@@ -47,7 +54,13 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
     Preimage pre = preimage == null ? null : preimage.value();
     double[] preScratch = pre == null ? null : new double[pre.scratchSize(blockSize)];
     double[] reconstructions = pre == null ? null : new double[blockSize * dim];
-    return BlockedRows.map(input, inputIndex, inputCol, dim, blockSize, org.apache.spark.TaskContext.getPartitionId(),
+    return BlockedRows.map(
+        input,
+        inputIndex,
+        inputCol,
+        dim,
+        blockSize,
+        org.apache.spark.TaskContext.getPartitionId(),
         new BlockedRows.Scorer() {
           @Override
           public int score(RowBlock block) {
@@ -60,7 +73,9 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
           @Override
           public String nonFinite() {
-            return "non-finite scores: its kernel values overflow (" + p.kernel() + "); rescale the input or "
+            return "non-finite scores: its kernel values overflow ("
+                + p.kernel()
+                + "); rescale the input or "
                 + "choose other kernel parameters";
           }
 
@@ -76,7 +91,8 @@ final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
               values[at++] = residuals[i];
             }
             if (pre != null) {
-              values[at] = new DenseVector(Arrays.copyOfRange(reconstructions, i * dim, (i + 1) * dim));
+              values[at] =
+                  new DenseVector(Arrays.copyOfRange(reconstructions, i * dim, (i + 1) * dim));
             }
           }
         });

@@ -23,40 +23,44 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Distributed kernel PCA on random Fourier features (RF-ERM of Ullah, Mianjy, Marinov and Arora,
- * "Streaming Kernel PCA with Õ(√n) Random Features", NeurIPS 2018): linear PCA of
- * z(x) = √(2/D)·cos(Ωx + b), whose inner products approximate a shift-invariant kernel
- * ({@link RandomFourierFeatureMap}: rbf and laplacian). With C = (1/n)Σ(z_i − z̄)(z_i − z̄)ᵀ = UΣUᵀ (or
- * the second moment (1/n)Σz_iz_iᵀ when {@code centered} is false, the paper's formulation), the model scores
- * y(x) = U_kᵀ(z(x) − z̄). Unlike Nyström, the features do not depend on the data: there are no landmarks,
- * and the cost per row does not depend on n.
+ * "Streaming Kernel PCA with Õ(√n) Random Features", NeurIPS 2018): linear PCA of z(x) =
+ * √(2/D)·cos(Ωx + b), whose inner products approximate a shift-invariant kernel ({@link
+ * RandomFourierFeatureMap}: rbf and laplacian). With C = (1/n)Σ(z_i − z̄)(z_i − z̄)ᵀ = UΣUᵀ (or the
+ * second moment (1/n)Σz_iz_iᵀ when {@code centered} is false, the paper's formulation), the model
+ * scores y(x) = U_kᵀ(z(x) − z̄). Unlike Nyström, the features do not depend on the data: there are
+ * no landmarks, and the cost per row does not depend on n.
  *
- * <p><b>One model family.</b> This is a separate estimator, with its own model class
- * {@link RandomFeatureKernelPCAModel}, rather than a {@code featureMap} switch on {@link NystromKernelPCA}:
- * the two have different parameters (D, or the rate constant c, against m, the landmark sampling and rcond),
- * a Pipeline stage should only carry parameters that mean something for it, and a saved model's class name
- * says what it is. Both models extend {@link AbstractKernelPCAModel} and share everything after the feature
- * map: the statistics ({@link FeaturePCA}), transform and residual, the summaries, {@code update}
- * (statistics merged, components solved again), persistence (format 2, one codec per map kind) and
- * {@link ModelExport}. What needs landmarks ({@code landmarks()}, {@code projector()}, pre-images) fails
- * with a clear message on a random feature model.
+ * <p><b>One model family.</b> This is a separate estimator, with its own model class {@link
+ * RandomFeatureKernelPCAModel}, rather than a {@code featureMap} switch on {@link
+ * NystromKernelPCA}: the two have different parameters (D, or the rate constant c, against m, the
+ * landmark sampling and rcond), a Pipeline stage should only carry parameters that mean something
+ * for it, and a saved model's class name says what it is. Both models extend {@link
+ * AbstractKernelPCAModel} and share everything after the feature map: the statistics ({@link
+ * FeaturePCA}), transform and residual, the summaries, {@code update} (statistics merged,
+ * components solved again), persistence (format 2, one codec per map kind) and {@link ModelExport}.
+ * What needs landmarks ({@code landmarks()}, {@code projector()}, pre-images) fails with a clear
+ * message on a random feature model.
  *
- * <p><b>Plan.</b> (1) One validating pass counts the rows, rejects bad vectors (naming the row) and, when
- * γ is unset, samples up to 1000 rows for the median heuristic. (2) The driver chooses D
- * ({@code numRandomFeatures}, or ⌈c·√n·ln n⌉ when {@code featureScale} c is set: the O(√n log n) rate under
- * which the paper's Corollary 4.3 gives an O(1/√n) excess risk; the paper states no log base, the natural
- * log is used) and draws ω and b from the seed, independently of the data and the partitioning.
- * (3) One pass accumulates n, z̄, the centred D×D scatter and Σ‖z(x)‖² block by block (one GEMM, a
- * vectorised cosine and one SYRK per block), merged on the executors. (4) The driver solves the D×D
- * eigenproblem. Cost: 2·n·D·d flops for the features, n·D² for the statistics, O(D³) on the driver. Before
- * any pass (after the counting pass when D follows n), a D whose D×D matrices cannot fit is refused.
+ * <p><b>Plan.</b> (1) One validating pass counts the rows, rejects bad vectors (naming the row)
+ * and, when γ is unset, samples up to 1000 rows for the median heuristic. (2) The driver chooses D
+ * ({@code numRandomFeatures}, or ⌈c·√n·ln n⌉ when {@code featureScale} c is set: the O(√n log n)
+ * rate under which the paper's Corollary 4.3 gives an O(1/√n) excess risk; the paper states no log
+ * base, the natural log is used) and draws ω and b from the seed, independently of the data and the
+ * partitioning. (3) One pass accumulates n, z̄, the centred D×D scatter and Σ‖z(x)‖² block by block
+ * (one GEMM, a vectorised cosine and one SYRK per block), merged on the executors. (4) The driver
+ * solves the D×D eigenproblem. Cost: 2·n·D·d flops for the features, n·D² for the statistics, O(D³)
+ * on the driver. Before any pass (after the counting pass when D follows n), a D whose D×D matrices
+ * cannot fit is refused.
  *
- * <p>The total variance is exact for the features ((1/n)Σ‖z(x)‖² − ‖z̄‖² when centred): ratios refer to the
- * random feature space, whose kernel only approximates k (‖z(x)‖² is 1 on average, not exactly).
+ * <p>The total variance is exact for the features ((1/n)Σ‖z(x)‖² − ‖z̄‖² when centred): ratios
+ * refer to the random feature space, whose kernel only approximates k (‖z(x)‖² is 1 on average, not
+ * exactly).
  */
 public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelPCAModel>
     implements RandomFeatureKernelPCAParams, MLWritable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RandomFeatureKernelPCA.class);
+
   /** Rows sampled for the median heuristic for γ (pairs: about half its square). */
   private static final int MEDIAN_HEURISTIC_POINTS = 1000;
 
@@ -168,16 +172,25 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
       throw new IllegalArgumentException("RandomFeatureKernelPCA: " + e.getMessage(), e);
     }
     if (isSet(numRandomFeatures()) && isSet(featureScale())) {
-      throw new IllegalArgumentException("RandomFeatureKernelPCA: set numRandomFeatures (D = "
-          + getNumRandomFeatures() + ") or featureScale (c = " + getFeatureScale() + ", D = ceil(c sqrt(n) ln n)), "
-          + "not both");
+      throw new IllegalArgumentException(
+          "RandomFeatureKernelPCA: set numRandomFeatures (D = "
+              + getNumRandomFeatures()
+              + ") or featureScale (c = "
+              + getFeatureScale()
+              + ", D = ceil(c sqrt(n) ln n)), "
+              + "not both");
     }
     int k = getK();
     if (!isDefined(featureScale()) && k > getNumRandomFeatures()) {
-      throw new IllegalArgumentException("k = " + k + " exceeds the number of random features D = "
-          + getNumRandomFeatures() + " (numRandomFeatures); k must be <= D");
+      throw new IllegalArgumentException(
+          "k = "
+              + k
+              + " exceeds the number of random features D = "
+              + getNumRandomFeatures()
+              + " (numRandomFeatures); k must be <= D");
     }
-    return appendOutputColumns(schema, k, AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
+    return appendOutputColumns(
+        schema, k, AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
 
   /**
@@ -188,14 +201,26 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
   static int featuresForRows(double c, long n, int k) {
     double exact = Math.ceil(c * Math.sqrt(n) * Math.log(n));
     if (!(exact >= k)) {
-      throw new IllegalArgumentException("featureScale c = " + c + " gives D = ceil(c sqrt(n) ln n) = "
-          + (long) Math.max(exact, 0) + " random features for n = " + n + " rows, fewer than k = " + k
-          + "; raise featureScale or set numRandomFeatures instead");
+      throw new IllegalArgumentException(
+          "featureScale c = "
+              + c
+              + " gives D = ceil(c sqrt(n) ln n) = "
+              + (long) Math.max(exact, 0)
+              + " random features for n = "
+              + n
+              + " rows, fewer than k = "
+              + k
+              + "; raise featureScale or set numRandomFeatures instead");
     }
     if (exact > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("featureScale c = " + c + " gives D = ceil(c sqrt(n) ln n) = "
-          + String.format(java.util.Locale.ROOT, "%.3g", exact) + " random features for n = " + n
-          + " rows: too many; lower featureScale");
+      throw new IllegalArgumentException(
+          "featureScale c = "
+              + c
+              + " gives D = ceil(c sqrt(n) ln n) = "
+              + String.format(java.util.Locale.ROOT, "%.3g", exact)
+              + " random features for n = "
+              + n
+              + " rows: too many; lower featureScale");
     }
     return (int) exact;
   }
@@ -212,45 +237,77 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     boolean byRate = isDefined(featureScale());
     if (!byRate) {
       int features = getNumRandomFeatures();
-      FitMemory.check(sc, features, d, effectiveBlockSize(features, d, features), "numRandomFeatures D");
+      FitMemory.check(
+          sc, features, d, effectiveBlockSize(features, d, features), "numRandomFeatures D");
     }
     String jobs = "RandomFeatureKernelPCA " + uid + ": ";
     int sampleCapacity = isDefined(gamma()) ? 0 : MEDIAN_HEURISTIC_POINTS;
-    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false,
-        jobs)) {
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false, jobs)) {
       long n = scanned.count();
       int features = getNumRandomFeatures();
       if (byRate) {
         features = featuresForRows(getFeatureScale(), n, k);
-        FitMemory.check(sc, features, d, effectiveBlockSize(features, d, features), "the number of random "
-            + "features D (from featureScale)");
+        FitMemory.check(
+            sc,
+            features,
+            d,
+            effectiveBlockSize(features, d, features),
+            "the number of random " + "features D (from featureScale)");
       }
       DataScan scan = scanned.scan();
-      double gammaUsed = isDefined(gamma()) ? getGamma()
-          : Kernel.medianHeuristicGamma(type, scan.sampleRowMajor(), scan.sampleSize(), d, MEDIAN_HEURISTIC_POINTS);
+      double gammaUsed =
+          isDefined(gamma())
+              ? getGamma()
+              : Kernel.medianHeuristicGamma(
+                  type, scan.sampleRowMajor(), scan.sampleSize(), d, MEDIAN_HEURISTIC_POINTS);
       Kernel kernel = new Kernel(type, gammaUsed, getDegree(), getCoef0());
       long maxComponents = getCentered() ? Math.min(features, n - 1) : features;
       if (k > maxComponents) {
-        throw new IllegalArgumentException("k = " + k + " exceeds the rank of the problem: D = " + features
-            + " random features" + (getCentered() ? " and centring on n = " + n + " rows allow at most "
-            + maxComponents : "") + "; lower k");
+        throw new IllegalArgumentException(
+            "k = "
+                + k
+                + " exceeds the rank of the problem: D = "
+                + features
+                + " random features"
+                + (getCentered()
+                    ? " and centring on n = " + n + " rows allow at most " + maxComponents
+                    : "")
+                + "; lower k");
       }
       RandomFourierFeatureMap map = RandomFourierFeatureMap.draw(kernel, features, d, getSeed());
-      LOG.info("RandomFeatureKernelPCA {}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}", uid, n, d, features,
-          kernel, Blas.implementation());
-      FeatureStatistics stats = FeaturePasses.statistics(scanned.vectors(), map,
-          effectiveBlockSize(features, d, features), column, jobs);
+      LOG.info(
+          "RandomFeatureKernelPCA {}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}",
+          uid,
+          n,
+          d,
+          features,
+          kernel,
+          Blas.implementation());
+      FeatureStatistics stats =
+          FeaturePasses.statistics(
+              scanned.vectors(), map, effectiveBlockSize(features, d, features), column, jobs);
       FeaturePCA fitted = FeaturePCA.solve(map, stats, k, getCentered(), getSpectrumExtent());
-      String description = "none: " + features + " random Fourier features of the " + type.paramName()
-          + " kernel" + (byRate ? " (D = ceil(" + getFeatureScale() + " sqrt(n) ln n), n = " + n + ")" : "")
-          + ", seed " + getSeed();
-      RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid,
-          KernelPCASolution.of(fitted, 0, description)).setParent(this);
+      String description =
+          "none: "
+              + features
+              + " random Fourier features of the "
+              + type.paramName()
+              + " kernel"
+              + (byRate ? " (D = ceil(" + getFeatureScale() + " sqrt(n) ln n), n = " + n + ")" : "")
+              + ", seed "
+              + getSeed();
+      RandomFeatureKernelPCAModel model =
+          new RandomFeatureKernelPCAModel(uid, KernelPCASolution.of(fitted, 0, description))
+              .setParent(this);
       copyValues(model, ParamMap.empty());
       model.set(model.gamma(), gammaUsed);
       model.set(model.numRandomFeatures(), features);
-      LOG.info("RandomFeatureKernelPCA {}: fitted in {} s; explained variance ratio {}", uid,
-          String.format("%.3f", (System.nanoTime() - start) / 1e9), model.explainedVarianceRatio());
+      LOG.info(
+          "RandomFeatureKernelPCA {}: fitted in {} s; explained variance ratio {}",
+          uid,
+          String.format("%.3f", (System.nanoTime() - start) / 1e9),
+          model.explainedVarianceRatio());
       return model;
     }
   }
@@ -269,7 +326,8 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     return new MLReader<>() {
       @Override
       public RandomFeatureKernelPCA load(String path) {
-        JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), RandomFeatureKernelPCA.class);
+        JsonNode metadata =
+            Persistence.loadMetadata(path, sparkSession(), RandomFeatureKernelPCA.class);
         RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA(metadata.get("uid").asText());
         Persistence.applyParams(estimator, metadata, path);
         return estimator;

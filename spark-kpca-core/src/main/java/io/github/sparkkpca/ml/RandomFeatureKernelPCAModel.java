@@ -13,28 +13,34 @@ import org.apache.spark.sql.Dataset;
 
 /**
  * A fitted random-feature kernel PCA: scores y(x) = U_kᵀz(x) − o with z(x) = √(2/D)·cos(Ωx + b) the
- * random Fourier features, U_k (D×k) the leading eigenvectors of their covariance (second moment when
- * uncentred) and o = U_kᵀz̄ (see {@link RandomFeatureKernelPCA}).
+ * random Fourier features, U_k (D×k) the leading eigenvectors of their covariance (second moment
+ * when uncentred) and o = U_kᵀz̄ (see {@link RandomFeatureKernelPCA}).
  *
- * <p>The model has no landmarks: {@link #landmarks()}, {@link #projector()}, {@link #numSupportPoints()} and
- * pre-images ({@code reconstructionCol}) fail with a message saying so; {@link #frequencies()},
- * {@link #phases()} and {@link #components()} give the map and the components instead. The residual is
- * ‖z(x) − z̄‖² − ‖y(x)‖², the squared distance to the principal subspace within the random feature space.
- * {@link #totalVariance()} is exact for the features.
+ * <p>The model has no landmarks: {@link #landmarks()}, {@link #projector()}, {@link
+ * #numSupportPoints()} and pre-images ({@code reconstructionCol}) fail with a message saying so;
+ * {@link #frequencies()}, {@link #phases()} and {@link #components()} give the map and the
+ * components instead. The residual is ‖z(x) − z̄‖² − ‖y(x)‖², the squared distance to the principal
+ * subspace within the random feature space. {@link #totalVariance()} is exact for the features.
  */
-public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<RandomFeatureKernelPCAModel>
+public final class RandomFeatureKernelPCAModel
+    extends AbstractKernelPCAModel<RandomFeatureKernelPCAModel>
     implements RandomFeatureKernelPCAParams {
 
   private final RandomFeatureKernelPCAParams.Definitions randomFeatureParams;
 
   /**
-   * @throws IllegalArgumentException when the solution is not random Fourier features with their statistics
+   * @throws IllegalArgumentException when the solution is not random Fourier features with their
+   *     statistics
    */
   public RandomFeatureKernelPCAModel(String uid, KernelPCASolution solution) {
     super(uid, solution);
-    if (!solution.isUpdatable() || !(solution.featurePCA().map() instanceof RandomFourierFeatureMap)) {
-      throw new IllegalArgumentException("RandomFeatureKernelPCAModel " + uid + ": the solution is not a random "
-          + "Fourier feature fit");
+    if (!solution.isUpdatable()
+        || !(solution.featurePCA().map() instanceof RandomFourierFeatureMap)) {
+      throw new IllegalArgumentException(
+          "RandomFeatureKernelPCAModel "
+              + uid
+              + ": the solution is not a random "
+              + "Fourier feature fit");
     }
     this.randomFeatureParams = new RandomFeatureKernelPCAParams.Definitions(this);
     RandomFeatureKernelPCAParams.setDefaults(this);
@@ -54,7 +60,9 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
   public DenseMatrix frequencies() {
     RandomFourierFeatureMap map = featureMap();
     // Row-major D×d equals column-major d×D, hence the transpose.
-    return new DenseMatrix(map.inputDim(), map.numFeatures(), map.frequencies().clone()).transpose().toDense();
+    return new DenseMatrix(map.inputDim(), map.numFeatures(), map.frequencies().clone())
+        .transpose()
+        .toDense();
   }
 
   /** b, the D phases. */
@@ -70,25 +78,33 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
   }
 
   /**
-   * This model with the rows of {@code dataset} absorbed, as {@link NystromKernelPCAModel#update} does: their
-   * feature statistics under the same ω and b are merged into the model's and the components solved again.
-   * The result equals, to rounding, a fit on the union of the training rows and these rows with the same
-   * seed, D and kernel (γ included): eigenvalues, scores, residuals and total variance. One validating pass
-   * and one statistics pass over {@code dataset}; an empty dataset returns an equal model.
+   * This model with the rows of {@code dataset} absorbed, as {@link NystromKernelPCAModel#update}
+   * does: their feature statistics under the same ω and b are merged into the model's and the
+   * components solved again. The result equals, to rounding, a fit on the union of the training
+   * rows and these rows with the same seed, D and kernel (γ included): eigenvalues, scores,
+   * residuals and total variance. One validating pass and one statistics pass over {@code dataset};
+   * an empty dataset returns an equal model.
    *
-   * @throws IllegalArgumentException naming the row when a vector is invalid, or for a model found by RF-Oja
-   *                                  ({@link StreamingKernelPCA}), whose statistics are kept without the scatter
+   * @throws IllegalArgumentException naming the row when a vector is invalid, or for a model found
+   *     by RF-Oja ({@link StreamingKernelPCA}), whose statistics are kept without the scatter
    */
   @Override
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {
     if (!solution().featurePCA().statistics().hasScatter()) {
-      throw new IllegalArgumentException("RandomFeatureKernelPCAModel " + uid() + " was found by RF-Oja, which keeps "
-          + "its statistics without the D x D scatter: it cannot be updated exactly; continue its stream, or fit "
-          + "RandomFeatureKernelPCA on all rows");
+      throw new IllegalArgumentException(
+          "RandomFeatureKernelPCAModel "
+              + uid()
+              + " was found by RF-Oja, which keeps "
+              + "its statistics without the D x D scatter: it cannot be updated exactly; continue its stream, or fit "
+              + "RandomFeatureKernelPCA on all rows");
     }
     int features = featureMap().numFeatures();
-    KernelPCASolution updated = absorb(dataset, effectiveBlockSize(features, numFeatures(), features),
-        getSpectrumExtent(), "RandomFeatureKernelPCAModel " + uid() + ": update: ");
+    KernelPCASolution updated =
+        absorb(
+            dataset,
+            effectiveBlockSize(features, numFeatures(), features),
+            getSpectrumExtent(),
+            "RandomFeatureKernelPCAModel " + uid() + ": update: ");
     RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid(), updated);
     return copyValues(model, ParamMap.empty()).setParent(parent());
   }
@@ -115,17 +131,25 @@ public final class RandomFeatureKernelPCAModel extends AbstractKernelPCAModel<Ra
   private static final class Reader extends MLReader<RandomFeatureKernelPCAModel> {
     @Override
     public RandomFeatureKernelPCAModel load(String path) {
-      JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), RandomFeatureKernelPCAModel.class);
+      JsonNode metadata =
+          Persistence.loadMetadata(path, sparkSession(), RandomFeatureKernelPCAModel.class);
       String uid = metadata.get("uid").asText();
       RandomFeatureKernelPCA params = new RandomFeatureKernelPCA(uid);
       Persistence.applyParams(params, metadata, path);
       String name = RandomFeatureKernelPCAModel.class.getSimpleName();
-      KernelPCASolution solution = ModelData.load(path, sparkSession(), metadata,
-          AbstractKernelPCAModel.kernelOf(params), name);
+      KernelPCASolution solution =
+          ModelData.load(
+              path, sparkSession(), metadata, AbstractKernelPCAModel.kernelOf(params), name);
       FeaturePCA fit = solution.featurePCA();
       if (fit == null || !(fit.map() instanceof RandomFourierFeatureMap)) {
-        throw new IllegalArgumentException("Cannot load " + name + " from '" + path + "': it holds a "
-            + metadata.path("featureMap").asText("?") + " model, not random Fourier features");
+        throw new IllegalArgumentException(
+            "Cannot load "
+                + name
+                + " from '"
+                + path
+                + "': it holds a "
+                + metadata.path("featureMap").asText("?")
+                + " model, not random Fourier features");
       }
       RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path);

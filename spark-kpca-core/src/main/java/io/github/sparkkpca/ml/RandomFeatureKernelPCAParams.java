@@ -8,9 +8,10 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
- * Parameters of {@link RandomFeatureKernelPCA} and {@link RandomFeatureKernelPCAModel}, beyond the shared
- * ones. D is either given ({@code numRandomFeatures}) or follows the number of rows n
- * ({@code featureScale} c: D = ⌈c·√n·ln n⌉, the rate of Ullah et al. 2018); setting both is an error.
+ * Parameters of {@link RandomFeatureKernelPCA} and {@link RandomFeatureKernelPCAModel}, beyond the
+ * shared ones. D is either given ({@code numRandomFeatures}) or follows the number of rows n
+ * ({@code featureScale} c: D = ⌈c·√n·ln n⌉, the rate of Ullah et al. 2018); setting both is an
+ * error.
  */
 public interface RandomFeatureKernelPCAParams extends FeaturePCAParams {
 
@@ -21,14 +22,27 @@ public interface RandomFeatureKernelPCAParams extends FeaturePCAParams {
     final LongParam seed;
 
     Definitions(Params owner) {
-      numRandomFeatures = new IntParam(owner, "numRandomFeatures", "D, the number of random Fourier features "
-          + "(> 0); on a fitted model, the D used. Do not set together with featureScale",
-          ParamValidators.gt(0));
-      featureScale = new DoubleParam(owner, "featureScale", "c > 0: when set, D = ceil(c * sqrt(n) * ln(n)) "
-          + "for the n rows of the fit (the O(sqrt(n) log n) rate of Ullah et al. 2018) instead of "
-          + "numRandomFeatures", ParamValidators.gt(0.0));
-      seed = new LongParam(owner, "seed", "seed of the frequencies and phases (drawn on the driver: the same "
-          + "seed, D, d and kernel give the same features for any data and partitioning)");
+      numRandomFeatures =
+          new IntParam(
+              owner,
+              "numRandomFeatures",
+              "D, the number of random Fourier features "
+                  + "(> 0); on a fitted model, the D used. Do not set together with featureScale",
+              ParamValidators.gt(0));
+      featureScale =
+          new DoubleParam(
+              owner,
+              "featureScale",
+              "c > 0: when set, D = ceil(c * sqrt(n) * ln(n)) "
+                  + "for the n rows of the fit (the O(sqrt(n) log n) rate of Ullah et al. 2018) instead of "
+                  + "numRandomFeatures",
+              ParamValidators.gt(0.0));
+      seed =
+          new LongParam(
+              owner,
+              "seed",
+              "seed of the frequencies and phases (drawn on the driver: the same "
+                  + "seed, D, d and kernel give the same features for any data and partitioning)");
     }
   }
 

@@ -16,20 +16,22 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
 
 /**
- * Held-out reconstruction error: the mean of a transformed DataFrame's residual column,
- * (1/n) Σ_i ‖φ(x_i) − φ̄ − P_k(φ(x_i) − φ̄)‖², the squared feature-space distance of each row to the
- * fitted k-dimensional principal subspace (φ̄ = 0 for uncentred models). On the training rows it is the
- * model's {@code reconstructionError()} at k; on rows the model has not seen it estimates the expected
- * error of the subspace, which is what model selection without labels needs: {@code CrossValidator} or
- * {@code TrainValidationSplit} over k, γ or the number of landmarks, with this evaluator, keeps the model
- * whose subspace reconstructs held-out rows best (Hallgren 2021, ch. 5, chooses k by the leave-one-out
- * version of the same error; see {@code io.github.sparkkpca.evaluation.Mpress}).
+ * Held-out reconstruction error: the mean of a transformed DataFrame's residual column, (1/n) Σ_i
+ * ‖φ(x_i) − φ̄ − P_k(φ(x_i) − φ̄)‖², the squared feature-space distance of each row to the fitted
+ * k-dimensional principal subspace (φ̄ = 0 for uncentred models). On the training rows it is the
+ * model's {@code reconstructionError()} at k; on rows the model has not seen it estimates the
+ * expected error of the subspace, which is what model selection without labels needs: {@code
+ * CrossValidator} or {@code TrainValidationSplit} over k, γ or the number of landmarks, with this
+ * evaluator, keeps the model whose subspace reconstructs held-out rows best (Hallgren 2021, ch. 5,
+ * chooses k by the leave-one-out version of the same error; see {@code
+ * io.github.sparkkpca.evaluation.Mpress}).
  *
  * <p>The residual column exists only if the estimator (or model) has {@code residualCol} set, e.g.
  * {@code new NystromKernelPCA().setResidualCol("residual")}: {@code CrossValidator} evaluates
- * {@code model.transform(validation)}. Smaller is better. Note that the error falls as k grows on any
- * data, so over k alone the largest candidate wins; it is informative for γ and the landmarks at fixed k,
- * and for k when the candidates are compared at a cost (as MPRESS does with its 1/(n − k) factor).
+ * {@code model.transform(validation)}. Smaller is better. Note that the error falls as k grows on
+ * any data, so over k alone the largest candidate wins; it is informative for γ and the landmarks
+ * at fixed k, and for k when the candidates are compared at a cost (as MPRESS does with its 1/(n −
+ * k) factor).
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 
@@ -42,8 +44,12 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
 
   public ReconstructionErrorEvaluator(String uid) {
     this.uid = uid;
-    this.residualCol = new Param<>(this, "residualCol", "column of the per-row feature-space residual "
-        + "(the models' residualCol) whose mean is the reconstruction error");
+    this.residualCol =
+        new Param<>(
+            this,
+            "residualCol",
+            "column of the per-row feature-space residual "
+                + "(the models' residualCol) whose mean is the reconstruction error");
     setDefault(residualCol, "residual");
   }
 
@@ -69,26 +75,37 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
   /**
    * The mean of the residual column.
    *
-   * @throws IllegalArgumentException naming the column when it is missing or not numeric, or when the
-   *                                  dataset has no rows
+   * @throws IllegalArgumentException naming the column when it is missing or not numeric, or when
+   *     the dataset has no rows
    */
   @Override
   public double evaluate(Dataset<?> dataset) {
     String column = getResidualCol();
     if (!Arrays.asList(dataset.schema().fieldNames()).contains(column)) {
-      throw new IllegalArgumentException("ReconstructionErrorEvaluator: residualCol '" + column + "' is not a "
-          + "column of the dataset (columns: " + String.join(", ", dataset.schema().fieldNames())
-          + "); set residualCol on the kernel PCA estimator so that its models produce it");
+      throw new IllegalArgumentException(
+          "ReconstructionErrorEvaluator: residualCol '"
+              + column
+              + "' is not a "
+              + "column of the dataset (columns: "
+              + String.join(", ", dataset.schema().fieldNames())
+              + "); set residualCol on the kernel PCA estimator so that its models produce it");
     }
     DataType type = dataset.schema().apply(column).dataType();
     if (!(type instanceof NumericType)) {
-      throw new IllegalArgumentException("ReconstructionErrorEvaluator: residualCol '" + column + "' has type "
-          + type.simpleString() + ", expected a number");
+      throw new IllegalArgumentException(
+          "ReconstructionErrorEvaluator: residualCol '"
+              + column
+              + "' has type "
+              + type.simpleString()
+              + ", expected a number");
     }
     Row row = dataset.agg(functions.avg(functions.col(column))).first();
     if (row.isNullAt(0)) {
-      throw new IllegalArgumentException("ReconstructionErrorEvaluator: column '" + column + "' has no "
-          + "non-null rows to evaluate");
+      throw new IllegalArgumentException(
+          "ReconstructionErrorEvaluator: column '"
+              + column
+              + "' has no "
+              + "non-null rows to evaluate");
     }
     return row.getDouble(0);
   }
@@ -114,8 +131,10 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
     return new MLReader<>() {
       @Override
       public ReconstructionErrorEvaluator load(String path) {
-        JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), ReconstructionErrorEvaluator.class);
-        ReconstructionErrorEvaluator evaluator = new ReconstructionErrorEvaluator(metadata.get("uid").asText());
+        JsonNode metadata =
+            Persistence.loadMetadata(path, sparkSession(), ReconstructionErrorEvaluator.class);
+        ReconstructionErrorEvaluator evaluator =
+            new ReconstructionErrorEvaluator(metadata.get("uid").asText());
         Persistence.applyParams(evaluator, metadata, path);
         return evaluator;
       }

@@ -27,19 +27,23 @@ import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
- * The fit that {@link KernelPCARegressor} and {@link RelevantDimensionEstimator} share, for one kernel or a
- * grid of kernel scales:
+ * The fit that {@link KernelPCARegressor} and {@link RelevantDimensionEstimator} share, for one
+ * kernel or a grid of kernel scales:
+ *
  * <ol>
- *   <li>a pass over the labels (first non-finite one named; the coding: real, ±1 or classes);</li>
- *   <li>the validating scan of the features, which draws the m landmarks uniformly ({@link FeaturePasses});</li>
- *   <li>per kernel scale, the Nyström map of the landmarks (driver, O(m³) each);</li>
- *   <li><b>one</b> pass accumulating, for every scale at once, the labelled statistics: n, φ̄, the r×r scatter,
- *       Σk(x,x), ȳ and the r×c cross-moment C_φy (executor memory: one r×r matrix per scale and task, 8·m²
- *       bytes each: 20 scales at m = 1000 are 160 MB per task);</li>
- *   <li>per scale, the kernel PCA and the regression on it (driver), and ℓ(d) ({@link RelevantDimension});</li>
- *   <li>a second pass scoring the training rows of every scale: the leave-one-out curve and the training loss
- *       for every d;</li>
- *   <li>the choice: the scale with the smallest min_d ℓ(d) and its argmin d (or the fixed scale and d).</li>
+ *   <li>a pass over the labels (first non-finite one named; the coding: real, ±1 or classes);
+ *   <li>the validating scan of the features, which draws the m landmarks uniformly ({@link
+ *       FeaturePasses});
+ *   <li>per kernel scale, the Nyström map of the landmarks (driver, O(m³) each);
+ *   <li><b>one</b> pass accumulating, for every scale at once, the labelled statistics: n, φ̄, the
+ *       r×r scatter, Σk(x,x), ȳ and the r×c cross-moment C_φy (executor memory: one r×r matrix per
+ *       scale and task, 8·m² bytes each: 20 scales at m = 1000 are 160 MB per task);
+ *   <li>per scale, the kernel PCA and the regression on it (driver), and ℓ(d) ({@link
+ *       RelevantDimension});
+ *   <li>a second pass scoring the training rows of every scale: the leave-one-out curve and the
+ *       training loss for every d;
+ *   <li>the choice: the scale with the smallest min_d ℓ(d) and its argmin d (or the fixed scale and
+ *       d).
  * </ol>
  */
 final class RegressionFit {
@@ -47,21 +51,30 @@ final class RegressionFit {
   private static final Logger LOG = LoggerFactory.getLogger(RegressionFit.class);
   private static final int MEDIAN_HEURISTIC_POINTS = 1000;
 
-  private RegressionFit() {
-  }
+  private RegressionFit() {}
 
   /**
-   * @param gammas         the kernel scales to evaluate; null: the stage's γ (or the median heuristic)
+   * @param gammas the kernel scales to evaluate; null: the stage's γ (or the median heuristic)
    * @param fixedDimension d to use, or 0 to choose it by the likelihood
    */
-  static KernelPCARegressionModel fit(KernelPCARegressionParams stage, String uid, String featuresCol,
-      String labelCol, Dataset<?> dataset, double[] gammas, int fixedDimension, String jobs) {
+  static KernelPCARegressionModel fit(
+      KernelPCARegressionParams stage,
+      String uid,
+      String featuresCol,
+      String labelCol,
+      Dataset<?> dataset,
+      double[] gammas,
+      int fixedDimension,
+      String jobs) {
     long start = System.nanoTime();
     SparkContext sc = dataset.sparkSession().sparkContext();
     KernelType type = stage.getKernelType();
     if (gammas != null && !type.usesGamma()) {
-      throw new IllegalArgumentException("the kernel '" + type.paramName() + "' has no scale gamma: a gamma grid "
-          + "needs rbf, laplacian, polynomial or sigmoid");
+      throw new IllegalArgumentException(
+          "the kernel '"
+              + type.paramName()
+              + "' has no scale gamma: a gamma grid "
+              + "needs rbf, laplacian, polynomial or sigmoid");
     }
     int d = FeaturePasses.inputDimension(dataset, featuresCol);
     int requested = stage.getNumLandmarks();
@@ -69,10 +82,20 @@ final class RegressionFit {
     int scales = gammas == null ? 1 : gammas.length;
     FitMemory.check(sc, requested, d, blockSize, "numLandmarks m", scales);
 
-    JavaRDD<Double> labels = dataset.select(SparkJobs.column(dataset, labelCol)).toJavaRDD()
-        .map(row -> row.isNullAt(0) ? null : row.getDouble(0));
-    LabelScan labelScan = DistributedPass.run(sc, jobs + "check the labels '" + labelCol + "'", labels, null,
-        Object.class, (none, partition, rows) -> new LabelScan(labelCol).scan(partition, rows), LabelScan::merge);
+    JavaRDD<Double> labels =
+        dataset
+            .select(SparkJobs.column(dataset, labelCol))
+            .toJavaRDD()
+            .map(row -> row.isNullAt(0) ? null : row.getDouble(0));
+    LabelScan labelScan =
+        DistributedPass.run(
+            sc,
+            jobs + "check the labels '" + labelCol + "'",
+            labels,
+            null,
+            Object.class,
+            (none, partition, rows) -> new LabelScan(labelCol).scan(partition, rows),
+            LabelScan::merge);
     if (labelScan.errorMessage() != null) {
       throw new IllegalArgumentException(labelScan.errorMessage());
     }
@@ -81,12 +104,16 @@ final class RegressionFit {
     double[] landmarkRows;
     int m;
     long n;
-    try (FeaturePasses.Scanned scanned = FeaturePasses.scan(dataset, featuresCol, d, requested, stage.getSeed(),
-        false, jobs)) {
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(dataset, featuresCol, d, requested, stage.getSeed(), false, jobs)) {
       n = scanned.count();
       if (requested > n) {
-        throw new IllegalArgumentException("numLandmarks m = " + requested + " exceeds the number of rows n = " + n
-            + "; use m <= n (m = n is the exact kernel method)");
+        throw new IllegalArgumentException(
+            "numLandmarks m = "
+                + requested
+                + " exceeds the number of rows n = "
+                + n
+                + "; use m <= n (m = n is the exact kernel method)");
       }
       landmarkRows = scanned.scan().sampleRowMajor();
       m = scanned.scan().sampleSize();
@@ -94,28 +121,61 @@ final class RegressionFit {
     if (n < 3) {
       throw new IllegalArgumentException("kernel PCA regression needs at least 3 rows, got " + n);
     }
-    String landmarkSelection = "uniform: " + m + " of " + n + " rows" + (m < requested ? " (the data have only " + m
-        + " distinct rows)" : "");
-    double[] scaleValues = gammas != null ? gammas.clone() : new double[] {type.usesGamma()
-        ? (Double.isNaN(stage.getGamma()) ? Kernel.medianHeuristicGamma(type, landmarkRows, m, d,
-            MEDIAN_HEURISTIC_POINTS) : stage.getGamma()) : 1.0};
+    String landmarkSelection =
+        "uniform: "
+            + m
+            + " of "
+            + n
+            + " rows"
+            + (m < requested ? " (the data have only " + m + " distinct rows)" : "");
+    double[] scaleValues =
+        gammas != null
+            ? gammas.clone()
+            : new double[] {
+              type.usesGamma()
+                  ? (Double.isNaN(stage.getGamma())
+                      ? Kernel.medianHeuristicGamma(
+                          type, landmarkRows, m, d, MEDIAN_HEURISTIC_POINTS)
+                      : stage.getGamma())
+                  : 1.0
+            };
     ArrayList<FeatureMap> maps = new ArrayList<>(scales);
     for (double gamma : scaleValues) {
       Kernel kernel = new Kernel(type, gamma, stage.getDegree(), stage.getCoef0());
-      maps.add(NystromFeatureMap.fit(new LandmarkKernel(kernel, landmarkRows, m, d), stage.getRcond()));
+      maps.add(
+          NystromFeatureMap.fit(new LandmarkKernel(kernel, landmarkRows, m, d), stage.getRcond()));
     }
 
-    JavaRDD<Tuple2<Vector, Double>> rows = dataset.select(SparkJobs.column(dataset, featuresCol),
-        SparkJobs.column(dataset, labelCol)).toJavaRDD().map(row -> new Tuple2<>((Vector) row.get(0), row.getDouble(1)));
+    JavaRDD<Tuple2<Vector, Double>> rows =
+        dataset
+            .select(SparkJobs.column(dataset, featuresCol), SparkJobs.column(dataset, labelCol))
+            .toJavaRDD()
+            .map(row -> new Tuple2<>((Vector) row.get(0), row.getDouble(1)));
     rows.persist(StorageLevel.MEMORY_AND_DISK());
     try {
       int b = blockSize;
       @SuppressWarnings("unchecked")
-      Class<ArrayList<FeatureMap>> mapsClass = (Class<ArrayList<FeatureMap>>) (Class<?>) ArrayList.class;
-      ArrayList<LabelledStatistics> statistics = DistributedPass.run(sc, jobs + "accumulate the labelled " + m + "x" + m
-              + " statistics of " + scales + " kernel scale(s) (block " + b + ")", rows, maps, mapsClass,
-          (shared, partition, it) -> new ArrayList<>(LabelledPass.statistics(shared, coding, it, b, featuresCol)),
-          (x, y) -> new ArrayList<>(LabelledPass.merge(x, y)));
+      Class<ArrayList<FeatureMap>> mapsClass =
+          (Class<ArrayList<FeatureMap>>) (Class<?>) ArrayList.class;
+      ArrayList<LabelledStatistics> statistics =
+          DistributedPass.run(
+              sc,
+              jobs
+                  + "accumulate the labelled "
+                  + m
+                  + "x"
+                  + m
+                  + " statistics of "
+                  + scales
+                  + " kernel scale(s) (block "
+                  + b
+                  + ")",
+              rows,
+              maps,
+              mapsClass,
+              (shared, partition, it) ->
+                  new ArrayList<>(LabelledPass.statistics(shared, coding, it, b, featuresCol)),
+              (x, y) -> new ArrayList<>(LabelledPass.merge(x, y)));
 
       boolean intercept = stage.getFitIntercept();
       long count = ComponentRegression.coefficientCount(n, intercept);
@@ -128,15 +188,32 @@ final class RegressionFit {
           k = Math.min(k, Math.max(stage.getMaxDimension(), fixedDimension));
         }
         if (fixedDimension > k) {
-          throw new IllegalArgumentException("dimension d = " + fixedDimension + " exceeds the components available: "
-              + "the landmark kernel matrix has numerical rank " + map.outputDim() + " (m = " + m + ") on n = " + n
-              + " rows" + (intercept ? " (centred: at most n - 2)" : "") + "; lower d or raise m");
+          throw new IllegalArgumentException(
+              "dimension d = "
+                  + fixedDimension
+                  + " exceeds the components available: "
+                  + "the landmark kernel matrix has numerical rank "
+                  + map.outputDim()
+                  + " (m = "
+                  + m
+                  + ") on n = "
+                  + n
+                  + " rows"
+                  + (intercept ? " (centred: at most n - 2)" : "")
+                  + "; lower d or raise m");
         }
-        FeaturePCA pca = FeaturePCA.solve(map, statistics.get(w).features(), k, intercept, SpectrumExtent.FULL);
+        FeaturePCA pca =
+            FeaturePCA.solve(map, statistics.get(w).features(), k, intercept, SpectrumExtent.FULL);
         ComponentRegression regression = ComponentRegression.fit(pca, statistics.get(w));
         if (fixedDimension > regression.q()) {
-          throw new IllegalArgumentException("dimension d = " + fixedDimension + " exceeds the " + regression.q()
-              + " components with a non-negligible eigenvalue (gamma = " + scaleValues[w] + "); lower d");
+          throw new IllegalArgumentException(
+              "dimension d = "
+                  + fixedDimension
+                  + " exceeds the "
+                  + regression.q()
+                  + " components with a non-negligible eigenvalue (gamma = "
+                  + scaleValues[w]
+                  + "); lower d");
         }
         regressions.add(regression);
         dimensions.add(regression.relevantDimension());
@@ -148,10 +225,17 @@ final class RegressionFit {
       }
       ArrayList<LabelledPass.Scorer> shared = new ArrayList<>(scorers);
       @SuppressWarnings("unchecked")
-      Class<ArrayList<LabelledPass.Scorer>> scorersClass = (Class<ArrayList<LabelledPass.Scorer>>) (Class<?>) ArrayList.class;
-      LabelledPass.Sums sums = DistributedPass.run(sc, jobs + "leave-one-out and training error of " + scales
-              + " kernel scale(s)", rows, shared, scorersClass,
-          (s, partition, it) -> LabelledPass.scores(s, coding, it, b, featuresCol), LabelledPass.Sums::merge);
+      Class<ArrayList<LabelledPass.Scorer>> scorersClass =
+          (Class<ArrayList<LabelledPass.Scorer>>) (Class<?>) ArrayList.class;
+      LabelledPass.Sums sums =
+          DistributedPass.run(
+              sc,
+              jobs + "leave-one-out and training error of " + scales + " kernel scale(s)",
+              rows,
+              shared,
+              scorersClass,
+              (s, partition, it) -> LabelledPass.scores(s, coding, it, b, featuresCol),
+              LabelledPass.Sums::merge);
 
       List<WidthDiagnostics> widths = new ArrayList<>(scales);
       int chosen = 0;
@@ -165,8 +249,16 @@ final class RegressionFit {
           loss[i] /= n;
         }
         double[] eigenvalues = java.util.Arrays.copyOf(regression.pca().spectrum(), regression.q());
-        widths.add(new WidthDiagnostics(scaleValues[w], eigenvalues, regression.coefficients(), coding.columns(),
-            rd.logLikelihood(), rd.dimension(), loo, loss));
+        widths.add(
+            new WidthDiagnostics(
+                scaleValues[w],
+                eigenvalues,
+                regression.coefficients(),
+                coding.columns(),
+                rd.logLikelihood(),
+                rd.dimension(),
+                loo,
+                loss));
         if (rd.minimum() < dimensions.get(chosen).minimum()) {
           chosen = w;
         }
@@ -174,11 +266,28 @@ final class RegressionFit {
       int dimension = fixedDimension > 0 ? fixedDimension : dimensions.get(chosen).dimension();
       ComponentRegression regression = regressions.get(chosen);
       RelevantDimension atD = regression.relevantDimension(fixedDimension);
-      KernelPCARegressionModel model = new KernelPCARegressionModel(uid, regression.predictor(dimension), coding,
-          widths, chosen, regression.labelSquares(), atD.signalVariance(), atD.noiseVariance(), n,
-          landmarkSelection, dimension);
-      LOG.info("{}: n = {}, m = {}, {} kernel scale(s): gamma = {}, d = {}, training error {} ({} s)", jobs, n, m, scales,
-          scaleValues[chosen], dimension, widths.get(chosen).trainingLoss()[dimension - 1],
+      KernelPCARegressionModel model =
+          new KernelPCARegressionModel(
+              uid,
+              regression.predictor(dimension),
+              coding,
+              widths,
+              chosen,
+              regression.labelSquares(),
+              atD.signalVariance(),
+              atD.noiseVariance(),
+              n,
+              landmarkSelection,
+              dimension);
+      LOG.info(
+          "{}: n = {}, m = {}, {} kernel scale(s): gamma = {}, d = {}, training error {} ({} s)",
+          jobs,
+          n,
+          m,
+          scales,
+          scaleValues[chosen],
+          dimension,
+          widths.get(chosen).trainingLoss()[dimension - 1],
           String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
       return model;
     } finally {

@@ -6,10 +6,10 @@ import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.MLWriter;
 
 /**
- * The writer of every stage of this library. Spark's {@code MLWriter.save} deletes an existing path when
- * overwrite was asked for, whatever it holds; this one replaces only a stage saved by spark-kpca (or an
- * empty directory), writing beside it and swapping the new one in ({@link SafeOutput#saveStage}), and
- * refuses an existing path without overwrite, as Spark does.
+ * The writer of every stage of this library. Spark's {@code MLWriter.save} deletes an existing path
+ * when overwrite was asked for, whatever it holds; this one replaces only a stage saved by
+ * spark-kpca (or an empty directory), writing beside it and swapping the new one in ({@link
+ * SafeOutput#saveStage}), and refuses an existing path without overwrite, as Spark does.
  */
 abstract class StageWriter extends MLWriter {
 
@@ -18,7 +18,9 @@ abstract class StageWriter extends MLWriter {
     SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
   }
 
-  /** The writer of a stage that is its params only (estimators without supplied data, evaluators). */
+  /**
+   * The writer of a stage that is its params only (estimators without supplied data, evaluators).
+   */
   static StageWriter paramsOnly(Params stage) {
     return new StageWriter() {
       @Override

@@ -5,14 +5,15 @@ import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.linalg.Blas;
 
 /**
- * Kernel principal component regression (kPCR) on a fitted feature-space PCA: least squares of the labels
- * on the training scores of the leading components, with the coefficients of the labels in the kernel PCA
- * basis that Braun, Buhmann and Müller's relevant dimension estimate reads ({@link RelevantDimension}).
+ * Kernel principal component regression (kPCR) on a fitted feature-space PCA: least squares of the
+ * labels on the training scores of the leading components, with the coefficients of the labels in
+ * the kernel PCA basis that Braun, Buhmann and Müller's relevant dimension estimate reads ({@link
+ * RelevantDimension}).
  *
  * <p><b>Formulas.</b> The PCA of φ (Nyström: φ(x) = Wᵀk_x, W = K_mm^{-1/2}) has second moment
- * (uncentred, the default, as in Braun et al.) or covariance (centred, with an intercept, as in Hallgren's
- * thesis §6.7) C = UΣUᵀ. The training scores of component i are t_i = (u_iᵀ(φ(x_j) − φ̄))_j (φ̄ := 0
- * uncentred) with t_iᵀt_k = nΣ_i δ_ik, so
+ * (uncentred, the default, as in Braun et al.) or covariance (centred, with an intercept, as in
+ * Hallgren's thesis §6.7) C = UΣUᵀ. The training scores of component i are t_i = (u_iᵀ(φ(x_j) −
+ * φ̄))_j (φ̄ := 0 uncentred) with t_iᵀt_k = nΣ_i δ_ik, so
  *
  * <pre>
  *   v_i = t_i / √(nΣ_i)               unit eigenvectors of the (Nyström) kernel matrix K̃ = K_nmK_mm⁻¹K_mn
@@ -22,21 +23,21 @@ import io.github.sparkkpca.linalg.Blas;
  *   ŷ(x) = [ȳ] + Σ_{i≤d} β_i u_iᵀ(φ(x) − φ̄)
  * </pre>
  *
- * This is Hallgren's Nyström KPCR β̂ = (W_dᵀW_d)⁻¹W_dᵀy′ with the 1/n his derivation drops (W_dᵀW_d =
- * nΛ̃_d). On the training rows ŷ = Σ_{i≤d} v_i s_i = π_d(Y), Braun et al.'s denoised labels. With m = n
- * landmarks K̃ = K, so everything is the exact kernel version.
+ * This is Hallgren's Nyström KPCR β̂ = (W_dᵀW_d)⁻¹W_dᵀy′ with the 1/n his derivation drops (W_dᵀW_d
+ * = nΛ̃_d). On the training rows ŷ = Σ_{i≤d} v_i s_i = π_d(Y), Braun et al.'s denoised labels. With
+ * m = n landmarks K̃ = K, so everything is the exact kernel version.
  *
  * <p>Only components with Σ_i &gt; {@value #RELATIVE_CUTOFF}·Σ_1 (and at most N − 1 of them, N = n
  * uncentred, n − 1 centred) are used: below that, rounding in Σ_i dominates s_i.
  *
- * @param pca          the feature PCA with its q leading components (centred iff an intercept is fitted)
- * @param statistics   the labelled statistics it was solved from
- * @param q            the number of usable components
+ * @param pca the feature PCA with its q leading components (centred iff an intercept is fitted)
+ * @param statistics the labelled statistics it was solved from
+ * @param q the number of usable components
  * @param coefficients s, q×c column-major
- * @param beta         β, q×c column-major
+ * @param beta β, q×c column-major
  */
-public record ComponentRegression(FeaturePCA pca, LabelledStatistics statistics, int q, double[] coefficients,
-    double[] beta) {
+public record ComponentRegression(
+    FeaturePCA pca, LabelledStatistics statistics, int q, double[] coefficients, double[] beta) {
 
   /** Components whose eigenvalue is at most this fraction of the largest one are not used. */
   public static final double RELATIVE_CUTOFF = 1e-10;
@@ -50,11 +51,29 @@ public record ComponentRegression(FeaturePCA pca, LabelledStatistics statistics,
     double[] spectrum = pca.spectrum();
     int q = usableComponents(spectrum, k, coefficientCount(n, pca.centered()));
     if (q < 1) {
-      throw new IllegalArgumentException("no usable kernel principal component: the largest eigenvalue is "
-          + spectrum[0] + " on " + n + " rows");
+      throw new IllegalArgumentException(
+          "no usable kernel principal component: the largest eigenvalue is "
+              + spectrum[0]
+              + " on "
+              + n
+              + " rows");
     }
     double[] g = new double[q * c];
-    Blas.blas().dgemm("T", "N", q, c, r, 1.0, pca.components(), r, statistics.cross(pca.centered()), r, 0.0, g, q);
+    Blas.blas()
+        .dgemm(
+            "T",
+            "N",
+            q,
+            c,
+            r,
+            1.0,
+            pca.components(),
+            r,
+            statistics.cross(pca.centered()),
+            r,
+            0.0,
+            g,
+            q);
     double[] s = new double[q * c];
     double[] beta = new double[q * c];
     for (int j = 0; j < c; j++) {
@@ -107,12 +126,14 @@ public record ComponentRegression(FeaturePCA pca, LabelledStatistics statistics,
   }
 
   /**
-   * The predictor with d components: ŷ_c(x) = Σ_{i≤d} β_ic u_iᵀ(φ(x) − φ̄) [+ ȳ_c], as a {@link Projector}
-   * whose c "scores" are the predictions (a kernel expansion over the landmarks for Nyström).
+   * The predictor with d components: ŷ_c(x) = Σ_{i≤d} β_ic u_iᵀ(φ(x) − φ̄) [+ ȳ_c], as a {@link
+   * Projector} whose c "scores" are the predictions (a kernel expansion over the landmarks for
+   * Nyström).
    */
   public Projector predictor(int d) {
     if (d < 1 || d > q) {
-      throw new IllegalArgumentException("dimension d = " + d + " must be in [1, " + q + "] (the usable components)");
+      throw new IllegalArgumentException(
+          "dimension d = " + d + " must be in [1, " + q + "] (the usable components)");
     }
     int r = pca.map().outputDim();
     int c = statistics.labels();

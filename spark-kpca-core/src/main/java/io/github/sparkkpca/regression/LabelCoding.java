@@ -6,17 +6,19 @@ import java.util.Locale;
 
 /**
  * How labels become the regression's target columns and how its outputs become predictions.
- * <ul>
- *   <li>{@code real}: one column, the label itself; the prediction is ŷ(x).</li>
- *   <li>{@code binary}: labels in {−1, +1} (Braun, Buhmann and Müller's setting), one column; the prediction is
- *       the real ŷ(x), whose sign is the class (sign(0) = +1).</li>
- *   <li>{@code multiclass}: K classes (the distinct label values), one-vs-rest ±1 columns; the prediction is
- *       the class whose column has the largest ŷ_c(x).</li>
- * </ul>
- * The training error of a fit is the misclassification rate (binary, multiclass) or the mean squared residual
- * (real).
  *
- * @param mode    real, binary or multiclass
+ * <ul>
+ *   <li>{@code real}: one column, the label itself; the prediction is ŷ(x).
+ *   <li>{@code binary}: labels in {−1, +1} (Braun, Buhmann and Müller's setting), one column; the
+ *       prediction is the real ŷ(x), whose sign is the class (sign(0) = +1).
+ *   <li>{@code multiclass}: K classes (the distinct label values), one-vs-rest ±1 columns; the
+ *       prediction is the class whose column has the largest ŷ_c(x).
+ * </ul>
+ *
+ * The training error of a fit is the misclassification rate (binary, multiclass) or the mean
+ * squared residual (real).
+ *
+ * @param mode real, binary or multiclass
  * @param classes the class values in ascending order (multiclass), else empty
  */
 public record LabelCoding(String mode, double[] classes) implements Serializable {
@@ -27,10 +29,12 @@ public record LabelCoding(String mode, double[] classes) implements Serializable
 
   public LabelCoding {
     if (!mode.equals(REAL) && !mode.equals(BINARY) && !mode.equals(MULTICLASS)) {
-      throw new IllegalArgumentException("label coding must be real, binary or multiclass, got " + mode);
+      throw new IllegalArgumentException(
+          "label coding must be real, binary or multiclass, got " + mode);
     }
     if (mode.equals(MULTICLASS) && classes.length < 2) {
-      throw new IllegalArgumentException("multiclass labels need at least 2 classes, got " + classes.length);
+      throw new IllegalArgumentException(
+          "multiclass labels need at least 2 classes, got " + classes.length);
     }
   }
 
@@ -60,7 +64,8 @@ public record LabelCoding(String mode, double[] classes) implements Serializable
   /**
    * Writes the target columns of a label into {@code out[offset..offset + c)}.
    *
-   * @throws IllegalArgumentException when the label does not fit the coding (the caller names the row)
+   * @throws IllegalArgumentException when the label does not fit the coding (the caller names the
+   *     row)
    */
   public void encode(double label, double[] out, int offset) {
     switch (mode) {
@@ -74,7 +79,8 @@ public record LabelCoding(String mode, double[] classes) implements Serializable
       default -> {
         int k = Arrays.binarySearch(classes, label);
         if (k < 0) {
-          throw new IllegalArgumentException("the label " + label + " is not one of the classes " + Arrays.toString(classes));
+          throw new IllegalArgumentException(
+              "the label " + label + " is not one of the classes " + Arrays.toString(classes));
         }
         for (int j = 0; j < classes.length; j++) {
           out[offset + j] = j == k ? 1.0 : -1.0;
@@ -97,7 +103,9 @@ public record LabelCoding(String mode, double[] classes) implements Serializable
     return classes[best];
   }
 
-  /** The loss of one training row: 0/1 misclassification, or the squared residual for real labels. */
+  /**
+   * The loss of one training row: 0/1 misclassification, or the squared residual for real labels.
+   */
   public double loss(double label, double[] values, int offset) {
     double p = predict(values, offset);
     return switch (mode) {
@@ -109,12 +117,16 @@ public record LabelCoding(String mode, double[] classes) implements Serializable
 
   @Override
   public String toString() {
-    return mode.equals(MULTICLASS) ? String.format(Locale.ROOT, "multiclass %s", Arrays.toString(classes)) : mode;
+    return mode.equals(MULTICLASS)
+        ? String.format(Locale.ROOT, "multiclass %s", Arrays.toString(classes))
+        : mode;
   }
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof LabelCoding o && o.mode.equals(mode) && Arrays.equals(o.classes, classes);
+    return other instanceof LabelCoding o
+        && o.mode.equals(mode)
+        && Arrays.equals(o.classes, classes);
   }
 
   @Override

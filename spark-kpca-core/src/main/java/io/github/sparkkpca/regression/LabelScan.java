@@ -5,8 +5,9 @@ import java.util.Iterator;
 import java.util.TreeSet;
 
 /**
- * One partition's (then the whole column's) labels: the first non-finite label, whether all labels are
- * −1 or +1, and the distinct values (up to {@value #MAX_CLASSES} + 1, enough to refuse too many classes).
+ * One partition's (then the whole column's) labels: the first non-finite label, whether all labels
+ * are −1 or +1, and the distinct values (up to {@value #MAX_CLASSES} + 1, enough to refuse too many
+ * classes).
  */
 public final class LabelScan implements Serializable {
 
@@ -30,8 +31,16 @@ public final class LabelScan implements Serializable {
     while (labels.hasNext()) {
       Double label = labels.next();
       if (error == null && (label == null || !Double.isFinite(label))) {
-        error = "Column '" + column + "': the label at position " + position + " of partition " + partition + " is "
-            + (label == null ? "null (missing, or not a number)" : label) + "; labels must be finite numbers";
+        error =
+            "Column '"
+                + column
+                + "': the label at position "
+                + position
+                + " of partition "
+                + partition
+                + " is "
+                + (label == null ? "null (missing, or not a number)" : label)
+                + "; labels must be finite numbers";
         errorPartition = partition;
       }
       if (label != null) {
@@ -74,7 +83,8 @@ public final class LabelScan implements Serializable {
 
   /**
    * The coding of these labels: {@code auto} is binary when every label is −1 or +1, else real;
-   * {@code multiclass} one-vs-rest over the distinct values; {@code real} and {@code binary} as named.
+   * {@code multiclass} one-vs-rest over the distinct values; {@code real} and {@code binary} as
+   * named.
    *
    * @throws IllegalArgumentException when the labels do not fit the mode asked for
    */
@@ -86,14 +96,22 @@ public final class LabelScan implements Serializable {
         return LabelCoding.real();
       case LabelCoding.BINARY:
         if (!plusMinusOne) {
-          throw new IllegalArgumentException("labelMode binary needs labels -1 and +1 in column '" + column
-              + "', found " + describe());
+          throw new IllegalArgumentException(
+              "labelMode binary needs labels -1 and +1 in column '"
+                  + column
+                  + "', found "
+                  + describe());
         }
         return LabelCoding.binary();
       case LabelCoding.MULTICLASS:
         if (distinct.size() > MAX_CLASSES || distinct.size() < 2) {
-          throw new IllegalArgumentException("labelMode multiclass needs 2 to " + MAX_CLASSES
-              + " distinct labels in column '" + column + "', found " + describe());
+          throw new IllegalArgumentException(
+              "labelMode multiclass needs 2 to "
+                  + MAX_CLASSES
+                  + " distinct labels in column '"
+                  + column
+                  + "', found "
+                  + describe());
         }
         double[] classes = new double[distinct.size()];
         int i = 0;
@@ -102,12 +120,14 @@ public final class LabelScan implements Serializable {
         }
         return LabelCoding.multiclass(classes);
       default:
-        throw new IllegalArgumentException("unknown labelMode '" + mode + "' (auto, real, binary, multiclass)");
+        throw new IllegalArgumentException(
+            "unknown labelMode '" + mode + "' (auto, real, binary, multiclass)");
     }
   }
 
   private String describe() {
-    return distinct.size() > MAX_CLASSES ? "more than " + MAX_CLASSES + " distinct values"
+    return distinct.size() > MAX_CLASSES
+        ? "more than " + MAX_CLASSES + " distinct values"
         : distinct.size() + " distinct values " + (distinct.size() > 10 ? "" : distinct.toString());
   }
 }

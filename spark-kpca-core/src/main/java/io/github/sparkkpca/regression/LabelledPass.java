@@ -12,20 +12,23 @@ import scala.Tuple2;
 
 /**
  * The partition-local loops of the regression fits, over (features, label) rows in blocks of b: the
- * labelled statistics of several feature maps at once (one per kernel width: every width of a grid in one
- * pass over the data), and the leave-one-out and training-loss sums of fitted regressions.
+ * labelled statistics of several feature maps at once (one per kernel width: every width of a grid
+ * in one pass over the data), and the leave-one-out and training-loss sums of fitted regressions.
  */
 public final class LabelledPass {
 
-  private LabelledPass() {
-  }
+  private LabelledPass() {}
 
   /**
-   * The labelled statistics of one partition under each map (all maps share the input dimension). Memory: one
-   * r×r scatter per map, plus one r×b feature block.
+   * The labelled statistics of one partition under each map (all maps share the input dimension).
+   * Memory: one r×r scatter per map, plus one r×b feature block.
    */
-  public static List<LabelledStatistics> statistics(List<FeatureMap> maps, LabelCoding coding,
-      Iterator<Tuple2<Vector, Double>> rows, int blockSize, String column) {
+  public static List<LabelledStatistics> statistics(
+      List<FeatureMap> maps,
+      LabelCoding coding,
+      Iterator<Tuple2<Vector, Double>> rows,
+      int blockSize,
+      String column) {
     int c = coding.columns();
     int dim = maps.get(0).inputDim();
     List<LabelledStatistics> out = new ArrayList<>(maps.size());
@@ -59,7 +62,8 @@ public final class LabelledPass {
   }
 
   /** Merges the per-map statistics of b into a (element by element; returns a). */
-  public static List<LabelledStatistics> merge(List<LabelledStatistics> a, List<LabelledStatistics> b) {
+  public static List<LabelledStatistics> merge(
+      List<LabelledStatistics> a, List<LabelledStatistics> b) {
     for (int w = 0; w < a.size(); w++) {
       a.get(w).merge(b.get(w));
     }
@@ -67,24 +71,38 @@ public final class LabelledPass {
   }
 
   /**
-   * What the executors need to score the training rows of one fitted regression for every d ≤ q: the scores
-   * t_i(x) of its q components, n·Σ_i, β and ȳ.
+   * What the executors need to score the training rows of one fitted regression for every d ≤ q:
+   * the scores t_i(x) of its q components, n·Σ_i, β and ȳ.
    */
-  public record Scorer(Projector scores, int q, double[] scoreSquares, double[] beta, int columns,
-      boolean intercept, double[] labelMean, long n) implements Serializable {
+  public record Scorer(
+      Projector scores,
+      int q,
+      double[] scoreSquares,
+      double[] beta,
+      int columns,
+      boolean intercept,
+      double[] labelMean,
+      long n)
+      implements Serializable {
 
     public static Scorer of(ComponentRegression regression) {
-      return new Scorer(regression.pca().projector(), regression.q(), regression.scoreSquares(), regression.beta(),
-          regression.statistics().labels(), regression.intercept(), regression.statistics().labelMean(),
+      return new Scorer(
+          regression.pca().projector(),
+          regression.q(),
+          regression.scoreSquares(),
+          regression.beta(),
+          regression.statistics().labels(),
+          regression.intercept(),
+          regression.statistics().labelMean(),
           regression.statistics().count());
     }
   }
 
   /**
-   * Sums over the training rows, for each d = 1..q: of the squared leave-one-out residuals
-   * Σ_c ((y_c − ŷ_c)/(1 − S_jj))² (the hat matrix S = Σ_{i≤d} v_iv_iᵀ [+ 11ᵀ/n] is diagonal in the
-   * eigenvector basis, so S_jj = Σ_{i≤d} t_i(x_j)²/(nΣ_i) [+ 1/n]; Wahba's closed form, as Braun et al.'s
-   * "dim (cv)"), and of the training loss of ŷ ({@link LabelCoding#loss}).
+   * Sums over the training rows, for each d = 1..q: of the squared leave-one-out residuals Σ_c
+   * ((y_c − ŷ_c)/(1 − S_jj))² (the hat matrix S = Σ_{i≤d} v_iv_iᵀ [+ 11ᵀ/n] is diagonal in the
+   * eigenvector basis, so S_jj = Σ_{i≤d} t_i(x_j)²/(nΣ_i) [+ 1/n]; Wahba's closed form, as Braun et
+   * al.'s "dim (cv)"), and of the training loss of ŷ ({@link LabelCoding#loss}).
    */
   public static final class Sums implements Serializable {
     final double[][] leaveOneOut;
@@ -121,8 +139,12 @@ public final class LabelledPass {
   }
 
   /** The {@link Sums} of one partition. */
-  public static Sums scores(List<Scorer> scorers, LabelCoding coding, Iterator<Tuple2<Vector, Double>> rows,
-      int blockSize, String column) {
+  public static Sums scores(
+      List<Scorer> scorers,
+      LabelCoding coding,
+      Iterator<Tuple2<Vector, Double>> rows,
+      int blockSize,
+      String column) {
     Sums sums = new Sums(scorers);
     int c = coding.columns();
     int dim = scorers.get(0).scores().inputDim();
@@ -163,8 +185,10 @@ public final class LabelledPass {
                 residuals += e * e;
               }
               double denominator = 1.0 - leverage;
-              sums.leaveOneOut[w][d - 1] += denominator > 1e-12 ? residuals / (denominator * denominator)
-                  : 1e250; // leverage 1: the row cannot be left out
+              sums.leaveOneOut[w][d - 1] +=
+                  denominator > 1e-12
+                      ? residuals / (denominator * denominator)
+                      : 1e250; // leverage 1: the row cannot be left out
               sums.loss[w][d - 1] += coding.loss(raw[j], fitted, 0);
             }
           }

@@ -5,17 +5,18 @@ import io.github.sparkkpca.linalg.Blas;
 import java.io.Serializable;
 
 /**
- * {@link FeatureStatistics} of the features φ(x_i) ∈ R^r together with the label statistics a regression on
- * them needs, for c label columns y_i ∈ R^c: the label mean ȳ, the centred label sums of squares
- * Σ(y_ic − ȳ_c)² and the centred cross-moment C_φy = Σ(φ_i − φ̄)(y_i − ȳ)ᵀ (r×c).
+ * {@link FeatureStatistics} of the features φ(x_i) ∈ R^r together with the label statistics a
+ * regression on them needs, for c label columns y_i ∈ R^c: the label mean ȳ, the centred label sums
+ * of squares Σ(y_ic − ȳ_c)² and the centred cross-moment C_φy = Σ(φ_i − φ̄)(y_i − ȳ)ᵀ (r×c).
  *
- * <p>For the Nyström map φ(x) = Wᵀk_x (W = K_mm^{-1/2} on its range) the raw cross-moment is
- * Σφ_i y_iᵀ = Wᵀ K_mn Y = C_φy + n φ̄ ȳᵀ: the one r-vector per label column that Braun, Buhmann and Müller's
- * coefficients s_i = u_iᵀY need besides the kernel PCA itself ({@link ComponentRegression}).
+ * <p>For the Nyström map φ(x) = Wᵀk_x (W = K_mm^{-1/2} on its range) the raw cross-moment is Σφ_i
+ * y_iᵀ = Wᵀ K_mn Y = C_φy + n φ̄ ȳᵀ: the one r-vector per label column that Braun, Buhmann and
+ * Müller's coefficients s_i = u_iᵀY need besides the kernel PCA itself ({@link
+ * ComponentRegression}).
  *
- * <p>Everything is kept centred and merged with Chan, Golub and LeVeque's pairwise update (as the feature
- * scatter is): C = C_a + C_b + (n_a n_b / n) δ_φ δ_yᵀ with δ_φ = φ̄_b − φ̄_a, δ_y = ȳ_b − ȳ_a, so the large
- * mean of Gaussian-kernel features causes no cancellation.
+ * <p>Everything is kept centred and merged with Chan, Golub and LeVeque's pairwise update (as the
+ * feature scatter is): C = C_a + C_b + (n_a n_b / n) δ_φ δ_yᵀ with δ_φ = φ̄_b − φ̄_a, δ_y = ȳ_b −
+ * ȳ_a, so the large mean of Gaussian-kernel features causes no cancellation.
  */
 public final class LabelledStatistics implements Serializable {
 
@@ -37,7 +38,8 @@ public final class LabelledStatistics implements Serializable {
    * Adds a block of b rows: features r×b column-major (overwritten: centred in place), labels c×b
    * column-major (overwritten: centred in place) and the block's Σk(x,x).
    */
-  public void addBlock(double[] blockFeatures, double[] blockLabels, int b, double blockDiagonalSum) {
+  public void addBlock(
+      double[] blockFeatures, double[] blockLabels, int b, double blockDiagonalSum) {
     if (b == 0) {
       return;
     }
@@ -57,15 +59,24 @@ public final class LabelledStatistics implements Serializable {
     features.addBlock(blockFeatures, b, blockDiagonalSum);
     allocate();
     double[] blockCross = new double[r * labels];
-    Blas.blas().dgemm("N", "T", r, labels, b, 1.0, blockFeatures, r, blockLabels, labels, 0.0, blockCross, r);
+    Blas.blas()
+        .dgemm(
+            "N", "T", r, labels, b, 1.0, blockFeatures, r, blockLabels, labels, 0.0, blockCross, r);
     combine(previous, previousFeatureMean, b, featureMean, meanOfLabels, squares, blockCross);
   }
 
   /** Merges another partition's statistics into this one (returns this). */
   public LabelledStatistics merge(LabelledStatistics other) {
     if (other.labels != labels || other.features.dim() != features.dim()) {
-      throw new IllegalArgumentException("labelled statistics of different shapes: " + features.dim() + "x" + labels
-          + " and " + other.features.dim() + "x" + other.labels);
+      throw new IllegalArgumentException(
+          "labelled statistics of different shapes: "
+              + features.dim()
+              + "x"
+              + labels
+              + " and "
+              + other.features.dim()
+              + "x"
+              + other.labels);
     }
     if (other.features.count() == 0) {
       return this;
@@ -74,13 +85,25 @@ public final class LabelledStatistics implements Serializable {
     long previous = features.count();
     features.merge(other.features);
     allocate();
-    combine(previous, previousFeatureMean, other.features.count(), other.features.mean(), other.labelMean,
-        other.labelSquares, other.cross);
+    combine(
+        previous,
+        previousFeatureMean,
+        other.features.count(),
+        other.features.mean(),
+        other.labelMean,
+        other.labelSquares,
+        other.cross);
     return this;
   }
 
-  private void combine(long na, double[] featureMeanA, long nb, double[] featureMeanB, double[] labelMeanB,
-      double[] squaresB, double[] crossB) {
+  private void combine(
+      long na,
+      double[] featureMeanA,
+      long nb,
+      double[] featureMeanB,
+      double[] labelMeanB,
+      double[] squaresB,
+      double[] crossB) {
     int r = features.dim();
     long n = na + nb;
     for (int i = 0; i < cross.length; i++) {
@@ -155,8 +178,8 @@ public final class LabelledStatistics implements Serializable {
   }
 
   /**
-   * The cross-moment, r×c column-major (a copy): centred Σ(φ_i − φ̄)(y_i − ȳ)ᵀ, or the raw Σφ_i y_iᵀ =
-   * that + n φ̄ ȳᵀ.
+   * The cross-moment, r×c column-major (a copy): centred Σ(φ_i − φ̄)(y_i − ȳ)ᵀ, or the raw Σφ_i
+   * y_iᵀ = that + n φ̄ ȳᵀ.
    */
   public double[] cross(boolean centred) {
     int r = features.dim();

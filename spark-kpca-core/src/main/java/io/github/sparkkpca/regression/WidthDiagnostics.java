@@ -1,26 +1,40 @@
 package io.github.sparkkpca.regression;
 
 /**
- * What the fit found at one kernel width, for d = 1..q (index d − 1): the curves behind Braun, Buhmann and
- * Müller's Figure 2.
+ * What the fit found at one kernel width, for d = 1..q (index d − 1): the curves behind Braun,
+ * Buhmann and Müller's Figure 2.
  *
- * @param gamma          the kernel scale γ
- * @param eigenvalues    Σ_1 ≥ … ≥ Σ_q, the eigenvalues of the (Nyström) kernel matrix divided by n
- * @param coefficients   s_i = u_iᵀY, q×c column-major (c label columns)
- * @param columns        c
- * @param logLikelihood  ℓ(d) ({@link RelevantDimension})
- * @param dimension      argmin_d ℓ(d)
- * @param leaveOneOut    the mean squared leave-one-out residual of the d-component fit (summed over columns)
- * @param trainingLoss   the training misclassification rate (or mean squared residual, real labels) of it
+ * @param gamma the kernel scale γ
+ * @param eigenvalues Σ_1 ≥ … ≥ Σ_q, the eigenvalues of the (Nyström) kernel matrix divided by n
+ * @param coefficients s_i = u_iᵀY, q×c column-major (c label columns)
+ * @param columns c
+ * @param logLikelihood ℓ(d) ({@link RelevantDimension})
+ * @param dimension argmin_d ℓ(d)
+ * @param leaveOneOut the mean squared leave-one-out residual of the d-component fit (summed over
+ *     columns)
+ * @param trainingLoss the training misclassification rate (or mean squared residual, real labels)
+ *     of it
  */
-public record WidthDiagnostics(double gamma, double[] eigenvalues, double[] coefficients, int columns,
-    double[] logLikelihood, int dimension, double[] leaveOneOut, double[] trainingLoss) {
+public record WidthDiagnostics(
+    double gamma,
+    double[] eigenvalues,
+    double[] coefficients,
+    int columns,
+    double[] logLikelihood,
+    int dimension,
+    double[] leaveOneOut,
+    double[] trainingLoss) {
 
   public WidthDiagnostics {
     int q = eigenvalues.length;
-    if (coefficients.length != (long) q * columns || logLikelihood.length != q || leaveOneOut.length != q
-        || trainingLoss.length != q || dimension < 1 || dimension > q) {
-      throw new IllegalArgumentException("width diagnostics: inconsistent lengths for q = " + q + ", c = " + columns);
+    if (coefficients.length != (long) q * columns
+        || logLikelihood.length != q
+        || leaveOneOut.length != q
+        || trainingLoss.length != q
+        || dimension < 1
+        || dimension > q) {
+      throw new IllegalArgumentException(
+          "width diagnostics: inconsistent lengths for q = " + q + ", c = " + columns);
     }
   }
 
@@ -46,8 +60,8 @@ public record WidthDiagnostics(double gamma, double[] eigenvalues, double[] coef
   }
 
   /**
-   * The contribution of each component, |s_i| / ‖Y‖ (Braun et al.'s normalisation, at most 1; the root of the
-   * sum of squares over label columns).
+   * The contribution of each component, |s_i| / ‖Y‖ (Braun et al.'s normalisation, at most 1; the
+   * root of the sum of squares over label columns).
    */
   public double[] contributions(double[] labelSquares) {
     int q = numComponents();

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 class DistributedPassTest {
 
   private static String expected(int partitions) {
-    return IntStream.range(0, partitions).mapToObj(Integer::toString).collect(Collectors.joining(","));
+    return IntStream.range(0, partitions)
+        .mapToObj(Integer::toString)
+        .collect(Collectors.joining(","));
   }
 
   @Test
@@ -27,16 +29,24 @@ class DistributedPassTest {
         rows.add(i);
       }
       JavaRDD<Integer> rdd = jsc.parallelize(rows, partitions);
-      // A non-commutative merge (concatenation) shows the order; the broadcast value is read in every task.
-      String merged = DistributedPass.run(rdd.context(), "test pass", rdd, ":", String.class,
-          (suffix, partition, it) -> {
-            int count = 0;
-            while (it.hasNext()) {
-              it.next();
-              count++;
-            }
-            return count == 3 ? Integer.toString(partition) : "wrong count " + count + suffix;
-          }, (a, b) -> a + "," + b);
+      // A non-commutative merge (concatenation) shows the order; the broadcast value is read in
+      // every task.
+      String merged =
+          DistributedPass.run(
+              rdd.context(),
+              "test pass",
+              rdd,
+              ":",
+              String.class,
+              (suffix, partition, it) -> {
+                int count = 0;
+                while (it.hasNext()) {
+                  it.next();
+                  count++;
+                }
+                return count == 3 ? Integer.toString(partition) : "wrong count " + count + suffix;
+              },
+              (a, b) -> a + "," + b);
       assertEquals(expected(partitions), merged, partitions + " partitions");
     }
   }

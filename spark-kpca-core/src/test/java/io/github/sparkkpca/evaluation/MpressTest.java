@@ -44,9 +44,10 @@ class MpressTest {
   }
 
   /**
-   * The thesis' definition taken literally, without the kernel trick: for each i, uncentred linear PCA of
-   * the explicit feature vectors of the other rows (top-k right singular vectors V_k of Φ₍₋ᵢ₎, by
-   * commons-math's SVD), then e_i² = ‖φ(x_i) − V_kV_kᵀφ(x_i)‖² and MPRESS(k) = Σ e_i² / (n(n − k)).
+   * The thesis' definition taken literally, without the kernel trick: for each i, uncentred linear
+   * PCA of the explicit feature vectors of the other rows (top-k right singular vectors V_k of
+   * Φ₍₋ᵢ₎, by commons-math's SVD), then e_i² = ‖φ(x_i) − V_kV_kᵀφ(x_i)‖² and MPRESS(k) = Σ e_i² /
+   * (n(n − k)).
    */
   @Test
   void equalsBruteForceLeaveOneOutWithExplicitFeatures() {
@@ -85,13 +86,16 @@ class MpressTest {
         expected[k - 1] += e2 / ((double) n * (n - k));
       }
     }
-    Mpress.Curve curve = Mpress.compute(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK);
+    Mpress.Curve curve =
+        Mpress.compute(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK);
     assertEquals(n, curve.n());
     for (int k = 1; k <= maxK; k++) {
       assertEquals(expected[k - 1], curve.mpress()[k - 1], 1e-9 * expected[0], "MPRESS(" + k + ")");
     }
-    for (Mpress.Method method : new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
-      Mpress.Run run = Mpress.run(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK, method);
+    for (Mpress.Method method :
+        new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
+      Mpress.Run run =
+          Mpress.run(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK, method);
       assertTrue(run.decremental() && run.fallbackRows() == 0, method + ": " + run.fallbackRows());
       assertArrayEquals(expected, run.curve().mpress(), 1e-9 * expected[0], method.toString());
     }
@@ -105,9 +109,9 @@ class MpressTest {
   }
 
   /**
-   * The rbf kernel (infinite-dimensional features) against the thesis' three-term form of e_i², with
-   * commons-math's eigendecomposition of each K₍₋ᵢ₎: k_ii − 2 k₋ᵢᵀU_kΛ_k⁻¹U_kᵀk₋ᵢ
-   * + k₋ᵢᵀU_kΛ_k⁻¹U_kᵀK₍₋ᵢ₎U_kΛ_k⁻¹U_kᵀk₋ᵢ.
+   * The rbf kernel (infinite-dimensional features) against the thesis' three-term form of e_i²,
+   * with commons-math's eigendecomposition of each K₍₋ᵢ₎: k_ii − 2 k₋ᵢᵀU_kΛ_k⁻¹U_kᵀk₋ᵢ +
+   * k₋ᵢᵀU_kΛ_k⁻¹U_kᵀK₍₋ᵢ₎U_kΛ_k⁻¹U_kᵀk₋ᵢ.
    */
   @Test
   void rbfEqualsTheThreeTermFormula() {
@@ -170,13 +174,20 @@ class MpressTest {
     }
     Mpress.Curve curve = Mpress.compute(kernel, flat(x), n, 2, maxK);
     assertArrayEquals(expected, curve.mpress(), 1e-9 * expected[0]);
-    assertArrayEquals(expected, Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.RANK_ONE).mpress(),
+    assertArrayEquals(
+        expected,
+        Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.RANK_ONE).mpress(),
         1e-9 * expected[0]);
-    assertArrayEquals(expected, Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.DELETION).mpress(),
+    assertArrayEquals(
+        expected,
+        Mpress.compute(kernel, flat(x), n, 2, maxK, Mpress.Method.DELETION).mpress(),
         1e-9 * expected[0]);
   }
 
-  /** The decremental route equals fresh decompositions, also with repeated rows (repeated eigenvalues). */
+  /**
+   * The decremental route equals fresh decompositions, also with repeated rows (repeated
+   * eigenvalues).
+   */
   @Test
   void decrementalEqualsBatchWithRepeatedRows() {
     double[][] x = LocalSpark.clusters(90, 3, 12);
@@ -187,11 +198,14 @@ class MpressTest {
     Kernel kernel = Kernel.rbf(0.4);
     Mpress.Curve batch = Mpress.compute(kernel, flat(x), n, 3, 12, Mpress.Method.BATCH);
     Mpress.Curve decremental = null;
-    for (Mpress.Method method : new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
+    for (Mpress.Method method :
+        new Mpress.Method[] {Mpress.Method.RANK_ONE, Mpress.Method.DELETION}) {
       Mpress.Run run = Mpress.run(kernel, flat(x), n, 3, 12, method);
       assertTrue(run.decremental());
-      assertTrue(run.fallbackRows() <= 2, method + ": rows decomposed afresh: " + run.fallbackRows());
-      assertArrayEquals(batch.mpress(), run.curve().mpress(), 1e-9 * batch.mpress()[0], method.toString());
+      assertTrue(
+          run.fallbackRows() <= 2, method + ": rows decomposed afresh: " + run.fallbackRows());
+      assertArrayEquals(
+          batch.mpress(), run.curve().mpress(), 1e-9 * batch.mpress()[0], method.toString());
       decremental = run.curve();
     }
     Mpress.Curve auto = Mpress.compute(kernel, flat(x), n, 3, 12);
@@ -202,30 +216,45 @@ class MpressTest {
   @Test
   void refusesTooManyRowsNamingTheLimitAndSubsamplesWhenAsked() {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(40, 3, 2), 2);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 30, OptionalLong.empty()));
-    assertTrue(e.getMessage().contains("maxRows = 30") && e.getMessage().contains("n = 40"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 30, OptionalLong.empty()));
+    assertTrue(
+        e.getMessage().contains("maxRows = 30") && e.getMessage().contains("n = 40"),
+        e.getMessage());
     Mpress.Curve sub = Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 30, OptionalLong.of(11));
     assertEquals(30, sub.n());
-    Mpress.Curve again = Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 30, OptionalLong.of(11));
+    Mpress.Curve again =
+        Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 30, OptionalLong.of(11));
     assertArrayEquals(sub.mpress(), again.mpress(), 0.0);
     Mpress.Curve all = Mpress.compute(df, "features", Kernel.rbf(0.5), 3, 40, OptionalLong.empty());
     assertEquals(40, all.n());
-    assertArrayEquals(Mpress.compute(Kernel.rbf(0.5), flat(LocalSpark.clusters(40, 3, 2)), 40, 3, 3).mpress(),
-        all.mpress(), 1e-12);
+    assertArrayEquals(
+        Mpress.compute(Kernel.rbf(0.5), flat(LocalSpark.clusters(40, 3, 2)), 40, 3, 3).mpress(),
+        all.mpress(),
+        1e-12);
   }
 
   @Test
   void refusesKBeyondTheNumericalRank() {
-    // The linear kernel on 3-dimensional data has rank 3: k = 3 would need a zero eigenvalue of some K₍₋ᵢ₎.
+    // The linear kernel on 3-dimensional data has rank 3: k = 3 would need a zero eigenvalue of
+    // some K₍₋ᵢ₎.
     double[] points = flat(LocalSpark.clusters(20, 3, 3));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Mpress.compute(Kernel.linear(), points, 20, 3, 3));
-    assertTrue(e.getMessage().contains("numerical rank is 3") && e.getMessage().contains("at most 2"),
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Mpress.compute(Kernel.linear(), points, 20, 3, 3));
+    assertTrue(
+        e.getMessage().contains("numerical rank is 3") && e.getMessage().contains("at most 2"),
         e.getMessage());
     assertEquals(2, Mpress.compute(Kernel.linear(), points, 20, 3, 2).mpress().length);
-    IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
-        () -> Mpress.compute(Kernel.linear(), points, 20, 3, 0));
-    assertTrue(range.getMessage().contains("maxK must be in [1, n - 1] = [1, 19], got 0"), range.getMessage());
+    IllegalArgumentException range =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Mpress.compute(Kernel.linear(), points, 20, 3, 0));
+    assertTrue(
+        range.getMessage().contains("maxK must be in [1, n - 1] = [1, 19], got 0"),
+        range.getMessage());
   }
 }

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class FeatureStatisticsTest {
 
-  /** Blocked, merged accumulation equals the two-pass covariance, even with a large common offset. */
+  /**
+   * Blocked, merged accumulation equals the two-pass covariance, even with a large common offset.
+   */
   @Test
   void mergedBlocksEqualTwoPassCovariance() {
     int n = 103;
@@ -47,9 +49,11 @@ class FeatureStatisticsTest {
     }
     double[] variances = total.variances();
     for (int a = 0; a < r; a++) {
-      assertEquals(expected[a][a], variances[a], 1e-9 * (a + 1) * (a + 1), "variance of feature " + a);
+      assertEquals(
+          expected[a][a], variances[a], 1e-9 * (a + 1) * (a + 1), "variance of feature " + a);
     }
-    assertArrayEquals(new double[r], new FeatureStatistics(r).variances(), 0.0, "an empty instance");
+    assertArrayEquals(
+        new double[r], new FeatureStatistics(r).variances(), 0.0, "an empty instance");
     double[] mean = Reference.mean(x);
     double[] second = total.covariance(false);
     assertEquals(expected[0][1] + mean[0] * mean[1], second[r], 1e-3);
@@ -59,8 +63,9 @@ class FeatureStatisticsTest {
 
   /**
    * Java serialization (Spark's shuffle and result path) ships the upper triangle only and restores
-   * statistics that are equal bit for bit and merge equally; an empty instance stays empty. r = 400 gives
-   * 80,200 packed entries, more than one of the 65,536-double chunks the bulk encoding converts at a time.
+   * statistics that are equal bit for bit and merge equally; an empty instance stays empty. r = 400
+   * gives 80,200 packed entries, more than one of the 65,536-double chunks the bulk encoding
+   * converts at a time.
    */
   @Test
   void serializationPacksTheUpperTriangle() throws Exception {
@@ -74,12 +79,13 @@ class FeatureStatisticsTest {
       out.writeObject(new FeatureStatistics(r));
     }
     // The packed triangle, the mean, and Java serialization's block headers (a few bytes per KB).
-    assertTrue(bytes.size() < 1.01 * 8.0 * r * (r + 1) / 2 + 8 * r + 1000,
+    assertTrue(
+        bytes.size() < 1.01 * 8.0 * r * (r + 1) / 2 + 8 * r + 1000,
         "about 4r² bytes, not 8r²: " + bytes.size());
     FeatureStatistics back;
     FeatureStatistics empty;
-    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
-        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
       back = (FeatureStatistics) in.readObject();
       empty = (FeatureStatistics) in.readObject();
     }
@@ -92,13 +98,14 @@ class FeatureStatisticsTest {
     assertEquals(r, empty.dim());
     FeatureStatistics more = new FeatureStatistics(r);
     more.addBlock(block.clone(), 300, 17.0);
-    assertArrayEquals(stats.copy().merge(more).covariance(false), back.merge(more).covariance(false), 0.0);
+    assertArrayEquals(
+        stats.copy().merge(more).covariance(false), back.merge(more).covariance(false), 0.0);
     assertArrayEquals(stats.copy().merge(empty).covariance(true), stats.covariance(true), 0.0);
   }
 
   /**
-   * Statistics kept without the scatter give the traces of the full ones from n, φ̄ and tr M, survive a copy
-   * and Java serialization, and refuse every use that needs M.
+   * Statistics kept without the scatter give the traces of the full ones from n, φ̄ and tr M,
+   * survive a copy and Java serialization, and refuse every use that needs M.
    */
   @Test
   void withoutScatterKeepsTheTracesAndRefusesTheScatter() throws Exception {
@@ -111,21 +118,25 @@ class FeatureStatisticsTest {
     for (int i = 0; i < r; i++) {
       traceM += m[i + i * r];
     }
-    FeatureStatistics compact = FeatureStatistics.withoutScatter(r, full.count(), full.mean(), traceM,
-        full.diagonalSum());
+    FeatureStatistics compact =
+        FeatureStatistics.withoutScatter(r, full.count(), full.mean(), traceM, full.diagonalSum());
     assertTrue(full.hasScatter());
     assertFalse(compact.hasScatter());
     assertEquals(traceM, full.scatterTrace(), 1e-12 * traceM);
     for (boolean centered : new boolean[] {true, false}) {
-      assertEquals(full.trace(centered), compact.trace(centered), 1e-12 * full.trace(centered), "trace " + centered);
+      assertEquals(
+          full.trace(centered),
+          compact.trace(centered),
+          1e-12 * full.trace(centered),
+          "trace " + centered);
     }
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
       out.writeObject(compact);
     }
     FeatureStatistics back;
-    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
-        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
       back = (FeatureStatistics) in.readObject();
     }
     for (FeatureStatistics s : new FeatureStatistics[] {compact.copy(), back}) {
@@ -140,7 +151,9 @@ class FeatureStatisticsTest {
     assertThrows(IllegalStateException.class, () -> full.copy().merge(compact));
     assertThrows(IllegalStateException.class, () -> compact.copy().merge(full));
     assertThrows(IllegalStateException.class, () -> compact.addBlock(block.clone(), 50, 11.0));
-    assertThrows(IllegalArgumentException.class, () -> FeatureStatistics.withoutScatter(r, 5, full.mean(), -1, 1));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FeatureStatistics.withoutScatter(r, 5, full.mean(), -1, 1));
   }
 
   /** r×rows column-major, entries shift + N(0, 1). */

@@ -15,7 +15,9 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 
-/** Kernel PCA grown (and shrunk) point by point equals exact {@link KernelPCA} of the same points. */
+/**
+ * Kernel PCA grown (and shrunk) point by point equals exact {@link KernelPCA} of the same points.
+ */
 class IncrementalKernelPCATest {
 
   private static final int K = 5;
@@ -43,13 +45,15 @@ class IncrementalKernelPCATest {
 
   private static void check(boolean centered) {
     double[][] x = data();
-    IncrementalKernelPCA inc = IncrementalKernelPCA.create(Kernel.rbf(GAMMA), 3, centered,
-        IncrementalEigen.Monitoring.defaults());
+    IncrementalKernelPCA inc =
+        IncrementalKernelPCA.create(
+            Kernel.rbf(GAMMA), 3, centered, IncrementalEigen.Monitoring.defaults());
     for (double[] row : x) {
       inc.add(row);
     }
     if (!centered) {
-      // Growth is checked uncentred; centred, the deletions below start from the grown state and the final
+      // Growth is checked uncentred; centred, the deletions below start from the grown state and
+      // the final
       // comparison covers both (a single Spark fit each keeps the test short).
       compare(inc, x, centered);
     }
@@ -70,21 +74,31 @@ class IncrementalKernelPCATest {
 
   private static void compare(IncrementalKernelPCA inc, double[][] x, boolean centered) {
     Dataset<Row> df = LocalSpark.frame(x, 2);
-    KernelPCAModel exact = new KernelPCA().setKernel("rbf").setGamma(GAMMA).setK(K).setCentered(centered)
-        .setInputCol("features").setOutputCol("kpca").fit(df);
+    KernelPCAModel exact =
+        new KernelPCA()
+            .setKernel("rbf")
+            .setGamma(GAMMA)
+            .setK(K)
+            .setCentered(centered)
+            .setInputCol("features")
+            .setOutputCol("kpca")
+            .fit(df);
     double[] variances = inc.variances(K);
     for (int c = 0; c < K; c++) {
       double expected = exact.explainedVariance().apply(c);
-      assertEquals(expected, variances[c], 1e-10 * exact.explainedVariance().apply(0), "variance " + c);
+      assertEquals(
+          expected, variances[c], 1e-10 * exact.explainedVariance().apply(0), "variance " + c);
     }
     double[][] batchScores = LocalSpark.collect(exact.transform(df), "kpca");
     double[] scores = inc.scores(K);
     int n = x.length;
     double[] probe = {0.3, -1.1, 2.0};
-    double[] newBatch = LocalSpark.collect(exact.transform(LocalSpark.frame(new double[][] {probe}, 1)), "kpca")[0];
+    double[] newBatch =
+        LocalSpark.collect(exact.transform(LocalSpark.frame(new double[][] {probe}, 1)), "kpca")[0];
     double[] newInc = inc.transform(probe, K);
     for (int c = 0; c < K; c++) {
-      // Signs: both fix them by the largest coefficient; compare up to a common sign per component anyway.
+      // Signs: both fix them by the largest coefficient; compare up to a common sign per component
+      // anyway.
       double sign = Math.signum(scores[c * n] * batchScores[0][c]);
       sign = sign == 0 ? 1 : sign;
       for (int i = 0; i < n; i++) {
@@ -96,8 +110,8 @@ class IncrementalKernelPCATest {
 
   @Test
   void rejectsBadPointsAndK() {
-    IncrementalKernelPCA inc = IncrementalKernelPCA.create(Kernel.rbf(1), 2, true,
-        IncrementalEigen.Monitoring.defaults());
+    IncrementalKernelPCA inc =
+        IncrementalKernelPCA.create(Kernel.rbf(1), 2, true, IncrementalEigen.Monitoring.defaults());
     assertThrows(IllegalArgumentException.class, () -> inc.add(new double[3]));
     assertThrows(IllegalArgumentException.class, () -> inc.add(new double[] {1, Double.NaN}));
     inc.add(new double[] {0, 0});

@@ -11,10 +11,15 @@ import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The spectrum LinearPCA reports: all of it by default, its leading part when asked, and the trace. */
+/**
+ * The spectrum LinearPCA reports: all of it by default, its leading part when asked, and the trace.
+ */
 class LinearPCATest {
 
-  /** n feature vectors of dimension r with a decaying spectrum (scale 0.9^c on coordinate c, then mixed). */
+  /**
+   * n feature vectors of dimension r with a decaying spectrum (scale 0.9^c on coordinate c, then
+   * mixed).
+   */
   static FeatureStatistics statistics(int n, int r, long seed) {
     Random random = new Random(seed);
     double[] mix = new double[r * r];
@@ -80,7 +85,8 @@ class LinearPCATest {
     LinearPCA pca = LinearPCA.fit(stats, k, true, p);
     assertEquals(p, pca.variances().length);
     for (int i = 0; i < p; i++) {
-      assertEquals(dense.values()[i], pca.variances()[i], 1e-10 * dense.values()[i], "eigenvalue " + i);
+      assertEquals(
+          dense.values()[i], pca.variances()[i], 1e-10 * dense.values()[i], "eigenvalue " + i);
     }
     double sine = largestAngleSine(pca.components(), Arrays.copyOf(dense.vectors(), r * k), r, k);
     assertTrue(sine < 1e-9, "largest principal angle sine " + sine);
@@ -90,8 +96,8 @@ class LinearPCATest {
   @Test
   void numEigenvaluesOutsideKToRIsRejected() {
     FeatureStatistics stats = statistics(50, 10, 3);
-    IllegalArgumentException low = assertThrows(IllegalArgumentException.class,
-        () -> LinearPCA.fit(stats, 4, true, 3));
+    IllegalArgumentException low =
+        assertThrows(IllegalArgumentException.class, () -> LinearPCA.fit(stats, 4, true, 3));
     assertEquals("numEigenvalues must be in [k, r] = [4, 10], got 3", low.getMessage());
     assertThrows(IllegalArgumentException.class, () -> LinearPCA.fit(stats, 4, true, 11));
   }

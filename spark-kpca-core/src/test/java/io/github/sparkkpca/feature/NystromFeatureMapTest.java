@@ -15,8 +15,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * ⟨φ(x), φ(y)⟩ must equal the Nyström kernel k_xᵀ K_mm⁺ k_y, computed here independently from a full
- * eigendecomposition, whichever whitening W the map chose (inverse Cholesky factor or V_r Λ_r^{-1/2}).
+ * ⟨φ(x), φ(y)⟩ must equal the Nyström kernel k_xᵀ K_mm⁺ k_y, computed here independently from a
+ * full eigendecomposition, whichever whitening W the map chose (inverse Cholesky factor or V_r
+ * Λ_r^{-1/2}).
  */
 class NystromFeatureMapTest {
 
@@ -42,10 +43,11 @@ class NystromFeatureMapTest {
   }
 
   /**
-   * The rank decision at the rcond boundary, with K_mm = diag(1, 1/4, 1/100, 10⁻⁶) (a linear kernel on scaled
-   * unit vectors, cond = 10⁶): far from it the trace test λ_max·tr(K⁻¹) &lt; 1/(2·rcond) proves full rank; just
-   * below 1/cond it fails (1.0001·10⁶ &gt; 5.6·10⁵) and the inertia count still finds all four eigenvalues
-   * above rcond·λ_max; just above, it finds three and the map drops the smallest direction.
+   * The rank decision at the rcond boundary, with K_mm = diag(1, 1/4, 1/100, 10⁻⁶) (a linear kernel
+   * on scaled unit vectors, cond = 10⁶): far from it the trace test λ_max·tr(K⁻¹) &lt; 1/(2·rcond)
+   * proves full rank; just below 1/cond it fails (1.0001·10⁶ &gt; 5.6·10⁵) and the inertia count
+   * still finds all four eigenvalues above rcond·λ_max; just above, it finds three and the map
+   * drops the smallest direction.
    */
   @Test
   void fullRankIsDecidedExactlyAtTheRcondBoundary() {
@@ -54,7 +56,8 @@ class NystromFeatureMapTest {
     for (int j = 0; j < 4; j++) {
       landmarks[j * D + j] = scales[j];
     }
-    LandmarkKernel linear = new LandmarkKernel(new Kernel(KernelType.LINEAR, 1.0, 3, 1.0), landmarks, 4, D);
+    LandmarkKernel linear =
+        new LandmarkKernel(new Kernel(KernelType.LINEAR, 1.0, 3, 1.0), landmarks, 4, D);
     assertEquals(1e-6, linear.gram()[15], 1e-20);
     NystromFeatureMap far = NystromFeatureMap.fit(linear, 1e-12);
     assertTrue(far.isTriangular());
@@ -70,9 +73,10 @@ class NystromFeatureMapTest {
   }
 
   /**
-   * The Gram route's driver step: {@link NystromFeatureMap#whiten} of the kernel columns' statistics equals
-   * the statistics of the whitened features accumulated directly (the whitened route), on one driver thread
-   * and split over three (the {@code sparkkpca.driverThreads} property).
+   * The Gram route's driver step: {@link NystromFeatureMap#whiten} of the kernel columns'
+   * statistics equals the statistics of the whitened features accumulated directly (the whitened
+   * route), on one driver thread and split over three (the {@code sparkkpca.driverThreads}
+   * property).
    */
   @Test
   void whiteningTheKernelColumnStatisticsEqualsAccumulatingTheFeatures() {
@@ -83,7 +87,9 @@ class NystromFeatureMapTest {
     java.util.List<org.apache.spark.ml.linalg.Vector> rows = new java.util.ArrayList<>();
     double[] values = randomRows(200, 8);
     for (int i = 0; i < 200; i++) {
-      rows.add(org.apache.spark.ml.linalg.Vectors.dense(java.util.Arrays.copyOfRange(values, i * D, (i + 1) * D)));
+      rows.add(
+          org.apache.spark.ml.linalg.Vectors.dense(
+              java.util.Arrays.copyOfRange(values, i * D, (i + 1) * D)));
     }
     FeatureStatistics direct = map.accumulate(rows.iterator(), 64, "x");
     double scale = 0;
@@ -91,18 +97,21 @@ class NystromFeatureMapTest {
       scale = Math.max(scale, Math.abs(v));
     }
     final double tolerance = 1e-9 * scale;
-    onOneAndThreeDriverThreads(threads -> {
-      FeatureStatistics whitened = map.whiten(map.kernelColumns().accumulate(rows.iterator(), 64, "x"));
-      assertEquals(direct.count(), whitened.count());
-      double[] expected = direct.covariance(true);
-      double[] actual = whitened.covariance(true);
-      for (int i = 0; i < expected.length; i++) {
-        assertEquals(expected[i], actual[i], tolerance, threads + " threads, entry " + i);
-      }
-      for (int c = 0; c < m; c++) {
-        assertEquals(direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
-      }
-    });
+    onOneAndThreeDriverThreads(
+        threads -> {
+          FeatureStatistics whitened =
+              map.whiten(map.kernelColumns().accumulate(rows.iterator(), 64, "x"));
+          assertEquals(direct.count(), whitened.count());
+          double[] expected = direct.covariance(true);
+          double[] actual = whitened.covariance(true);
+          for (int i = 0; i < expected.length; i++) {
+            assertEquals(expected[i], actual[i], tolerance, threads + " threads, entry " + i);
+          }
+          for (int c = 0; c < m; c++) {
+            assertEquals(
+                direct.mean()[c], whitened.mean()[c], 1e-9, threads + " threads, mean " + c);
+          }
+        });
   }
 
   /** Runs {@code body} with the driver's linear algebra on one thread, then split over three. */
@@ -118,9 +127,10 @@ class NystromFeatureMapTest {
   }
 
   /**
-   * The Gram route's whitening at a size where its second step runs as several column blocks per thread
-   * (m = 700 &gt; 2·256): Wᵀ M W from {@link NystromFeatureMap#whiten} equals two plain GEMMs with the map's W,
-   * on one driver thread and split over three, and the result is exactly symmetric.
+   * The Gram route's whitening at a size where its second step runs as several column blocks per
+   * thread (m = 700 &gt; 2·256): Wᵀ M W from {@link NystromFeatureMap#whiten} equals two plain
+   * GEMMs with the map's W, on one driver thread and split over three, and the result is exactly
+   * symmetric.
    */
   @Test
   void whiteningInColumnBlocksEqualsTheDenseProduct() {
@@ -131,8 +141,10 @@ class NystromFeatureMapTest {
     for (int i = 0; i < landmarks.length; i++) {
       landmarks[i] = random.nextGaussian();
     }
-    // Nearly equidistant points in 40 dimensions: a well-conditioned K_mm, so W is the inverse Cholesky factor.
-    NystromFeatureMap map = NystromFeatureMap.fit(new LandmarkKernel(Kernel.rbf(0.01), landmarks, m, d), 1e-12);
+    // Nearly equidistant points in 40 dimensions: a well-conditioned K_mm, so W is the inverse
+    // Cholesky factor.
+    NystromFeatureMap map =
+        NystromFeatureMap.fit(new LandmarkKernel(Kernel.rbf(0.01), landmarks, m, d), 1e-12);
     assertTrue(map.isTriangular());
     double[] data = new double[m * 2 * m];
     for (int i = 0; i < data.length; i++) {
@@ -151,20 +163,29 @@ class NystromFeatureMapTest {
       scale = Math.max(scale, Math.abs(v));
     }
     final double tolerance = 1e-12 * scale;
-    onOneAndThreeDriverThreads(threads -> {
-      double[] actual = map.whiten(FeatureStatistics.of(m, 2L * m, new double[m], scatter, 1.0)).scatter();
-      for (int j = 0; j < m; j++) {
-        for (int i = 0; i < m; i++) {
-          assertEquals(expected[j * m + i], actual[j * m + i], tolerance, threads + " threads, entry (" + i + ", "
-              + j + ")");
-          assertEquals(actual[j * m + i], actual[i * m + j], 0.0, threads + " threads, symmetry at (" + i + ", "
-              + j + ")");
-        }
-      }
-    });
+    onOneAndThreeDriverThreads(
+        threads -> {
+          double[] actual =
+              map.whiten(FeatureStatistics.of(m, 2L * m, new double[m], scatter, 1.0)).scatter();
+          for (int j = 0; j < m; j++) {
+            for (int i = 0; i < m; i++) {
+              assertEquals(
+                  expected[j * m + i],
+                  actual[j * m + i],
+                  tolerance,
+                  threads + " threads, entry (" + i + ", " + j + ")");
+              assertEquals(
+                  actual[j * m + i],
+                  actual[i * m + j],
+                  0.0,
+                  threads + " threads, symmetry at (" + i + ", " + j + ")");
+            }
+          }
+        });
   }
 
-  private static void assertReproducesNystromKernel(NystromFeatureMap map, double[] landmarks, int m) {
+  private static void assertReproducesNystromKernel(
+      NystromFeatureMap map, double[] landmarks, int m) {
     LandmarkKernel lk = map.landmarkKernel();
     int b = 12;
     RowBlock block = new RowBlock(b, D);

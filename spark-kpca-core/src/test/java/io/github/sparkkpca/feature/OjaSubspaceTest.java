@@ -10,8 +10,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Oja's rule on a stream with a planted spectrum: it finds the planted top-k subspace, it is deterministic
- * for a seed, and its Rayleigh–Ritz step reports the covariance restricted to the span it found.
+ * Oja's rule on a stream with a planted spectrum: it finds the planted top-k subspace, it is
+ * deterministic for a seed, and its Rayleigh–Ritz step reports the covariance restricted to the
+ * span it found.
  */
 class OjaSubspaceTest {
 
@@ -49,8 +50,9 @@ class OjaSubspaceTest {
   }
 
   /**
-   * n rows z = Σ_c √(λ_c − σ²)·g_c·u_c + σ·g' (column-major D×n): covariance UΛUᵀ + σ²(I − UUᵀ)… plus σ²
-   * on the span, i.e. eigenvalues λ_c on span U and σ² elsewhere; the top-k subspace is span U.
+   * n rows z = Σ_c √(λ_c − σ²)·g_c·u_c + σ·g' (column-major D×n): covariance UΛUᵀ + σ²(I − UUᵀ)…
+   * plus σ² on the span, i.e. eigenvalues λ_c on span U and σ² elsewhere; the top-k subspace is
+   * span U.
    */
   private static double[] sample(double[] u, int n, long seed) {
     Random random = new Random(seed);
@@ -69,7 +71,10 @@ class OjaSubspaceTest {
     return z;
   }
 
-  /** sin of the largest principal angle, ‖(I − UUᵀ)Q‖₂ = √(1 − σ_min(UᵀQ)²), for orthonormal U and Q. */
+  /**
+   * sin of the largest principal angle, ‖(I − UUᵀ)Q‖₂ = √(1 − σ_min(UᵀQ)²), for orthonormal U and
+   * Q.
+   */
   static double sinTheta(double[] u, double[] q, int dim, int k) {
     double[] m = new double[k * k];
     for (int a = 0; a < k; a++) {
@@ -111,7 +116,9 @@ class OjaSubspaceTest {
     double[] z = sample(u, n, 2);
     OjaSubspace first = run(z, n, 3, 4);
     first.orthonormalize();
-    double start = sinTheta(u, OjaSubspace.random(DIM, K, false, StepSchedule.constant(1), 1, 3).basis(), DIM, K);
+    double start =
+        sinTheta(
+            u, OjaSubspace.random(DIM, K, false, StepSchedule.constant(1), 1, 3).basis(), DIM, K);
     double distance = sinTheta(u, first.basis(), DIM, K);
     assertTrue(start > 0.5, "a random start is far from the planted subspace: " + start);
     assertTrue(distance < 0.05, "sin theta to the planted top-3 subspace: " + distance);
@@ -171,8 +178,8 @@ class OjaSubspaceTest {
 
   /**
    * Carrying the Rayleigh–Ritz sum of earlier rows into a new basis of the same span equals one
-   * Rayleigh–Ritz step over all the rows (exact while the span does not move); into another span it keeps
-   * RᵀS R, checked against its formula.
+   * Rayleigh–Ritz step over all the rows (exact while the span does not move); into another span it
+   * keeps RᵀS R, checked against its formula.
    */
   @Test
   void carriedRayleighRitzEqualsOneStepOverAllRows() {
@@ -187,7 +194,8 @@ class OjaSubspaceTest {
     all.accumulateRitz(z, n, s);
     double[] expected = all.finishRitz(s, n);
 
-    OjaSubspace part = OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, start, new double[DIM], 0, 0, 0);
+    OjaSubspace part =
+        OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, start, new double[DIM], 0, 0, 0);
     double[] s1 = new double[K * K];
     part.accumulateRitz(java.util.Arrays.copyOfRange(z, 0, first * DIM), first, s1);
     double[] values1 = part.finishRitz(s1, first);
@@ -200,7 +208,8 @@ class OjaSubspaceTest {
       mixed[i] = c * basis1[i] - sn * basis1[i + DIM];
       mixed[i + DIM] = sn * basis1[i] + c * basis1[i + DIM];
     }
-    OjaSubspace next = OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, mixed, new double[DIM], 0, 0, 0);
+    OjaSubspace next =
+        OjaSubspace.of(DIM, K, false, StepSchedule.constant(1), 1, mixed, new double[DIM], 0, 0, 0);
     double[] carried = next.carriedRitz(basis1, values1, first);
     next.accumulateRitz(java.util.Arrays.copyOfRange(z, first * DIM, n * DIM), n - first, carried);
     double[] values = next.finishRitz(carried, n);

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Random Fourier features approximate their kernel at the Monte Carlo rate, with the spectral densities'
- * scales right; the features, readouts and draws are checked against formulas written out here.
+ * Random Fourier features approximate their kernel at the Monte Carlo rate, with the spectral
+ * densities' scales right; the features, readouts and draws are checked against formulas written
+ * out here.
  */
 class RandomFourierFeatureMapTest {
 
@@ -48,12 +49,13 @@ class RandomFourierFeatureMapTest {
   }
 
   /**
-   * The mean over pairs i < j of |z(x_i)ᵀz(x_j) − k(x_i, x_j)|, averaged over {@code seeds} draws, and the
-   * value the central limit theorem predicts for it: each feature contributes
-   * T = 2cos(ωᵀx + b)cos(ωᵀy + b) = cos(ωᵀδ) + cos(ωᵀ(x + y) + 2b) with E[T] = k(δ) and
-   * Var[T] = 1 + k(2δ)/2 − k(δ)², so the error is about N(0, Var[T]/D) and E|error| ≈ √(2/π)·√(Var[T]/D).
+   * The mean over pairs i < j of |z(x_i)ᵀz(x_j) − k(x_i, x_j)|, averaged over {@code seeds} draws,
+   * and the value the central limit theorem predicts for it: each feature contributes T = 2cos(ωᵀx
+   * + b)cos(ωᵀy + b) = cos(ωᵀδ) + cos(ωᵀ(x + y) + 2b) with E[T] = k(δ) and Var[T] = 1 + k(2δ)/2 −
+   * k(δ)², so the error is about N(0, Var[T]/D) and E|error| ≈ √(2/π)·√(Var[T]/D).
    */
-  private static double[] meanErrorAndPrediction(Kernel kernel, double[] x, int features, int seeds) {
+  private static double[] meanErrorAndPrediction(
+      Kernel kernel, double[] x, int features, int seeds) {
     double error = 0;
     for (int s = 0; s < seeds; s++) {
       double[] z = features(RandomFourierFeatureMap.draw(kernel, features, D_IN, 1000 + s), x);
@@ -99,14 +101,24 @@ class RandomFourierFeatureMapTest {
     for (int features : new int[] {100, 400, 1600}) {
       double[] result = meanErrorAndPrediction(kernel, x, features, 20);
       double error = result[0];
-      // The level itself: a wrong scale of the spectral density samples another kernel, and the error then
+      // The level itself: a wrong scale of the spectral density samples another kernel, and the
+      // error then
       // stays at the bias instead of following the prediction.
-      assertEquals(result[1], error, 0.15 * result[1], kernelName + ", D = " + features + ": mean error " + error
-          + ", predicted " + result[1]);
+      assertEquals(
+          result[1],
+          error,
+          0.15 * result[1],
+          kernelName + ", D = " + features + ": mean error " + error + ", predicted " + result[1]);
       if (!Double.isNaN(previous)) {
         double ratio = previous / error;
-        assertTrue(ratio > 1.7 && ratio < 2.35, kernelName + ": quadrupling D to " + features
-            + " divides the error by " + ratio + ", expected about 2");
+        assertTrue(
+            ratio > 1.7 && ratio < 2.35,
+            kernelName
+                + ": quadrupling D to "
+                + features
+                + " divides the error by "
+                + ratio
+                + ", expected about 2");
       }
       previous = error;
     }
@@ -117,15 +129,19 @@ class RandomFourierFeatureMapTest {
     double gamma = 0.7;
     int features = 4000;
     // rbf exp(−γ‖δ‖²): ω ~ N(0, 2γI), so the mean of ω_t² is 2γ.
-    double[] omega = RandomFourierFeatureMap.draw(Kernel.rbf(gamma), features, D_IN, 3).frequencies();
+    double[] omega =
+        RandomFourierFeatureMap.draw(Kernel.rbf(gamma), features, D_IN, 3).frequencies();
     double sumSquares = 0;
     for (double w : omega) {
       sumSquares += w * w;
     }
     assertEquals(2 * gamma, sumSquares / omega.length, 0.05 * 2 * gamma);
     // laplacian exp(−γ‖δ‖₁): ω_t ~ Cauchy(0, γ), whose |ω_t| has median γ.
-    double[] cauchy = RandomFourierFeatureMap.draw(new Kernel(KernelType.LAPLACIAN, gamma, 3, 1.0), features, D_IN, 3)
-        .frequencies().clone();
+    double[] cauchy =
+        RandomFourierFeatureMap.draw(
+                new Kernel(KernelType.LAPLACIAN, gamma, 3, 1.0), features, D_IN, 3)
+            .frequencies()
+            .clone();
     for (int i = 0; i < cauchy.length; i++) {
       cauchy[i] = Math.abs(cauchy[i]);
     }
@@ -161,7 +177,11 @@ class RandomFourierFeatureMapTest {
         for (int t = 0; t < D_IN; t++) {
           dot += omega[j * D_IN + t] * x[i * D_IN + t];
         }
-        assertEquals(Math.sqrt(2.0 / 64) * Math.cos(dot + phases[j]), z[i * 64 + j], 1e-14, "row " + i + ", j " + j);
+        assertEquals(
+            Math.sqrt(2.0 / 64) * Math.cos(dot + phases[j]),
+            z[i * 64 + j],
+            1e-14,
+            "row " + i + ", j " + j);
       }
     }
   }
@@ -169,8 +189,9 @@ class RandomFourierFeatureMapTest {
   @Test
   void readoutIsATimesZWithTheSquaredNorm() {
     int features = 30;
-    RandomFourierFeatureMap map = RandomFourierFeatureMap.draw(new Kernel(KernelType.LAPLACIAN, 0.5, 3, 1.0),
-        features, D_IN, 4);
+    RandomFourierFeatureMap map =
+        RandomFourierFeatureMap.draw(
+            new Kernel(KernelType.LAPLACIAN, 0.5, 3, 1.0), features, D_IN, 4);
     double[] x = points(5);
     double[] z = features(map, x);
     Random random = new Random(9);
@@ -206,13 +227,16 @@ class RandomFourierFeatureMapTest {
     readout.apply(block, 2, new double[readout.scratchSize(N)], leading, null);
     for (int i = 0; i < N; i++) {
       for (int c = 0; c < 2; c++) {
-        assertEquals(out[c + i * 3], leading[c + i * 2], 1e-13, "leading functional " + c + " of row " + i);
+        assertEquals(
+            out[c + i * 3], leading[c + i * 2], 1e-13, "leading functional " + c + " of row " + i);
       }
     }
-    assertThrows(IllegalArgumentException.class, () -> readout.apply(block, 4, new double[readout.scratchSize(N)],
-        new double[4 * N], null));
-    assertThrows(IllegalArgumentException.class, () -> readout.apply(block, 0, new double[readout.scratchSize(N)],
-        new double[N], null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> readout.apply(block, 4, new double[readout.scratchSize(N)], new double[4 * N], null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> readout.apply(block, 0, new double[readout.scratchSize(N)], new double[N], null));
     assertTrue(map.isExplicit());
     assertEquals("rff", map.kind());
   }
@@ -233,15 +257,25 @@ class RandomFourierFeatureMapTest {
 
   @Test
   void kernelsWithoutASpectralDensityAreRefused() {
-    for (KernelType type : new KernelType[] {KernelType.POLYNOMIAL, KernelType.LINEAR, KernelType.COSINE,
-        KernelType.SIGMOID}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> RandomFourierFeatureMap.draw(new Kernel(type, 1.0, 2, 1.0), 10, 3, 1));
-      assertTrue(e.getMessage().contains("'" + type.paramName() + "' has no random Fourier features")
-          && e.getMessage().contains("rbf and laplacian"), e.getMessage());
+    for (KernelType type :
+        new KernelType[] {
+          KernelType.POLYNOMIAL, KernelType.LINEAR, KernelType.COSINE, KernelType.SIGMOID
+        }) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> RandomFourierFeatureMap.draw(new Kernel(type, 1.0, 2, 1.0), 10, 3, 1));
+      assertTrue(
+          e.getMessage().contains("'" + type.paramName() + "' has no random Fourier features")
+              && e.getMessage().contains("rbf and laplacian"),
+          e.getMessage());
     }
-    IllegalArgumentException sizes = assertThrows(IllegalArgumentException.class,
-        () -> RandomFourierFeatureMap.of(Kernel.rbf(1), new double[5], new double[2], 3));
-    assertTrue(sizes.getMessage().contains("5 frequency entries and 2 phases for d = 3"), sizes.getMessage());
+    IllegalArgumentException sizes =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RandomFourierFeatureMap.of(Kernel.rbf(1), new double[5], new double[2], 3));
+    assertTrue(
+        sizes.getMessage().contains("5 frequency entries and 2 phases for d = 3"),
+        sizes.getMessage());
   }
 }

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkkpca.linalg.RowBlock;
 import java.util.Random;
 import org.apache.spark.ml.linalg.Vectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class KernelTest {
 
@@ -45,7 +45,8 @@ class KernelTest {
       double[] x = java.util.Arrays.copyOfRange(rows, i * d, (i + 1) * d);
       for (int j = 0; j < m; j++) {
         double[] z = java.util.Arrays.copyOfRange(landmarks, j * d, (j + 1) * d);
-        assertEquals(kernel.apply(x, z), out[i * m + j], 1e-12, type + " k(x" + i + ", z" + j + ")");
+        assertEquals(
+            kernel.apply(x, z), out[i * m + j], 1e-12, type + " k(x" + i + ", z" + j + ")");
       }
       assertEquals(kernel.apply(x, x), lk.diagonal(block, i), 1e-12, type + " k(x,x)");
     }
@@ -53,8 +54,10 @@ class KernelTest {
 
   @Test
   void rbfBlockIsAccurateRelativeToMathExpDownToTinyValues() {
-    // Integer coordinates make norms, inner products and squared distances exact, so the only error left
-    // is the exponential's: the block must match Math.exp to FastExp's bound for values down to 1e-307.
+    // Integer coordinates make norms, inner products and squared distances exact, so the only error
+    // left
+    // is the exponential's: the block must match Math.exp to FastExp's bound for values down to
+    // 1e-307.
     Random random = new Random(29);
     int b = 37;
     int m = 301;
@@ -85,7 +88,9 @@ class KernelTest {
         double value = out[i * m + j];
         if (argument >= io.github.sparkkpca.linalg.FastExp.MIN_ARGUMENT) {
           double exact = Math.exp(argument);
-          assertTrue(Math.abs(value - exact) <= io.github.sparkkpca.linalg.FastExp.MAX_RELATIVE_ERROR * exact,
+          assertTrue(
+              Math.abs(value - exact)
+                  <= io.github.sparkkpca.linalg.FastExp.MAX_RELATIVE_ERROR * exact,
               "k(x" + i + ", z" + j + ") = " + value + ", Math.exp gives " + exact);
           checked++;
         } else {
@@ -102,8 +107,10 @@ class KernelTest {
     double[] y = {3, -1};
     // ‖x−y‖² = 4 + 9 = 13, ‖x−y‖₁ = 5, ⟨x,y⟩ = 1, ‖x‖² = 5, ‖y‖² = 10
     assertEquals(Math.exp(-0.5 * 13), Kernel.rbf(0.5).apply(x, y), 1e-15);
-    assertEquals(Math.exp(-0.5 * 5), new Kernel(KernelType.LAPLACIAN, 0.5, 3, 0).apply(x, y), 1e-15);
-    assertEquals(Math.pow(0.5 * 1 + 2, 3), new Kernel(KernelType.POLYNOMIAL, 0.5, 3, 2).apply(x, y), 1e-12);
+    assertEquals(
+        Math.exp(-0.5 * 5), new Kernel(KernelType.LAPLACIAN, 0.5, 3, 0).apply(x, y), 1e-15);
+    assertEquals(
+        Math.pow(0.5 * 1 + 2, 3), new Kernel(KernelType.POLYNOMIAL, 0.5, 3, 2).apply(x, y), 1e-12);
     assertEquals(1.0, Kernel.linear().apply(x, y), 0);
     assertEquals(1 / Math.sqrt(50), new Kernel(KernelType.COSINE, 1, 3, 0).apply(x, y), 1e-15);
     assertEquals(Math.tanh(0.5 + 2), new Kernel(KernelType.SIGMOID, 0.5, 3, 2).apply(x, y), 1e-15);
@@ -134,9 +141,12 @@ class KernelTest {
     assertEquals(1.0 / 8, Kernel.medianHeuristicGamma(KernelType.RBF, points, 3, 1, 1000), 1e-15);
     // L1 distances 1, 2, 3 → median 2 → γ = 1/2.
     assertEquals(0.5, Kernel.medianHeuristicGamma(KernelType.LAPLACIAN, points, 3, 1, 1000), 1e-15);
-    assertEquals(1.0 / 4, Kernel.medianHeuristicGamma(KernelType.POLYNOMIAL, new double[8], 2, 4, 10), 0);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[6], 3, 2, 10));
+    assertEquals(
+        1.0 / 4, Kernel.medianHeuristicGamma(KernelType.POLYNOMIAL, new double[8], 2, 4, 10), 0);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[6], 3, 2, 10));
     assertTrue(e.getMessage().contains("set gamma explicitly"), e.getMessage());
   }
 
@@ -146,12 +156,16 @@ class KernelTest {
     assertThrows(IllegalArgumentException.class, () -> Kernel.rbf(-1));
     assertThrows(IllegalArgumentException.class, () -> Kernel.rbf(Double.NaN));
     assertThrows(IllegalArgumentException.class, () -> new Kernel(KernelType.POLYNOMIAL, 1, 0, 1));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelType.parse("rbff"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> KernelType.parse("rbff"));
     assertTrue(e.getMessage().contains("rbff"));
     assertEquals(KernelType.RBF, KernelType.parse("Gaussian"));
   }
 
-  /** n×d points (1e8 + N(0,1)) − 1e8, exactly: the same points as {@code offset + x} for offsets up to 1e8. */
+  /**
+   * n×d points (1e8 + N(0,1)) − 1e8, exactly: the same points as {@code offset + x} for offsets up
+   * to 1e8.
+   */
   private static double[] pointsNearTheOrigin(int n, int d, long seed) {
     Random random = new Random(seed);
     double[] x = new double[n * d];
@@ -170,9 +184,9 @@ class KernelTest {
   }
 
   /**
-   * The rbf kernel depends on x − z only. Far from the origin, ‖x‖² + ‖z‖² − 2⟨x,z⟩ cancels everything
-   * (rows 1e8 + N(0,1): ‖x‖² ≈ 3e16, so its rounding error is about 4 against distances of about 6), so the
-   * blocks and K_mm must come out as at the origin.
+   * The rbf kernel depends on x − z only. Far from the origin, ‖x‖² + ‖z‖² − 2⟨x,z⟩ cancels
+   * everything (rows 1e8 + N(0,1): ‖x‖² ≈ 3e16, so its rounding error is about 4 against distances
+   * of about 6), so the blocks and K_mm must come out as at the origin.
    */
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(doubles = {1e6, 1e8, -3e7})
@@ -207,7 +221,8 @@ class KernelTest {
   void rbfCentreIsAFunctionOfTheLandmarksOnlyAndShiftsExactly() {
     double[] landmarks = shifted(pointsNearTheOrigin(30, 2, 13), 1e8);
     double[] centre = new LandmarkKernel(Kernel.rbf(1), landmarks, 30, 2).centre();
-    assertArrayEquals(centre, new LandmarkKernel(Kernel.rbf(1), landmarks.clone(), 30, 2).centre(), 0);
+    assertArrayEquals(
+        centre, new LandmarkKernel(Kernel.rbf(1), landmarks.clone(), 30, 2).centre(), 0);
     for (double c : centre) {
       // the mean rounded to a multiple of a power of two near the spread: within the spread of 1e8
       assertEquals(1e8, c, 8.0);
@@ -218,10 +233,14 @@ class KernelTest {
     for (double c : new LandmarkKernel(Kernel.rbf(1), integers, 4, 2).centre()) {
       assertEquals(Math.rint(c), c, 0);
     }
-    assertEquals(null, new LandmarkKernel(Kernel.linear(), integers, 4, 2).centre(), "only rbf is shifted");
+    assertEquals(
+        null, new LandmarkKernel(Kernel.linear(), integers, 4, 2).centre(), "only rbf is shifted");
   }
 
-  /** ‖x‖·‖z‖ must not be formed as √(‖x‖²‖z‖²), which overflows from 1e154 and underflows below 1e−154. */
+  /**
+   * ‖x‖·‖z‖ must not be formed as √(‖x‖²‖z‖²), which overflows from 1e154 and underflows below
+   * 1e−154.
+   */
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(doubles = {1e100, 1e-100})
   void cosineIsScaleInvariantForHugeAndTinyVectors(double scale) {
@@ -239,8 +258,11 @@ class KernelTest {
     double[] actual = new double[4];
     new LandmarkKernel(cosine, scaledLandmarks, 2, 3).compute(blockOf(scaledRows, 2, 3), actual);
     assertArrayEquals(expected, actual, 1e-15);
-    assertEquals(cosine.apply(new double[] {3, -1, 2}, new double[] {1, 2, 3}),
-        cosine.apply(new double[] {3 * scale, -scale, 2 * scale}, new double[] {scale, 2 * scale, 3 * scale}),
+    assertEquals(
+        cosine.apply(new double[] {3, -1, 2}, new double[] {1, 2, 3}),
+        cosine.apply(
+            new double[] {3 * scale, -scale, 2 * scale},
+            new double[] {scale, 2 * scale, 3 * scale}),
         1e-15);
     assertTrue(Math.abs(expected[0]) > 0.1, "a test value that is not 0: " + expected[0]);
   }
@@ -260,22 +282,30 @@ class KernelTest {
     Kernel negative = new Kernel(KernelType.POLYNOMIAL, 0.5, 2, -1);
     double[] x = {Math.sqrt(2), 0};
     double[] origin = {0, 0};
-    double determinant = negative.apply(x, x) * negative.apply(origin, origin)
-        - negative.apply(x, origin) * negative.apply(origin, x);
+    double determinant =
+        negative.apply(x, x) * negative.apply(origin, origin)
+            - negative.apply(x, origin) * negative.apply(origin, x);
     assertTrue(determinant < 0, "an indefinite Gram matrix: det = " + determinant);
     assertTrue(!negative.isPositiveDefinite());
     assertTrue(new Kernel(KernelType.POLYNOMIAL, 0.5, 2, 0).isPositiveDefinite());
     assertTrue(new Kernel(KernelType.POLYNOMIAL, 0.5, 3, 1).isPositiveDefinite());
     assertTrue(!new Kernel(KernelType.SIGMOID, 0.5, 3, 1).isPositiveDefinite());
-    assertTrue(new Kernel(KernelType.RBF, 0.5, 3, -1).isPositiveDefinite(), "coef0 is not used by rbf");
+    assertTrue(
+        new Kernel(KernelType.RBF, 0.5, 3, -1).isPositiveDefinite(), "coef0 is not used by rbf");
   }
 
   @Test
   void medianHeuristicRefusesDistancesThatOverflow() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Kernel.medianHeuristicGamma(KernelType.RBF, new double[] {0, 1e160, -1e160}, 3, 1, 10));
-    assertTrue(e.getMessage().contains("overflows") && e.getMessage().contains("rescale"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Kernel.medianHeuristicGamma(
+                    KernelType.RBF, new double[] {0, 1e160, -1e160}, 3, 1, 10));
+    assertTrue(
+        e.getMessage().contains("overflows") && e.getMessage().contains("rescale"), e.getMessage());
   }
+
   /**
    * K_mm by {@link Kernel#gram} (one SYRK, mirrored) equals the general block of the points against
    * themselves to rounding, and is exactly symmetric; m = 150 spans three mirror tiles.
@@ -304,7 +334,10 @@ class KernelTest {
     for (int j = 0; j < m; j++) {
       for (int i = 0; i < m; i++) {
         assertEquals(gram[j + i * m], gram[i + j * m], 0.0, "symmetric at " + i + "," + j);
-        assertEquals(block[i + j * m], gram[i + j * m], 1e-13 * Math.max(1, Math.abs(block[i + j * m])),
+        assertEquals(
+            block[i + j * m],
+            gram[i + j * m],
+            1e-13 * Math.max(1, Math.abs(block[i + j * m])),
             type + " at " + i + "," + j);
       }
     }

@@ -27,9 +27,11 @@ class DataScanTest {
     DataScan total = new DataScan(m, 3, seed, "features");
     int size = (data.size() + parts - 1) / parts;
     for (int p = 0; p < parts; p++) {
-      List<Vector> slice = data.subList(Math.min(data.size(), p * size), Math.min(data.size(), (p + 1) * size));
-      total.merge(new DataScan(m, 3, seed, "features").scanPartition(p, Math.min(data.size(), p * size),
-          slice.iterator()));
+      List<Vector> slice =
+          data.subList(Math.min(data.size(), p * size), Math.min(data.size(), (p + 1) * size));
+      total.merge(
+          new DataScan(m, 3, seed, "features")
+              .scanPartition(p, Math.min(data.size(), p * size), slice.iterator()));
     }
     return total;
   }
@@ -71,7 +73,8 @@ class DataScanTest {
   @Test
   void denseAndSparseEncodingsHashAlike() {
 
-    assertEquals(RowHash.hash(Vectors.dense(0, 2.5, 0, -1), 9),
+    assertEquals(
+        RowHash.hash(Vectors.dense(0, 2.5, 0, -1), 9),
         RowHash.hash(Vectors.sparse(4, new int[] {1, 3}, new double[] {2.5, -1}), 9));
   }
 
@@ -85,14 +88,19 @@ class DataScanTest {
     total.merge(new DataScan(2, 3, 1, "features").scanPartition(1, 10, second.iterator()));
     total.merge(new DataScan(2, 3, 1, "features").scanPartition(0, 0, first.iterator()));
     assertEquals(20, total.count());
-    assertEquals("Column 'features': the vector in row 13 (partition 1, position 3) has a non-finite value (NaN)",
+    assertEquals(
+        "Column 'features': the vector in row 13 (partition 1, position 3) has a non-finite value (NaN)",
         total.errorMessage());
-    DataScan sized = new DataScan(2, 3, 1, "v").scanPartition(0, 0, List.<Vector>of(Vectors.dense(1, 2)).iterator());
+    DataScan sized =
+        new DataScan(2, 3, 1, "v")
+            .scanPartition(0, 0, List.<Vector>of(Vectors.dense(1, 2)).iterator());
     assertTrue(sized.errorMessage().contains("has size 2, expected 3"), sized.errorMessage());
     assertNull(new DataScan(2, 3, 1, "v").scanPartition(0, 0, rows(4).iterator()).errorMessage());
   }
 
-  /** 1000 rows: 900 copies of (5, 5, 5) at every position i % 10 != 3, and 100 distinct other rows. */
+  /**
+   * 1000 rows: 900 copies of (5, 5, 5) at every position i % 10 != 3, and 100 distinct other rows.
+   */
   private static List<Vector> mostlyOneValue() {
     List<Vector> out = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
@@ -111,9 +119,10 @@ class DataScanTest {
   }
 
   /**
-   * Rows, not distinct values, are sampled: a value in 90 % of the rows is a landmark whenever one of its
-   * 900 rows comes before the tenth distinct row in the random order, i.e. with probability
-   * 1 − (about 0.1^10). Sampling distinct values uniformly (the old scan) took it with probability 10/101.
+   * Rows, not distinct values, are sampled: a value in 90 % of the rows is a landmark whenever one
+   * of its 900 rows comes before the tenth distinct row in the random order, i.e. with probability
+   * 1 − (about 0.1^10). Sampling distinct values uniformly (the old scan) took it with probability
+   * 10/101.
    */
   @Test
   void aValueInMostRowsIsSampledAsOftenAsItsRowsAre() {
@@ -136,8 +145,8 @@ class DataScanTest {
   }
 
   /**
-   * With m = 1, the landmark is the first row of a uniformly random row order: a value in 5 of 20 rows is
-   * chosen with probability 5/20 (distinct-value sampling gave 1/16).
+   * With m = 1, the landmark is the first row of a uniformly random row order: a value in 5 of 20
+   * rows is chosen with probability 5/20 (distinct-value sampling gave 1/16).
    */
   @Test
   void theProbabilityOfAValueIsItsShareOfTheRows() {
@@ -162,13 +171,15 @@ class DataScanTest {
     for (long seed = 0; seed < 5; seed++) {
       double[] one = scanInParts(data, 1, 12, seed).sampleRowMajor();
       for (int parts : new int[] {3, 8, 13}) {
-        assertArrayEquals(one, scanInParts(data, parts, 12, seed).sampleRowMajor(), 0, parts + " partitions");
+        assertArrayEquals(
+            one, scanInParts(data, parts, 12, seed).sampleRowMajor(), 0, parts + " partitions");
       }
       // merged in another order
       DataScan reversed = new DataScan(12, 3, seed, "features");
       for (int p = 4; p >= 0; p--) {
-        reversed.merge(new DataScan(12, 3, seed, "features").scanPartition(p, p * 200L,
-            data.subList(p * 200, (p + 1) * 200).iterator()));
+        reversed.merge(
+            new DataScan(12, 3, seed, "features")
+                .scanPartition(p, p * 200L, data.subList(p * 200, (p + 1) * 200).iterator()));
       }
       assertArrayEquals(one, reversed.sampleRowMajor(), 0, "merge order");
     }
@@ -190,12 +201,15 @@ class DataScanTest {
     List<Vector> data = rows(10);
     data.set(6, Vectors.dense(1, 2e154, -3e154));
     DataScan scan = new DataScan(2, 3, 1, "features").scanPartition(0, 0, data.iterator());
-    assertEquals("Column 'features': the vector in row 6 (partition 0, position 6) has values too large for kernel "
-        + "arithmetic: its squared norm overflows a double (the norm must stay below 1.3e154; largest |value| "
-        + "3.0E154 at index 2); rescale the data", scan.errorMessage());
+    assertEquals(
+        "Column 'features': the vector in row 6 (partition 0, position 6) has values too large for kernel "
+            + "arithmetic: its squared norm overflows a double (the norm must stay below 1.3e154; largest |value| "
+            + "3.0E154 at index 2); rescale the data",
+        scan.errorMessage());
     List<Vector> sparse = rows(3);
     sparse.set(1, Vectors.sparse(3, new int[] {2}, new double[] {1e155}));
-    String message = new DataScan(0, 3, 1, "v").scanPartition(0, 0, sparse.iterator()).errorMessage();
+    String message =
+        new DataScan(0, 3, 1, "v").scanPartition(0, 0, sparse.iterator()).errorMessage();
     assertTrue(message.contains("row 1") && message.contains("at index 2"), message);
   }
 }

@@ -19,8 +19,9 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.junit.jupiter.api.Test;
 
 /**
- * Landmarks by residual growth, checked against residuals computed independently: k(x,x) − uᵀK_mm⁻¹u by
- * Gaussian elimination, the probe rows and candidate order rebuilt from the row hashes.
+ * Landmarks by residual growth, checked against residuals computed independently: k(x,x) −
+ * uᵀK_mm⁻¹u by Gaussian elimination, the probe rows and candidate order rebuilt from the row
+ * hashes.
  */
 class ResidualGrowthTest {
 
@@ -71,8 +72,10 @@ class ResidualGrowthTest {
   /** The distinct rows in the seeded order: unsigned row hash, then the values. */
   static List<double[]> seededOrder(double[][] x, long seed) {
     List<double[]> rows = new ArrayList<>(Arrays.asList(x));
-    Comparator<double[]> order = Comparator.<double[]>comparingLong(r -> RowHash.hash(new DenseVector(r), seed)
-        ^ Long.MIN_VALUE).thenComparing(Arrays::compare);
+    Comparator<double[]> order =
+        Comparator.<double[]>comparingLong(
+                r -> RowHash.hash(new DenseVector(r), seed) ^ Long.MIN_VALUE)
+            .thenComparing(Arrays::compare);
     rows.sort(order);
     return rows;
   }
@@ -106,12 +109,22 @@ class ResidualGrowthTest {
     int probe = 100; // at most a quarter of the 400 rows
     NystromKernelPCAModel first = null;
     for (int partitions : new int[] {1, 4}) {
-      NystromKernelPCAModel model = new NystromKernelPCA().setK(3).setGamma(0.5).setSeed(7).setNumLandmarksAuto(tau)
-          .setLandmarkProbeSize(probe).fit(LocalSpark.frame(train, partitions));
+      NystromKernelPCAModel model =
+          new NystromKernelPCA()
+              .setK(3)
+              .setGamma(0.5)
+              .setSeed(7)
+              .setNumLandmarksAuto(tau)
+              .setLandmarkProbeSize(probe)
+              .fit(LocalSpark.frame(train, partitions));
       if (first == null) {
         first = model;
       } else {
-        assertArrayEquals(first.landmarks().toArray(), model.landmarks().toArray(), 0.0, "partitions " + partitions);
+        assertArrayEquals(
+            first.landmarks().toArray(),
+            model.landmarks().toArray(),
+            0.0,
+            "partitions " + partitions);
         assertArrayEquals(first.getLandmarkResidualCurve(), model.getLandmarkResidualCurve(), 0.0);
       }
     }
@@ -124,29 +137,40 @@ class ResidualGrowthTest {
     for (int j = 1; j < m; j++) {
       assertTrue(curve[j] <= curve[j - 1] + 1e-12, "the residual never increases");
     }
-    assertTrue(curve[m - 1] <= tau && curve[m - 2] > tau, "stops at the first m within the tolerance");
+    assertTrue(
+        curve[m - 1] <= tau && curve[m - 2] > tau, "stops at the first m within the tolerance");
 
     // The probe rows, rebuilt independently: the first P of the seeded order; never landmarks.
     List<double[]> probeRows = seededOrder(train, 7).subList(0, probe);
     for (double[] z : landmarks) {
-      assertFalse(probeRows.stream().anyMatch(p -> Arrays.equals(p, z)), "a probe row became a landmark");
+      assertFalse(
+          probeRows.stream().anyMatch(p -> Arrays.equals(p, z)), "a probe row became a landmark");
     }
     double probeResidual = meanResidual(landmarks, probeRows);
     assertEquals(curve[m - 1], probeResidual, 1e-9, "the reported curve is the probe residual");
     assertTrue(probeResidual <= tau, "probe residual " + probeResidual);
     double freshResidual = meanResidual(landmarks, fresh);
-    assertTrue(freshResidual <= 1.5 * tau, "mean residual of 300 fresh rows " + freshResidual + " vs tau " + tau);
-
+    assertTrue(
+        freshResidual <= 1.5 * tau,
+        "mean residual of 300 fresh rows " + freshResidual + " vs tau " + tau);
   }
 
   @Test
-  void stopsAtMaxLandmarksAndKeepsTheCurveWhenSaved(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws java.io.IOException {
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setGamma(0.5).setSeed(1).setNumLandmarksAuto(1e-6)
-        .setMaxLandmarks(6).setLandmarkProbeSize(16).fit(LocalSpark.frame(LocalSpark.clusters(200, 3, 5), 2));
+  void stopsAtMaxLandmarksAndKeepsTheCurveWhenSaved(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(2)
+            .setGamma(0.5)
+            .setSeed(1)
+            .setNumLandmarksAuto(1e-6)
+            .setMaxLandmarks(6)
+            .setLandmarkProbeSize(16)
+            .fit(LocalSpark.frame(LocalSpark.clusters(200, 3, 5), 2));
     assertEquals(6, model.numSupportPoints());
     assertEquals(6, model.getLandmarkResidualCurve().length);
-    assertTrue(model.landmarkSelection().contains("maxLandmarks = 6 reached"), model.landmarkSelection());
+    assertTrue(
+        model.landmarkSelection().contains("maxLandmarks = 6 reached"), model.landmarkSelection());
     String path = dir.resolve("model").toString();
     model.save(path);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
@@ -160,9 +184,16 @@ class ResidualGrowthTest {
     double[][] x = LocalSpark.clusters(150, 2, 9);
     int probe = 20;
     double alpha = 0.05;
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(1).setGamma(0.5).setSeed(3).setLandmarkSampling(
-        "residual").setLandmarkTest("f").setLandmarkAlpha(alpha).setLandmarkProbeSize(probe)
-        .fit(LocalSpark.frame(x, 3));
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(1)
+            .setGamma(0.5)
+            .setSeed(3)
+            .setLandmarkSampling("residual")
+            .setLandmarkTest("f")
+            .setLandmarkAlpha(alpha)
+            .setLandmarkProbeSize(probe)
+            .fit(LocalSpark.frame(x, 3));
     List<double[]> fitted = rows(model.landmarks());
     List<double[]> order = seededOrder(x, 3);
     List<double[]> probeRows = order.subList(0, probe);
@@ -185,7 +216,8 @@ class ResidualGrowthTest {
       double df = (double) half * (x.length - s.size());
       double critical = new FDistribution(df, df).inverseCumulativeProbability(1 - alpha);
       if (f > critical) {
-        assertTrue(s.size() < fitted.size(), "the fit stopped although F = " + f + " > " + critical);
+        assertTrue(
+            s.size() < fitted.size(), "the fit stopped although F = " + f + " > " + critical);
         assertArrayEquals(c, fitted.get(s.size()), 0.0, "landmark " + s.size());
         s = withC;
       } else {

@@ -13,13 +13,17 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The block Krylov eigensolver against the dense one: the k leading eigenvalues to 1e-10 relative, the
- * leading eigenspace to the Davis–Kahan bound (largest principal angle), on a kernel matrix (decaying
- * spectrum), on repeated and clustered eigenvalues, on a rank-deficient matrix, and the dense fallbacks.
+ * The block Krylov eigensolver against the dense one: the k leading eigenvalues to 1e-10 relative,
+ * the leading eigenspace to the Davis–Kahan bound (largest principal angle), on a kernel matrix
+ * (decaying spectrum), on repeated and clustered eigenvalues, on a rank-deficient matrix, and the
+ * dense fallbacks.
  */
 class BlockKrylovEigenTest {
 
-  /** (1/n)·exp(−γ‖x_i − x_j‖²) of n Gaussian points in R^d: a kernel matrix with a decaying spectrum. */
+  /**
+   * (1/n)·exp(−γ‖x_i − x_j‖²) of n Gaussian points in R^d: a kernel matrix with a decaying
+   * spectrum.
+   */
   static double[] rbfKernelMatrix(int n, int d, double gamma, long seed) {
     Random random = new Random(seed);
     double[][] x = new double[n][d];
@@ -42,7 +46,10 @@ class BlockKrylovEigenTest {
     return a;
   }
 
-  /** Q diag(λ) Qᵀ with Q a random orthogonal matrix (QR of a Gaussian matrix): a prescribed spectrum. */
+  /**
+   * Q diag(λ) Qᵀ with Q a random orthogonal matrix (QR of a Gaussian matrix): a prescribed
+   * spectrum.
+   */
   static double[] withSpectrum(double[] lambda, long seed) {
     int n = lambda.length;
     Random random = new Random(seed);
@@ -71,9 +78,9 @@ class BlockKrylovEigenTest {
   }
 
   /**
-   * sin of the largest principal angle between the spans of two n×k matrices with orthonormal columns:
-   * ‖(I − VVᵀ)U‖₂, the square root of the largest eigenvalue of WᵀW for W = U − V(VᵀU) (computed from W,
-   * not as sqrt(1 − cos²), which loses small angles to cancellation).
+   * sin of the largest principal angle between the spans of two n×k matrices with orthonormal
+   * columns: ‖(I − VVᵀ)U‖₂, the square root of the largest eigenvalue of WᵀW for W = U − V(VᵀU)
+   * (computed from W, not as sqrt(1 − cos²), which loses small angles to cancellation).
    */
   static double largestAngleSine(double[] u, double[] v, int n, int k) {
     double[] overlap = new double[k * k];
@@ -112,9 +119,10 @@ class BlockKrylovEigenTest {
   }
 
   /**
-   * Asserts the Krylov answer against the dense decomposition: eigenvalues within 1e-10·λ_1 (and within
-   * 1e-10 of each value when {@code eachRelative}), residuals within the tolerance, orthonormal vectors and,
-   * when the spectrum has a gap after λ_k, the largest principal angle within the Davis–Kahan bound.
+   * Asserts the Krylov answer against the dense decomposition: eigenvalues within 1e-10·λ_1 (and
+   * within 1e-10 of each value when {@code eachRelative}), residuals within the tolerance,
+   * orthonormal vectors and, when the spectrum has a gap after λ_k, the largest principal angle
+   * within the Davis–Kahan bound.
    */
   static void assertMatchesDense(double[] a, int n, int k, Result result, boolean eachRelative) {
     SymmetricEigen dense = SymmetricEigen.of(a, n);
@@ -127,19 +135,26 @@ class BlockKrylovEigenTest {
       double actual = eig.values()[i];
       assertEquals(expected, actual, 1e-10 * top, "eigenvalue " + i + " against λ_1");
       if (eachRelative) {
-        assertEquals(expected, actual, 1e-10 * Math.abs(expected), "eigenvalue " + i + " relative to itself");
+        assertEquals(
+            expected,
+            actual,
+            1e-10 * Math.abs(expected),
+            "eigenvalue " + i + " relative to itself");
       }
     }
     assertOrthonormal(eig.vectors(), n, k);
     double residual = maxResidual(a, n, eig, k);
-    assertTrue(residual <= 2 * BlockKrylovEigen.DEFAULT_TOLERANCE * top,
+    assertTrue(
+        residual <= 2 * BlockKrylovEigen.DEFAULT_TOLERANCE * top,
         "max residual " + residual / top + " λ_1 exceeds the tolerance");
     double gap = eig.values()[k - 1] - dense.values()[k];
     if (gap > 1e-6 * top) {
-      // Davis–Kahan sin θ theorem: ‖sin Θ‖ ≤ ‖A U − U Θ‖_F / gap, plus the dense solver's own rounding.
+      // Davis–Kahan sin θ theorem: ‖sin Θ‖ ≤ ‖A U − U Θ‖_F / gap, plus the dense solver's own
+      // rounding.
       double bound = Math.sqrt(k) * residual / gap + 1e-12 * top / gap;
       double sine = largestAngleSine(eig.vectors(), dense.vectors(), n, k);
-      assertTrue(sine <= bound, "largest principal angle sine " + sine + " exceeds the bound " + bound);
+      assertTrue(
+          sine <= bound, "largest principal angle sine " + sine + " exceeds the bound " + bound);
     }
   }
 
@@ -152,8 +167,10 @@ class BlockKrylovEigenTest {
     Result result = BlockKrylovEigen.leading(a, n, k);
     assertArrayEquals(before, a, 0.0, "input unchanged");
     assertEquals(Method.BLOCK_KRYLOV, result.method());
-    assertTrue(result.products() > 0 && result.products() <= n / 2, "products " + result.products());
-    assertTrue(result.residual() <= BlockKrylovEigen.DEFAULT_TOLERANCE, "residual " + result.residual());
+    assertTrue(
+        result.products() > 0 && result.products() <= n / 2, "products " + result.products());
+    assertTrue(
+        result.residual() <= BlockKrylovEigen.DEFAULT_TOLERANCE, "residual " + result.residual());
     assertMatchesDense(a, n, k, result, true);
   }
 
@@ -168,7 +185,8 @@ class BlockKrylovEigenTest {
       lambda[i] = Math.pow(0.97, i - head.length);
     }
     double[] a = withSpectrum(lambda, 2);
-    // k = 10 takes whole clusters (gap 2 → 1 after it); k = 5 cuts the repeated 5 (no gap: values only).
+    // k = 10 takes whole clusters (gap 2 → 1 after it); k = 5 cuts the repeated 5 (no gap: values
+    // only).
     Result whole = BlockKrylovEigen.defaults().withDenseCrossover(1).solve(a, n, 10);
     assertEquals(Method.BLOCK_KRYLOV, whole.method());
     assertMatchesDense(a, n, 10, whole, true);
@@ -195,11 +213,14 @@ class BlockKrylovEigenTest {
     assertMatchesDense(a, n, k, result, false);
     double top = result.eigen().values()[0];
     for (int i = rank; i < k; i++) {
-      assertEquals(0.0, result.eigen().values()[i], 1e-12 * top, "eigenvalue " + i + " beyond the rank");
+      assertEquals(
+          0.0, result.eigen().values()[i], 1e-12 * top, "eigenvalue " + i + " beyond the rank");
     }
     assertTrue(result.eigen().values()[rank - 1] > 1e-3 * top);
     assertEquals(rank, result.eigen().rank(1e-10), "rank counted from the k leading eigenvalues");
-    assertEquals(k, BlockKrylovEigen.leading(rbfKernelMatrix(n, 5, 0.1, 1), n, k).eigen().rank(0),
+    assertEquals(
+        k,
+        BlockKrylovEigen.leading(rbfKernelMatrix(n, 5, 0.1, 1), n, k).eigen().rank(0),
         "at most the number of eigenvalues known");
   }
 
@@ -214,8 +235,10 @@ class BlockKrylovEigenTest {
     SymmetricEigen dense = SymmetricEigen.leading(a, n, k);
     assertArrayEquals(Arrays.copyOf(dense.values(), k), result.eigen().values(), 0.0);
     assertArrayEquals(dense.vectors(), result.eigen().vectors(), 0.0);
-    // The crossover is on the block size: b = k + 10 = 22 > 0.04·500 for k = 12 at n = 500, but not at 600.
-    assertEquals(Method.DENSE, BlockKrylovEigen.leading(rbfKernelMatrix(500, 5, 0.1, 1), 500, 12).method());
+    // The crossover is on the block size: b = k + 10 = 22 > 0.04·500 for k = 12 at n = 500, but not
+    // at 600.
+    assertEquals(
+        Method.DENSE, BlockKrylovEigen.leading(rbfKernelMatrix(500, 5, 0.1, 1), 500, 12).method());
   }
 
   @Test
@@ -223,13 +246,15 @@ class BlockKrylovEigenTest {
     int n = 400;
     double[] lambda = new double[n];
     for (int i = 0; i < n; i++) {
-      lambda[i] = 1.0 / (1 + 0.01 * i);   // slow decay: many blocks needed
+      lambda[i] = 1.0 / (1 + 0.01 * i); // slow decay: many blocks needed
     }
     double[] a = withSpectrum(lambda, 5);
-    BlockKrylovEigen solver = BlockKrylovEigen.defaults().withDenseCrossover(1).withMaxProductFraction(0.2);
+    BlockKrylovEigen solver =
+        BlockKrylovEigen.defaults().withDenseCrossover(1).withMaxProductFraction(0.2);
     Result result = solver.solve(a, n, 10);
     assertEquals(Method.DENSE_AFTER_NO_CONVERGENCE, result.method());
-    assertTrue(result.products() > 0 && result.products() <= 0.2 * n, "products " + result.products());
+    assertTrue(
+        result.products() > 0 && result.products() <= 0.2 * n, "products " + result.products());
     assertTrue(result.residual() > BlockKrylovEigen.DEFAULT_TOLERANCE);
     assertMatchesDense(a, n, 10, result, true);
   }
@@ -246,7 +271,8 @@ class BlockKrylovEigenTest {
     Result other = BlockKrylovEigen.defaults().withSeed(8).solve(a, n, k);
     assertEquals(Method.BLOCK_KRYLOV, other.method());
     assertFalse(Arrays.equals(first.eigen().vectors(), other.eigen().vectors()), "another start");
-    assertArrayEquals(first.eigen().values(), other.eigen().values(), 1e-11 * first.eigen().values()[0]);
+    assertArrayEquals(
+        first.eigen().values(), other.eigen().values(), 1e-11 * first.eigen().values()[0]);
   }
 
   @Test
@@ -263,18 +289,22 @@ class BlockKrylovEigenTest {
   @Test
   void badInputIsRejectedWithItsName() {
     double[] a = rbfKernelMatrix(600, 3, 0.5, 1);
-    IllegalArgumentException k = assertThrows(IllegalArgumentException.class,
-        () -> BlockKrylovEigen.leading(a, 600, 601));
+    IllegalArgumentException k =
+        assertThrows(IllegalArgumentException.class, () -> BlockKrylovEigen.leading(a, 600, 601));
     assertEquals("k must be in [0, 600], got 601", k.getMessage());
-    IllegalArgumentException size = assertThrows(IllegalArgumentException.class,
-        () -> BlockKrylovEigen.leading(new double[10], 4, 1));
+    IllegalArgumentException size =
+        assertThrows(
+            IllegalArgumentException.class, () -> BlockKrylovEigen.leading(new double[10], 4, 1));
     assertEquals("matrix array has 10 entries, need 4×4", size.getMessage());
     double[] bad = a.clone();
     bad[5 + 7 * 600] = Double.NaN;
-    ArithmeticException nan = assertThrows(ArithmeticException.class, () -> BlockKrylovEigen.leading(bad, 600, 5));
+    ArithmeticException nan =
+        assertThrows(ArithmeticException.class, () -> BlockKrylovEigen.leading(bad, 600, 5));
     assertEquals("matrix entry (5,7) is not finite: NaN", nan.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> BlockKrylovEigen.defaults().withOversampling(0));
-    assertThrows(IllegalArgumentException.class, () -> BlockKrylovEigen.defaults().withTolerance(0));
+    assertThrows(
+        IllegalArgumentException.class, () -> BlockKrylovEigen.defaults().withOversampling(0));
+    assertThrows(
+        IllegalArgumentException.class, () -> BlockKrylovEigen.defaults().withTolerance(0));
   }
 
   @Test

@@ -9,7 +9,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.netlib.util.intW;
 
-/** A factor grown row by row equals LAPACK's factor of the whole matrix; the Schur complement is a residual. */
+/**
+ * A factor grown row by row equals LAPACK's factor of the whole matrix; the Schur complement is a
+ * residual.
+ */
 class BorderedCholeskyTest {
 
   @Test
@@ -30,7 +33,8 @@ class BorderedCholeskyTest {
         u[i] = kernel.apply(x[i], x[j]);
       }
       double s = grown.appendRow(u, kernel.apply(x[j], x[j]));
-      // The Schur complement is the squared distance of φ(x_j) from span{φ(x_i)}_{i<j}: positive, ≤ k(x,x).
+      // The Schur complement is the squared distance of φ(x_j) from span{φ(x_i)}_{i<j}: positive, ≤
+      // k(x,x).
       assertEquals(true, s > 0 && s <= 1.0 + 1e-15, "s = " + s);
     }
     double[] a = new double[m * m];
@@ -69,8 +73,9 @@ class BorderedCholeskyTest {
     BorderedCholesky grown = new BorderedCholesky();
     grown.appendRow(new double[0], 4.0);
     // [[4, 4], [4, 4]] is singular: the Schur complement is 0 (exactly, with L = [2]).
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> grown.appendRow(new double[] {4.0}, 4.0));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> grown.appendRow(new double[] {4.0}, 4.0));
     assertEquals(true, e.getMessage().contains("Schur complement"), e.getMessage());
     assertEquals(1, grown.size());
     assertEquals(0.0, BorderedCholesky.schur(4.0, grown.forward(new double[] {4.0})), 0.0);

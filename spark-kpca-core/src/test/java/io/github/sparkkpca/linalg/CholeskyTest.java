@@ -10,9 +10,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The inverse Cholesky factor W = R⁻¹ (A = RᵀR): the blocked, split factorisation and inverse on 2 and 3
- * threads give LAPACK's one-call result to rounding, W is upper triangular, and Wᵀ A W = I; a matrix that
- * is not positive definite is refused the same way on every path.
+ * The inverse Cholesky factor W = R⁻¹ (A = RᵀR): the blocked, split factorisation and inverse on 2
+ * and 3 threads give LAPACK's one-call result to rounding, W is upper triangular, and Wᵀ A W = I; a
+ * matrix that is not positive definite is refused the same way on every path.
  */
 class CholeskyTest {
 

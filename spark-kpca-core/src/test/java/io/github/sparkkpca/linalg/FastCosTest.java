@@ -27,11 +27,13 @@ class FastCosTest {
     double[] wide = new double[n];
     double[] logarithmic = new double[n];
     for (int i = 0; i < n; i++) {
-      features[i] = 60 * (random.nextDouble() - 0.5);   // ωᵀx + b of well-scaled random features
+      features[i] = 60 * (random.nextDouble() - 0.5); // ωᵀx + b of well-scaled random features
       wide[i] = FastCos.MAX_ARGUMENT * (2 * random.nextDouble() - 1);
-      logarithmic[i] = (random.nextBoolean() ? 1 : -1) * Math.pow(10, -300 + 307.7 * random.nextDouble());
+      logarithmic[i] =
+          (random.nextBoolean() ? 1 : -1) * Math.pow(10, -300 + 307.7 * random.nextDouble());
     }
-    // Every reduction boundary (x ≈ (j + 1/2)·2π, where |r| = π) and multiple of 2π up to 2^12 periods,
+    // Every reduction boundary (x ≈ (j + 1/2)·2π, where |r| = π) and multiple of 2π up to 2^12
+    // periods,
     // and the ends of the range.
     double[] grid = new double[6 * 8193 + 2];
     int g = 0;
@@ -46,8 +48,9 @@ class FastCosTest {
     grid[g] = -FastCos.MAX_ARGUMENT;
     for (double[] arguments : new double[][] {features, wide, logarithmic, grid}) {
       double worst = maxAbsoluteError(arguments);
-      assertTrue(worst <= FastCos.MAX_ABSOLUTE_ERROR, "max absolute error " + worst + " > "
-          + FastCos.MAX_ABSOLUTE_ERROR);
+      assertTrue(
+          worst <= FastCos.MAX_ABSOLUTE_ERROR,
+          "max absolute error " + worst + " > " + FastCos.MAX_ABSOLUTE_ERROR);
     }
   }
 

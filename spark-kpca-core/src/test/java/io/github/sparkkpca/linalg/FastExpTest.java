@@ -28,8 +28,10 @@ class FastExpTest {
     double[] kernelRange = new double[n];
     double[] tiny = new double[n];
     for (int i = 0; i < n; i++) {
-      uniform[i] = FastExp.MIN_ARGUMENT + (FastExp.MAX_ARGUMENT - FastExp.MIN_ARGUMENT) * random.nextDouble();
-      kernelRange[i] = -20 * random.nextDouble();          // −γ‖x−z‖² of typical rbf kernels
+      uniform[i] =
+          FastExp.MIN_ARGUMENT
+              + (FastExp.MAX_ARGUMENT - FastExp.MIN_ARGUMENT) * random.nextDouble();
+      kernelRange[i] = -20 * random.nextDouble(); // −γ‖x−z‖² of typical rbf kernels
       tiny[i] = -Math.pow(10, -300 + 302 * random.nextDouble()); // arguments from −1e−300 to −100
     }
     // Every reduction interval boundary (x ≈ (j + 1/2)·ln 2) and the ends of the range.
@@ -45,8 +47,9 @@ class FastExpTest {
     grid[g] = FastExp.MAX_ARGUMENT;
     for (double[] arguments : new double[][] {uniform, kernelRange, tiny, grid}) {
       double worst = maxRelativeError(arguments);
-      assertTrue(worst <= FastExp.MAX_RELATIVE_ERROR, "max relative error " + worst + " > "
-          + FastExp.MAX_RELATIVE_ERROR);
+      assertTrue(
+          worst <= FastExp.MAX_RELATIVE_ERROR,
+          "max relative error " + worst + " > " + FastExp.MAX_RELATIVE_ERROR);
     }
   }
 
@@ -60,7 +63,9 @@ class FastExpTest {
     double[] values = x.clone();
     new FastExp(1).expInPlace(values, values.length); // grows its scratch space
     for (int i = 0; i < x.length; i++) {
-      assertEquals(Double.doubleToRawLongBits(FastExp.exp(x[i])), Double.doubleToRawLongBits(values[i]),
+      assertEquals(
+          Double.doubleToRawLongBits(FastExp.exp(x[i])),
+          Double.doubleToRawLongBits(values[i]),
           "x = " + x[i]);
     }
   }
@@ -71,7 +76,8 @@ class FastExpTest {
     assertEquals(1.0, FastExp.exp(-0.0), 0.0);
     assertEquals(1.0, FastExp.exp(-1e-300), 0.0);
     assertEquals(Math.E, FastExp.exp(1.0), 1e-15 * Math.E);
-    // Below the range the argument is clamped: a tiny positive value instead of a subnormal or zero.
+    // Below the range the argument is clamped: a tiny positive value instead of a subnormal or
+    // zero.
     double floor = FastExp.exp(FastExp.MIN_ARGUMENT);
     assertEquals(Math.exp(FastExp.MIN_ARGUMENT), floor, FastExp.MAX_RELATIVE_ERROR * floor);
     assertEquals(floor, FastExp.exp(-745.0), 0.0);
@@ -85,9 +91,10 @@ class FastExpTest {
   }
 
   /**
-   * The Gaussian-kernel map of a row in place equals FastExp.exp of the scalar expression bit for bit, for row
-   * lengths around the loops' unrolling, at an offset (the values around the row untouched), with negative
-   * distances (rounding, clamped to 0) and arguments below the clamp (far rows, large γ).
+   * The Gaussian-kernel map of a row in place equals FastExp.exp of the scalar expression bit for
+   * bit, for row lengths around the loops' unrolling, at an offset (the values around the row
+   * untouched), with negative distances (rounding, clamped to 0) and arguments below the clamp (far
+   * rows, large γ).
    */
   @Test
   void gaussianMapIsBitIdenticalToTheScalarExpression() {
@@ -111,9 +118,14 @@ class FastExpTest {
         double[] values = inner.clone();
         exp.gaussianInPlace(values, offset, n, rowSqNorm, sqNorms, minusGamma);
         for (int i = 0; i < inner.length; i++) {
-          double expected = i < offset || i >= offset + n ? inner[i]
-              : FastExp.exp(minusGamma * Math.max(rowSqNorm + sqNorms[i - offset] - 2.0 * inner[i], 0.0));
-          assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(values[i]),
+          double expected =
+              i < offset || i >= offset + n
+                  ? inner[i]
+                  : FastExp.exp(
+                      minusGamma * Math.max(rowSqNorm + sqNorms[i - offset] - 2.0 * inner[i], 0.0));
+          assertEquals(
+              Double.doubleToRawLongBits(expected),
+              Double.doubleToRawLongBits(values[i]),
               "n = " + n + ", -gamma = " + minusGamma + ", index " + i);
         }
       }

@@ -9,19 +9,24 @@ import io.github.sparkkpca.kernel.LandmarkKernel;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Incremental and decremental eigendecompositions against the batch {@link SymmetricEigen} of the same matrix. */
+/**
+ * Incremental and decremental eigendecompositions against the batch {@link SymmetricEigen} of the
+ * same matrix.
+ */
 class IncrementalEigenTest {
 
   private static final double TOL = 1e-8;
 
   /**
-   * Eigenvalues within TOL·scale, every incremental eigenpair a TOL·scale eigenpair of A (which covers
-   * repeated eigenvalues, where vectors are not unique), Q orthogonal to TOL, and for eigenvalues separated
-   * from their neighbours by more than 1e-3·scale, the vectors equal to the batch ones up to sign.
+   * Eigenvalues within TOL·scale, every incremental eigenpair a TOL·scale eigenpair of A (which
+   * covers repeated eigenvalues, where vectors are not unique), Q orthogonal to TOL, and for
+   * eigenvalues separated from their neighbours by more than 1e-3·scale, the vectors equal to the
+   * batch ones up to sign.
    */
   static void assertMatchesBatch(SymmetricEigen inc, double[] a, int n) {
     SymmetricEigen batch = SymmetricEigen.of(a, n);
-    double scale = Math.max(1e-300, Math.max(Math.abs(batch.values()[0]), Math.abs(batch.values()[n - 1])));
+    double scale =
+        Math.max(1e-300, Math.max(Math.abs(batch.values()[0]), Math.abs(batch.values()[n - 1])));
     double[] q = inc.vectors();
     for (int j = 0; j < n; j++) {
       assertEquals(batch.values()[j], inc.values()[j], TOL * scale, "eigenvalue " + j);
@@ -33,9 +38,12 @@ class IncrementalEigenTest {
         }
         residual += s * s;
       }
-      assertTrue(Math.sqrt(residual) <= TOL * scale, "residual of eigenpair " + j + ": " + Math.sqrt(residual));
-      boolean separated = (j == 0 || batch.values()[j - 1] - batch.values()[j] > 1e-3 * scale)
-          && (j == n - 1 || batch.values()[j] - batch.values()[j + 1] > 1e-3 * scale);
+      assertTrue(
+          Math.sqrt(residual) <= TOL * scale,
+          "residual of eigenpair " + j + ": " + Math.sqrt(residual));
+      boolean separated =
+          (j == 0 || batch.values()[j - 1] - batch.values()[j] > 1e-3 * scale)
+              && (j == n - 1 || batch.values()[j] - batch.values()[j + 1] > 1e-3 * scale);
       if (separated) {
         double dot = 0;
         for (int r = 0; r < n; r++) {
@@ -93,13 +101,15 @@ class IncrementalEigenTest {
     }
     IncrementalEigen.Stats stats = inc.stats();
     assertEquals(200, stats.rankOneUpdates());
-    assertTrue(stats.maxOrthogonalityError() < 1e-12, "orthogonality " + stats.maxOrthogonalityError());
+    assertTrue(
+        stats.maxOrthogonalityError() < 1e-12, "orthogonality " + stats.maxOrthogonalityError());
     assertEquals(0, stats.recomputations(), "Gu-Eisenstat vectors need no recomputation here");
   }
 
   @Test
   void deflatesZeroComponentsAndRepeatedEigenvalues() {
-    // A = diag(1, 1, 1, 2, 2, 3, 4, 5) in a random orthogonal basis; v touches the repeated eigenvalues and
+    // A = diag(1, 1, 1, 2, 2, 3, 4, 5) in a random orthogonal basis; v touches the repeated
+    // eigenvalues and
     // misses the last two eigenvectors (zero components).
     int n = 8;
     double[] d = {1, 1, 1, 2, 2, 3, 4, 5};
@@ -127,7 +137,8 @@ class IncrementalEigenTest {
     }
     assertMatchesBatch(inc.toSymmetricEigen(), a, n);
     IncrementalEigen.Stats stats = inc.stats();
-    assertTrue(stats.rotations() > 0, "repeated eigenvalues must be deflated by rotations: " + stats);
+    assertTrue(
+        stats.rotations() > 0, "repeated eigenvalues must be deflated by rotations: " + stats);
     assertTrue(stats.deflated() >= 2 * 200, "two zero components in every update: " + stats);
     // The untouched eigenvalues 4 and 5 (their eigenvectors are orthogonal to every v) are exact.
     double[] values = inc.toSymmetricEigen().values();
@@ -145,7 +156,8 @@ class IncrementalEigenTest {
 
   @Test
   void clusteredEigenvaluesStayAccurateAndOrthogonal() {
-    // Adversarial: 40 eigenvalues in [1, 1 + 4e-11] (gaps 1e-12), two far ones, small updates that leave the
+    // Adversarial: 40 eigenvalues in [1, 1 + 4e-11] (gaps 1e-12), two far ones, small updates that
+    // leave the
     // cluster nearly intact, so roots sit extremely close to poles.
     int n = 42;
     Random random = new Random(17);
@@ -170,7 +182,10 @@ class IncrementalEigenTest {
     assertTrue(inc.orthogonalityError() < 1e-12, "orthogonality " + inc.orthogonalityError());
   }
 
-  /** A kernel matrix grown point by point (Algorithm 1), with repeated points, then shrunk (Algorithm 3). */
+  /**
+   * A kernel matrix grown point by point (Algorithm 1), with repeated points, then shrunk
+   * (Algorithm 3).
+   */
   @Test
   void kernelMatrixGrownAndShrunkPointByPointMatchesBatch() {
     int n = 200;
@@ -202,7 +217,8 @@ class IncrementalEigenTest {
     double[] values = inc.toSymmetricEigen().values();
     assertTrue(Math.abs(values[n - 20]) < 1e-10, "eigenvalue " + values[n - 20]);
 
-    // Delete 100 points, each time at an arbitrary position (the eigenpair of e_i is generally not last).
+    // Delete 100 points, each time at an arbitrary position (the eigenpair of e_i is generally not
+    // last).
     int[] alive = new int[n];
     for (int i = 0; i < n; i++) {
       alive[i] = i;
@@ -250,7 +266,8 @@ class IncrementalEigenTest {
       }
     }
     double[] gram = new LandmarkKernel(Kernel.rbf(0.1), points, n, d).gram();
-    IncrementalCenteredEigen inc = new IncrementalCenteredEigen(IncrementalEigen.Monitoring.defaults());
+    IncrementalCenteredEigen inc =
+        new IncrementalCenteredEigen(IncrementalEigen.Monitoring.defaults());
     for (int i = 0; i < n; i++) {
       double[] a = new double[i];
       for (int j = 0; j < i; j++) {
@@ -271,7 +288,8 @@ class IncrementalEigenTest {
       System.arraycopy(alive, pos + 1, alive, pos, size - pos - 1);
       size--;
     }
-    assertMatchesBatch(inc.toSymmetricEigen(), centred(gram, n, java.util.Arrays.copyOf(alive, size)), size);
+    assertMatchesBatch(
+        inc.toSymmetricEigen(), centred(gram, n, java.util.Arrays.copyOf(alive, size)), size);
   }
 
   static int[] allIndices(int n) {
@@ -304,7 +322,10 @@ class IncrementalEigenTest {
     return k;
   }
 
-  /** The deleted row's secular equation against batch decompositions of every A₍₋ᵢ₎ (with repeated rows). */
+  /**
+   * The deleted row's secular equation against batch decompositions of every A₍₋ᵢ₎ (with repeated
+   * rows).
+   */
   @Test
   void deletedRowEigenMatchesBatchOfEveryPrincipalSubmatrix() {
     int n = 40;
@@ -356,12 +377,20 @@ class IncrementalEigenTest {
       SymmetricEigen batch = SymmetricEigen.of(reduced, m);
       double scale = batch.values()[0];
       for (int j = 0; j < count; j++) {
-        assertEquals(batch.values()[j], leading.values()[j], 1e-10 * scale, "row " + i + ", eigenvalue " + j);
+        assertEquals(
+            batch.values()[j],
+            leading.values()[j],
+            1e-10 * scale,
+            "row " + i + ", eigenvalue " + j);
         double dot = 0;
         for (int r = 0; r < m; r++) {
           dot += batch.vectors()[r + j * m] * yReduced[r];
         }
-        assertEquals(Math.abs(dot), Math.abs(leading.projections()[j]), 1e-8 * scale, "row " + i + ", projection " + j);
+        assertEquals(
+            Math.abs(dot),
+            Math.abs(leading.projections()[j]),
+            1e-8 * scale,
+            "row " + i + ", projection " + j);
       }
     }
   }
@@ -372,7 +401,8 @@ class IncrementalEigenTest {
     Random random = new Random(31);
     double[] a = randomSymmetric(random, n);
     // A tolerance below any achievable orthogonality forces a recompute after every update.
-    IncrementalEigen strict = IncrementalEigen.of(a, n, new IncrementalEigen.Monitoring(1e-300, 1, 0));
+    IncrementalEigen strict =
+        IncrementalEigen.of(a, n, new IncrementalEigen.Monitoring(1e-300, 1, 0));
     IncrementalEigen periodic = IncrementalEigen.of(a, n, new IncrementalEigen.Monitoring(1, 0, 5));
     double[] exact = a.clone();
     for (int step = 0; step < 20; step++) {
@@ -394,7 +424,8 @@ class IncrementalEigenTest {
 
   @Test
   void rejectsBadInput() {
-    IncrementalEigen inc = IncrementalEigen.of(new double[] {2, 0, 0, 1}, 2, IncrementalEigen.Monitoring.defaults());
+    IncrementalEigen inc =
+        IncrementalEigen.of(new double[] {2, 0, 0, 1}, 2, IncrementalEigen.Monitoring.defaults());
     assertThrows(IllegalArgumentException.class, () -> inc.rankOne(1, new double[3]));
     assertThrows(IllegalArgumentException.class, () -> inc.rankOne(Double.NaN, new double[2]));
     assertThrows(IllegalArgumentException.class, () -> inc.expand(new double[1], 1));

@@ -40,8 +40,10 @@ class InertiaTest {
     }
     double[] a = withSpectrum(lambda, 4);
     double[] computed = SymmetricEigen.of(a, n).values();
-    // Thresholds halfway (geometrically) between eigenvalues, where the count is not a matter of rounding.
-    for (double tau : new double[] {0.5, between(5), between(20), between(35), between(50), -0.025, -1}) {
+    // Thresholds halfway (geometrically) between eigenvalues, where the count is not a matter of
+    // rounding.
+    for (double tau :
+        new double[] {0.5, between(5), between(20), between(35), between(50), -0.025, -1}) {
       int expected = 0;
       for (double v : computed) {
         expected += v > tau ? 1 : 0;
@@ -60,7 +62,8 @@ class InertiaTest {
   @Test
   void largestEigenvalueOfKernelLikeMatrices() {
     double[] spread = {5, 1, 0.5, 0.1, 0.01, 0.001, 1e-9, 0};
-    assertEquals(5.0, Inertia.largestEigenvalue(withSpectrum(spread, 7), spread.length, 100), 1e-10);
+    assertEquals(
+        5.0, Inertia.largestEigenvalue(withSpectrum(spread, 7), spread.length, 100), 1e-10);
     // A nearly repeated top eigenvalue: the quotient still lands within the gap.
     double[] close = {1.0, 0.999999, 0.5, 0.2, 0.1};
     assertEquals(1.0, Inertia.largestEigenvalue(withSpectrum(close, 8), close.length, 100), 2e-6);

@@ -78,7 +78,8 @@ class SymmetricEigenTest {
         for (int j = 0; j < n; j++) {
           av += a[i + j * n] * v[j + c * n];
         }
-        assertEquals(leading.values()[c] * v[i + c * n], av, 1e-10 * scale, "residual of vector " + c);
+        assertEquals(
+            leading.values()[c] * v[i + c * n], av, 1e-10 * scale, "residual of vector " + c);
         norm += v[i + c * n] * v[i + c * n];
         dot += v[i + c * n] * full.vectors()[i + c * n];
       }
@@ -86,8 +87,8 @@ class SymmetricEigenTest {
       assertEquals(1.0, Math.abs(dot), 1e-9, "vector " + c + " vs the full decomposition");
     }
     assertEquals(0, SymmetricEigen.leading(a, n, 0).vectors().length);
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> SymmetricEigen.leading(a, n, n + 1));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> SymmetricEigen.leading(a, n, n + 1));
   }
 
   @Test

@@ -19,19 +19,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bad input gets a clear error naming the column, row or parameter, raised before the expensive pass
- * (checked by recording the Spark jobs that ran).
+ * Bad input gets a clear error naming the column, row or parameter, raised before the expensive
+ * pass (checked by recording the Spark jobs that ran).
  */
 class BadInputTest {
 
   private final List<String> jobs = Collections.synchronizedList(new ArrayList<>());
-  private final SparkListener listener = new SparkListener() {
-    @Override
-    public void onJobStart(SparkListenerJobStart start) {
-      String description = start.properties() == null ? null : start.properties().getProperty("spark.job.description");
-      jobs.add(String.valueOf(description));
-    }
-  };
+  private final SparkListener listener =
+      new SparkListener() {
+        @Override
+        public void onJobStart(SparkListenerJobStart start) {
+          String description =
+              start.properties() == null
+                  ? null
+                  : start.properties().getProperty("spark.job.description");
+          jobs.add(String.valueOf(description));
+        }
+      };
 
   @BeforeEach
   void listen() {
@@ -62,9 +66,11 @@ class BadInputTest {
   private String fitError(List<Vector> data, NystromKernelPCA estimator) {
     Dataset<Row> df = LocalSpark.vectors(data, 3);
     jobs.clear();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> estimator.fit(df));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> estimator.fit(df));
     drainListenerBus();
-    assertTrue(jobs.stream().noneMatch(j -> j.contains("accumulate")),
+    assertTrue(
+        jobs.stream().noneMatch(j -> j.contains("accumulate")),
         "the statistics pass must not run: " + jobs);
     return e.getMessage();
   }
@@ -74,7 +80,8 @@ class BadInputTest {
     List<Vector> data = good(50);
     data.set(17, Vectors.dense(1, Double.NaN, 0));
     String nan = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
-    assertTrue(nan.contains("Column 'features'") && nan.contains("row 17") && nan.contains("NaN"), nan);
+    assertTrue(
+        nan.contains("Column 'features'") && nan.contains("row 17") && nan.contains("NaN"), nan);
     data.set(17, Vectors.dense(1, 0, Double.POSITIVE_INFINITY));
     String inf = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
     assertTrue(inf.contains("row 17") && inf.contains("Infinity"), inf);
@@ -97,9 +104,11 @@ class BadInputTest {
     String empty = fitError(new ArrayList<>(), new NystromKernelPCA().setK(2).setNumLandmarks(10));
     assertTrue(empty.contains("no rows"), empty);
     String tooMany = fitError(good(30), new NystromKernelPCA().setK(2).setNumLandmarks(31));
-    assertEquals("numLandmarks m = 31 exceeds the number of rows n = 30; use m <= n (m = n gives exact kernel PCA)",
+    assertEquals(
+        "numLandmarks m = 31 exceeds the number of rows n = 30; use m <= n (m = n gives exact kernel PCA)",
         tooMany);
-    String rank = fitError(good(30), new NystromKernelPCA().setKernel("linear").setK(4).setNumLandmarks(10));
+    String rank =
+        fitError(good(30), new NystromKernelPCA().setKernel("linear").setK(4).setNumLandmarks(10));
     assertTrue(rank.contains("k = 4 exceeds the rank") && rank.contains("r = 3"), rank);
   }
 
@@ -107,64 +116,80 @@ class BadInputTest {
   void badParametersFailWhenSetOrBeforeAnyJob() {
     Dataset<Row> df = LocalSpark.vectors(good(20), 2);
     jobs.clear();
-    IllegalArgumentException km = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().setK(11).setNumLandmarks(10).fit(df));
-    assertTrue(km.getMessage().contains("k = 11 exceeds the number of landmarks m = 10"), km.getMessage());
-    IllegalArgumentException noK = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().fit(df));
+    IllegalArgumentException km =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(11).setNumLandmarks(10).fit(df));
+    assertTrue(
+        km.getMessage().contains("k = 11 exceeds the number of landmarks m = 10"), km.getMessage());
+    IllegalArgumentException noK =
+        assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().fit(df));
     assertTrue(noK.getMessage().contains("Param k"), noK.getMessage());
     drainListenerBus();
     assertEquals(List.of(), jobs, "parameter errors come before any Spark job");
 
     for (double gamma : new double[] {0, -1}) {
-      IllegalArgumentException g = assertThrows(IllegalArgumentException.class,
-          () -> new NystromKernelPCA().setGamma(gamma));
+      IllegalArgumentException g =
+          assertThrows(
+              IllegalArgumentException.class, () -> new NystromKernelPCA().setGamma(gamma));
       assertTrue(g.getMessage().contains("gamma"), g.getMessage());
     }
     assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setK(0));
     assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setNumLandmarks(0));
     assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setKernel("rbff"));
     assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setRcond(1.0));
-    assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setLandmarkSampling("best"));
-    IllegalArgumentException column = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().setK(2).setInputCol("pixels").fit(df));
+    assertThrows(
+        IllegalArgumentException.class, () -> new NystromKernelPCA().setLandmarkSampling("best"));
+    IllegalArgumentException column =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(2).setInputCol("pixels").fit(df));
     assertTrue(column.getMessage().contains("'pixels' does not exist"), column.getMessage());
-    IllegalArgumentException type = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().setK(2).setInputCol("id").fit(df));
+    IllegalArgumentException type =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(2).setInputCol("id").fit(df));
     assertTrue(type.getMessage().contains("must be of type Vector"), type.getMessage());
-    IllegalArgumentException landmarks = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().setK(1).setLandmarks(Vectors.dense(1, 2)).fit(df));
+    IllegalArgumentException landmarks =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(1).setLandmarks(Vectors.dense(1, 2)).fit(df));
     assertTrue(landmarks.getMessage().contains("size 2"), landmarks.getMessage());
   }
 
   @Test
   void dottedColumnNamesAreTakenLiterally() {
     Dataset<Row> df = LocalSpark.vectors(good(30), 2).withColumnRenamed("features", "pixels.raw");
-    NystromKernelPCAModel model = new NystromKernelPCA().setInputCol("pixels.raw").setK(2).setNumLandmarks(10)
-        .fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setInputCol("pixels.raw").setK(2).setNumLandmarks(10).fit(df);
     assertEquals(30, model.transform(df).count());
   }
 
   @Test
   void transformRejectsNonFiniteValuesWithTheirPosition() {
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
-        .fit(LocalSpark.vectors(good(30), 2));
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setK(2).setNumLandmarks(10).fit(LocalSpark.vectors(good(30), 2));
     List<Vector> bad = good(5);
     bad.set(3, Vectors.dense(1, Double.NaN, 0));
-    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
+    Exception e =
+        assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
     Throwable root = e;
     while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
       root = root.getCause();
     }
-    assertTrue(root.getMessage().contains("position 3") && root.getMessage().contains("NaN"), root.getMessage());
+    assertTrue(
+        root.getMessage().contains("position 3") && root.getMessage().contains("NaN"),
+        root.getMessage());
   }
 
   @Test
   void transformRejectsVectorsOfTheWrongSize() {
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
-        .fit(LocalSpark.vectors(good(30), 2));
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setK(2).setNumLandmarks(10).fit(LocalSpark.vectors(good(30), 2));
     List<Vector> wrong = List.of(Vectors.dense(1, 2, 3, 4));
-    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(wrong, 1)).collect());
+    Exception e =
+        assertThrows(
+            Exception.class, () -> model.transform(LocalSpark.vectors(wrong, 1)).collect());
     Throwable root = e;
     while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
       root = root.getCause();
@@ -172,25 +197,36 @@ class BadInputTest {
     assertTrue(root.getMessage().contains("has size 4, the model expects 3"), root.getMessage());
   }
 
-  /** Finite values whose squared norm overflows (|x| ~ 1e154) are named as such, not as NaN or infinite. */
+  /**
+   * Finite values whose squared norm overflows (|x| ~ 1e154) are named as such, not as NaN or
+   * infinite.
+   */
   @Test
   void valuesTooLargeForKernelArithmeticNameTheRow() {
     List<Vector> data = good(50);
     data.set(17, Vectors.dense(1, 1e154, -1e154));
     String fit = fitError(data, new NystromKernelPCA().setK(2).setNumLandmarks(10));
-    assertTrue(fit.contains("Column 'features'") && fit.contains("row 17") && fit.contains("squared norm overflows")
-        && fit.contains("at index 1") && !fit.contains("NaN"), fit);
+    assertTrue(
+        fit.contains("Column 'features'")
+            && fit.contains("row 17")
+            && fit.contains("squared norm overflows")
+            && fit.contains("at index 1")
+            && !fit.contains("NaN"),
+        fit);
 
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10)
-        .fit(LocalSpark.vectors(good(30), 2));
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setK(2).setNumLandmarks(10).fit(LocalSpark.vectors(good(30), 2));
     List<Vector> bad = good(5);
     bad.set(2, Vectors.dense(3e154, 0, 0));
-    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
+    Exception e =
+        assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(bad, 1)).collect());
     Throwable root = e;
     while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
       root = root.getCause();
     }
-    assertTrue(root.getMessage().contains("position 2") && root.getMessage().contains("squared norm overflows"),
+    assertTrue(
+        root.getMessage().contains("position 2")
+            && root.getMessage().contains("squared norm overflows"),
         root.getMessage());
   }
 }

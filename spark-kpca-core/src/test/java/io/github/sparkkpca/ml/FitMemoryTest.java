@@ -8,7 +8,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** The size FitMemory expects of one serialized statistic against the size Java serialization produces. */
+/**
+ * The size FitMemory expects of one serialized statistic against the size Java serialization
+ * produces.
+ */
 class FitMemoryTest {
 
   @Test
@@ -27,8 +30,10 @@ class FitMemoryTest {
     long expected = FitMemory.summaryBytes(r, "org.apache.spark.serializer.JavaSerializer");
     // The packed triangle and one 5-byte block header per 1024 bytes of it.
     assertEquals(4L * r * (r + 1) + 5 * ((4L * r * (r + 1) + 1023) / 1024), expected);
-    assertTrue(bytes.size() >= expected && bytes.size() <= expected + 8L * r + 1000,
+    assertTrue(
+        bytes.size() >= expected && bytes.size() <= expected + 8L * r + 1000,
         bytes.size() + " bytes serialized, " + expected + " expected");
-    assertEquals(8L * r * r, FitMemory.summaryBytes(r, "org.apache.spark.serializer.KryoSerializer"));
+    assertEquals(
+        8L * r * r, FitMemory.summaryBytes(r, "org.apache.spark.serializer.KryoSerializer"));
   }
 }

@@ -31,8 +31,15 @@ class IncrementalNystromTest {
   }
 
   private static NystromKernelPCAModel fitBase(boolean centered) {
-    return new NystromKernelPCA().setNumLandmarks(8).setK(4).setGamma(0.3).setSeed(7).setCentered(centered)
-        .setInputCol("features").setOutputCol("kpca").fit(DF);
+    return new NystromKernelPCA()
+        .setNumLandmarks(8)
+        .setK(4)
+        .setGamma(0.3)
+        .setSeed(7)
+        .setCentered(centered)
+        .setInputCol("features")
+        .setOutputCol("kpca")
+        .fit(DF);
   }
 
   private static Vector[] rows(int... indices) {
@@ -49,7 +56,11 @@ class IncrementalNystromTest {
     double top = batch.eigenvalues().apply(0);
     assertEquals(batch.eigenvalues().size(), grown.eigenvalues().size());
     for (int j = 0; j < batch.eigenvalues().size(); j++) {
-      assertEquals(batch.eigenvalues().apply(j), grown.eigenvalues().apply(j), 1e-9 * top, "eigenvalue " + j);
+      assertEquals(
+          batch.eigenvalues().apply(j),
+          grown.eigenvalues().apply(j),
+          1e-9 * top,
+          "eigenvalue " + j);
     }
     assertEquals(batch.totalVariance(), grown.totalVariance(), 1e-10 * batch.totalVariance());
     double[][] a = LocalSpark.collect(batch.transform(DF), "kpca");
@@ -78,10 +89,16 @@ class IncrementalNystromTest {
   void grownLandmarkByLandmarkEqualsBatchFitWithTheSameLandmarks() {
     NystromKernelPCAModel model = base(true);
     Vector[] added = rows(3, 17, 40, 41, 77, 90, 101, 130, 150, 151, 170, 199, 200, 220, 239);
-    IncrementalNystrom.Growth growth = IncrementalNystrom.grow(model, DF, added,
-        IncrementalEigen.Monitoring.defaults());
-    NystromKernelPCAModel batch = new NystromKernelPCA().setLandmarks(concat(model, added)).setK(4).setGamma(0.3)
-        .setInputCol("features").setOutputCol("kpca").fit(DF);
+    IncrementalNystrom.Growth growth =
+        IncrementalNystrom.grow(model, DF, added, IncrementalEigen.Monitoring.defaults());
+    NystromKernelPCAModel batch =
+        new NystromKernelPCA()
+            .setLandmarks(concat(model, added))
+            .setK(4)
+            .setGamma(0.3)
+            .setInputCol("features")
+            .setOutputCol("kpca")
+            .fit(DF);
     assertSameModel(batch, growth.model());
     IncrementalNystrom.Drift drift = growth.drift();
     assertEquals(8, drift.initialLandmarks());
@@ -98,11 +115,20 @@ class IncrementalNystromTest {
   void aRepeatedLandmarkGivesTheRankDeficientBatchModel() {
     NystromKernelPCAModel model = base(false);
     double[] first = Arrays.copyOfRange(model.landmarks().transpose().toArray(), 0, 4);
-    Vector[] added = {new DenseVector(X[5]), new DenseVector(first), new DenseVector(X[60]), new DenseVector(X[5])};
-    IncrementalNystrom.Growth growth = IncrementalNystrom.grow(model, DF, added,
-        IncrementalEigen.Monitoring.defaults());
-    NystromKernelPCAModel batch = new NystromKernelPCA().setLandmarks(concat(model, added)).setK(4).setGamma(0.3)
-        .setCentered(false).setInputCol("features").setOutputCol("kpca").fit(DF);
+    Vector[] added = {
+      new DenseVector(X[5]), new DenseVector(first), new DenseVector(X[60]), new DenseVector(X[5])
+    };
+    IncrementalNystrom.Growth growth =
+        IncrementalNystrom.grow(model, DF, added, IncrementalEigen.Monitoring.defaults());
+    NystromKernelPCAModel batch =
+        new NystromKernelPCA()
+            .setLandmarks(concat(model, added))
+            .setK(4)
+            .setGamma(0.3)
+            .setCentered(false)
+            .setInputCol("features")
+            .setOutputCol("kpca")
+            .fit(DF);
     assertEquals(10, batch.rank(), "two of the 12 landmarks repeat others");
     assertEquals(2, growth.model().droppedRank());
     assertSameModel(batch, growth.model());
@@ -112,28 +138,44 @@ class IncrementalNystromTest {
   @Test
   void sampledLandmarksAreSeededAndNew() {
     NystromKernelPCAModel model = base(true);
-    IncrementalNystrom.Growth a = IncrementalNystrom.grow(model, DF, 6, 7L, IncrementalEigen.Monitoring.defaults());
-    IncrementalNystrom.Growth b = IncrementalNystrom.grow(model, DF, 6, 7L, IncrementalEigen.Monitoring.defaults());
+    IncrementalNystrom.Growth a =
+        IncrementalNystrom.grow(model, DF, 6, 7L, IncrementalEigen.Monitoring.defaults());
+    IncrementalNystrom.Growth b =
+        IncrementalNystrom.grow(model, DF, 6, 7L, IncrementalEigen.Monitoring.defaults());
     assertArrayEquals(a.model().landmarks().toArray(), b.model().landmarks().toArray(), 0.0);
     assertEquals(14, a.model().numSupportPoints());
-    assertEquals(14, a.model().rank(), "the same seed as the fit must not draw the fit's landmarks again");
+    assertEquals(
+        14, a.model().rank(), "the same seed as the fit must not draw the fit's landmarks again");
     double[] grown = a.model().landmarks().transpose().toArray();
     double[] original = model.landmarks().transpose().toArray();
-    assertArrayEquals(original, Arrays.copyOf(grown, original.length), 0.0, "old landmarks first, unchanged");
+    assertArrayEquals(
+        original, Arrays.copyOf(grown, original.length), 0.0, "old landmarks first, unchanged");
   }
 
   @Test
   void rejectsBadLandmarksAndCounts() {
     NystromKernelPCAModel model = base(true);
     IncrementalEigen.Monitoring monitoring = IncrementalEigen.Monitoring.defaults();
-    assertThrows(IllegalArgumentException.class, () -> IncrementalNystrom.grow(model, DF, 0, 1L, monitoring));
-    assertThrows(IllegalArgumentException.class,
-        () -> IncrementalNystrom.grow(model, DF, new Vector[] {new DenseVector(new double[3])}, monitoring));
-    assertThrows(IllegalArgumentException.class,
-        () -> IncrementalNystrom.grow(model, DF, new Vector[] {new DenseVector(new double[] {0, 0, Double.NaN, 0})},
-            monitoring));
-    IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
-        () -> IncrementalNystrom.grow(model, DF, 240, 1L, monitoring));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> IncrementalNystrom.grow(model, DF, 0, 1L, monitoring));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            IncrementalNystrom.grow(
+                model, DF, new Vector[] {new DenseVector(new double[3])}, monitoring));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            IncrementalNystrom.grow(
+                model,
+                DF,
+                new Vector[] {new DenseVector(new double[] {0, 0, Double.NaN, 0})},
+                monitoring));
+    IllegalArgumentException tooMany =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> IncrementalNystrom.grow(model, DF, 240, 1L, monitoring));
     assertTrue(tooMany.getMessage().contains("fewer than the 240"), tooMany.getMessage());
   }
 }

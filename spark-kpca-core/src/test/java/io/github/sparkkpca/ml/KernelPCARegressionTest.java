@@ -19,7 +19,6 @@ import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -34,19 +33,21 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KernelPCARegressionTest {
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   static Dataset<Row> labelled(double[][] x, double[] y, int partitions) {
     List<Row> rows = new ArrayList<>(x.length);
     for (int i = 0; i < x.length; i++) {
       rows.add(RowFactory.create((long) i, new DenseVector(x[i]), y[i]));
     }
-    StructType schema = new StructType().add("id", DataTypes.LongType, false)
-        .add(new AttributeGroup("features", x[0].length).toStructField())
-        .add("label", DataTypes.DoubleType, false);
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add(new AttributeGroup("features", x[0].length).toStructField())
+            .add("label", DataTypes.DoubleType, false);
     org.apache.spark.api.java.JavaSparkContext jsc =
-        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(LocalSpark.spark().sparkContext());
+        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(
+            LocalSpark.spark().sparkContext());
     return LocalSpark.spark().createDataFrame(jsc.parallelize(rows, partitions), schema);
   }
 
@@ -99,8 +100,9 @@ class KernelPCARegressionTest {
   }
 
   /**
-   * Labels planted in the first 3 eigenvectors of K plus Gaussian noise: the relevant dimension is 3, and with
-   * m = n landmarks ℓ(d) equals the paper's formula evaluated from the exact coefficients.
+   * Labels planted in the first 3 eigenvectors of K plus Gaussian noise: the relevant dimension is
+   * 3, and with m = n landmarks ℓ(d) equals the paper's formula evaluated from the exact
+   * coefficients.
    */
   @Test
   void plantedDimensionAndExactLikelihood() {
@@ -117,8 +119,12 @@ class KernelPCARegressionTest {
       }
       y[j] += 0.15 * random.nextGaussian();
     }
-    KernelPCARegressionModel model = new RelevantDimensionEstimator().setGammaGrid(new double[] {0.3})
-        .setNumLandmarks(n).setLabelMode("real").fit(labelled(x, y, 2));
+    KernelPCARegressionModel model =
+        new RelevantDimensionEstimator()
+            .setGammaGrid(new double[] {0.3})
+            .setNumLandmarks(n)
+            .setLabelMode("real")
+            .fit(labelled(x, y, 2));
     assertEquals(3, model.getDimension(), "planted dimension");
     assertEquals(0.3, model.getGamma());
     double[] s = coefficients(eig, y);
@@ -132,7 +138,8 @@ class KernelPCARegressionTest {
     double[] ev = model.chosen().eigenvalues();
     for (int i = 0; i < 10; i++) {
       assertEquals(eig.values()[i] / n, ev[i], 1e-9 * eig.values()[0] / n, "eigenvalue " + i);
-      assertEquals(Math.abs(s[i]), Math.abs(model.chosen().coefficients()[i]), 1e-7, "coefficient " + i);
+      assertEquals(
+          Math.abs(s[i]), Math.abs(model.chosen().coefficients()[i]), 1e-7, "coefficient " + i);
     }
     // The training predictions are the denoised labels π_3(Y) = Σ_{i≤3} u_i s_i.
     double[] fitted = predictions(model.transform(labelled(x, y, 2)));
@@ -146,8 +153,9 @@ class KernelPCARegressionTest {
   }
 
   /**
-   * The kPCR fit is least squares of the labels on the scores of the d leading Nyström components (computed
-   * here by NystromKernelPCA and the normal equations), without and with an intercept, on unseen rows too.
+   * The kPCR fit is least squares of the labels on the scores of the d leading Nyström components
+   * (computed here by NystromKernelPCA and the normal equations), without and with an intercept, on
+   * unseen rows too.
    */
   @Test
   void fitIsLeastSquaresOnComponentScores() {
@@ -162,10 +170,22 @@ class KernelPCARegressionTest {
     Dataset<Row> testFrame = labelled(test, new double[test.length], 2);
     int d = 6;
     for (boolean intercept : new boolean[] {false, true}) {
-      KernelPCARegressionModel model = new KernelPCARegressor().setGamma(0.2).setNumLandmarks(60).setDimension(d)
-          .setSeed(17).setFitIntercept(intercept).fit(train);
-      NystromKernelPCAModel pca = new NystromKernelPCA().setGamma(0.2).setNumLandmarks(60).setK(d).setSeed(17)
-          .setCentered(intercept).fit(train);
+      KernelPCARegressionModel model =
+          new KernelPCARegressor()
+              .setGamma(0.2)
+              .setNumLandmarks(60)
+              .setDimension(d)
+              .setSeed(17)
+              .setFitIntercept(intercept)
+              .fit(train);
+      NystromKernelPCAModel pca =
+          new NystromKernelPCA()
+              .setGamma(0.2)
+              .setNumLandmarks(60)
+              .setK(d)
+              .setSeed(17)
+              .setCentered(intercept)
+              .fit(train);
       double[][] scores = LocalSpark.collect(pca.transform(train), "kpca");
       double[] beta = leastSquares(scores, y, intercept);
       double[][] testScores = LocalSpark.collect(pca.transform(testFrame), "kpca");
@@ -185,7 +205,9 @@ class KernelPCARegressionTest {
     }
   }
 
-  /** β of min ‖y − [1] S β‖² by the normal equations (Gaussian elimination with partial pivoting). */
+  /**
+   * β of min ‖y − [1] S β‖² by the normal equations (Gaussian elimination with partial pivoting).
+   */
   static double[] leastSquares(double[][] scores, double[] y, boolean intercept) {
     int p = scores[0].length + (intercept ? 1 : 0);
     double[][] a = new double[p][p + 1];
@@ -260,9 +282,9 @@ class KernelPCARegressionTest {
   }
 
   /**
-   * Twonorm with the paper's protocol (400 rows, the 20 widths, exact: m = n): a small dimension (the paper: 2)
-   * and a test error near the Bayes rate 2.3 % (the paper: 2.4 ± 0.1 %); on 4000 test rows the standard error
-   * is 0.24 %, so the bound 3.5 % leaves room for the paper's spread.
+   * Twonorm with the paper's protocol (400 rows, the 20 widths, exact: m = n): a small dimension
+   * (the paper: 2) and a test error near the Bayes rate 2.3 % (the paper: 2.4 ± 0.1 %); on 4000
+   * test rows the standard error is 0.24 %, so the bound 3.5 % leaves room for the paper's spread.
    */
   @Test
   void twonormSmallDimensionAndNearBayesError() {
@@ -270,8 +292,11 @@ class KernelPCARegressionTest {
     double[][] x = twonorm(400, 1, y);
     double[] yTest = new double[4000];
     double[][] xTest = twonorm(4000, 2, yTest);
-    KernelPCARegressionModel model = new RelevantDimensionEstimator().setNumLandmarks(400).setMaxDimension(30)
-        .fit(labelled(x, y, 2));
+    KernelPCARegressionModel model =
+        new RelevantDimensionEstimator()
+            .setNumLandmarks(400)
+            .setMaxDimension(30)
+            .fit(labelled(x, y, 2));
     assertEquals("binary", model.labelCoding().mode());
     assertTrue(model.getDimension() <= 4, "dimension " + model.getDimension());
     assertEquals(20, model.widths().size());
@@ -283,27 +308,43 @@ class KernelPCARegressionTest {
     double error = errors / (double) p.length;
     assertTrue(error > 0.01 && error < 0.035, "test error " + error);
     assertTrue(model.trainingError() < 0.06, "estimated error rate " + model.trainingError());
-    assertTrue(model.dimensionCv() >= 1 && model.dimensionCv() <= 20, "dim (cv) " + model.dimensionCv());
+    assertTrue(
+        model.dimensionCv() >= 1 && model.dimensionCv() <= 20, "dim (cv) " + model.dimensionCv());
   }
 
-  /** Same rows, 1 and 4 partitions: the same landmarks, dimension, γ and predictions to rounding. */
+  /**
+   * Same rows, 1 and 4 partitions: the same landmarks, dimension, γ and predictions to rounding.
+   */
   @Test
   void partitionCountInvariance() {
     double[] y = new double[150];
     double[][] x = twonorm(150, 3, y);
     double[] gammas = {0.001, 0.01, 0.1};
-    KernelPCARegressionModel one = new RelevantDimensionEstimator().setGammaGrid(gammas).setNumLandmarks(50)
-        .setSeed(4).fit(labelled(x, y, 1));
-    KernelPCARegressionModel four = new RelevantDimensionEstimator().setGammaGrid(gammas).setNumLandmarks(50)
-        .setSeed(4).fit(labelled(x, y, 4));
+    KernelPCARegressionModel one =
+        new RelevantDimensionEstimator()
+            .setGammaGrid(gammas)
+            .setNumLandmarks(50)
+            .setSeed(4)
+            .fit(labelled(x, y, 1));
+    KernelPCARegressionModel four =
+        new RelevantDimensionEstimator()
+            .setGammaGrid(gammas)
+            .setNumLandmarks(50)
+            .setSeed(4)
+            .fit(labelled(x, y, 4));
     assertEquals(one.getDimension(), four.getDimension());
     assertEquals(one.getGamma(), four.getGamma());
     assertArrayEquals(one.logLikelihood(), four.logLikelihood(), 1e-9);
-    assertArrayEquals(predictions(one.transform(labelled(x, y, 3))), predictions(four.transform(labelled(x, y, 3))),
+    assertArrayEquals(
+        predictions(one.transform(labelled(x, y, 3))),
+        predictions(four.transform(labelled(x, y, 3))),
         1e-9);
   }
 
-  /** Save/load: the same predictions bit for bit, the same diagnostics; refuses to overwrite; in a Pipeline. */
+  /**
+   * Save/load: the same predictions bit for bit, the same diagnostics; refuses to overwrite; in a
+   * Pipeline.
+   */
   @Test
   void saveLoadRoundTripAndPipeline() throws Exception {
     double[][] x = LocalSpark.clusters(150, 3, 8);
@@ -312,8 +353,12 @@ class KernelPCARegressionTest {
       y[i] = i % 3;
     }
     Dataset<Row> df = labelled(x, y, 2);
-    KernelPCARegressionModel model = new RelevantDimensionEstimator().setGammaGrid(new double[] {0.05, 0.5})
-        .setNumLandmarks(40).setLabelMode("multiclass").fit(df);
+    KernelPCARegressionModel model =
+        new RelevantDimensionEstimator()
+            .setGammaGrid(new double[] {0.05, 0.5})
+            .setNumLandmarks(40)
+            .setLabelMode("multiclass")
+            .fit(df);
     double[] before = predictions(model.transform(df));
     int correct = 0;
     for (int i = 0; i < y.length; i++) {
@@ -334,8 +379,12 @@ class KernelPCARegressionTest {
     assertArrayEquals(model.noiseVariance(), loaded.noiseVariance(), 0.0);
     assertEquals(model.predict(new DenseVector(x[5])), loaded.predict(new DenseVector(x[5])));
 
-    KernelPCARegressor regressor = new KernelPCARegressor().setGamma(0.5).setDimension(4).setNumLandmarks(30)
-        .setLabelMode("multiclass");
+    KernelPCARegressor regressor =
+        new KernelPCARegressor()
+            .setGamma(0.5)
+            .setDimension(4)
+            .setNumLandmarks(30)
+            .setLabelMode("multiclass");
     PipelineModel pipeline = new Pipeline().setStages(new PipelineStage[] {regressor}).fit(df);
     String pipelinePath = tmp.resolve("pipeline").toString();
     pipeline.write().save(pipelinePath);
@@ -352,12 +401,20 @@ class KernelPCARegressionTest {
   void worksInCrossValidator() {
     double[] y = new double[90];
     double[][] x = twonorm(90, 6, y);
-    KernelPCARegressor regressor = new KernelPCARegressor().setGamma(0.03).setNumLandmarks(30).setDimension(1);
-    org.apache.spark.ml.param.ParamMap[] grid = new org.apache.spark.ml.tuning.ParamGridBuilder()
-        .addGrid(regressor.dimension(), new int[] {1, 3}).build();
-    org.apache.spark.ml.tuning.CrossValidatorModel cv = new org.apache.spark.ml.tuning.CrossValidator()
-        .setEstimator(regressor).setEstimatorParamMaps(grid).setNumFolds(2).setSeed(3)
-        .setEvaluator(new org.apache.spark.ml.evaluation.RegressionEvaluator()).fit(labelled(x, y, 2));
+    KernelPCARegressor regressor =
+        new KernelPCARegressor().setGamma(0.03).setNumLandmarks(30).setDimension(1);
+    org.apache.spark.ml.param.ParamMap[] grid =
+        new org.apache.spark.ml.tuning.ParamGridBuilder()
+            .addGrid(regressor.dimension(), new int[] {1, 3})
+            .build();
+    org.apache.spark.ml.tuning.CrossValidatorModel cv =
+        new org.apache.spark.ml.tuning.CrossValidator()
+            .setEstimator(regressor)
+            .setEstimatorParamMaps(grid)
+            .setNumFolds(2)
+            .setSeed(3)
+            .setEvaluator(new org.apache.spark.ml.evaluation.RegressionEvaluator())
+            .fit(labelled(x, y, 2));
     assertEquals(2, cv.avgMetrics().length);
     assertTrue(Double.isFinite(cv.avgMetrics()[0]) && Double.isFinite(cv.avgMetrics()[1]));
     int best = ((KernelPCARegressionModel) cv.bestModel()).getDimension();
@@ -370,17 +427,41 @@ class KernelPCARegressionTest {
     double[][] x = LocalSpark.clusters(30, 3, 1);
     double[] y = new double[30];
     y[7] = Double.NaN;
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new KernelPCARegressor().setGamma(0.1).setDimension(2).setNumLandmarks(10).fit(labelled(x, y, 1)));
-    assertTrue(e.getMessage().contains("position 7") && e.getMessage().contains("label"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new KernelPCARegressor()
+                    .setGamma(0.1)
+                    .setDimension(2)
+                    .setNumLandmarks(10)
+                    .fit(labelled(x, y, 1)));
+    assertTrue(
+        e.getMessage().contains("position 7") && e.getMessage().contains("label"), e.getMessage());
     y[7] = 0.5;
-    e = assertThrows(IllegalArgumentException.class, () -> new KernelPCARegressor().setGamma(0.1).setDimension(2)
-        .setNumLandmarks(10).setLabelMode("binary").fit(labelled(x, y, 1)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new KernelPCARegressor()
+                    .setGamma(0.1)
+                    .setDimension(2)
+                    .setNumLandmarks(10)
+                    .setLabelMode("binary")
+                    .fit(labelled(x, y, 1)));
     assertTrue(e.getMessage().contains("-1 and +1"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> new KernelPCARegressor().setGamma(0.1).setDimension(20)
-        .setNumLandmarks(10).fit(labelled(x, y, 1)));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new KernelPCARegressor()
+                    .setGamma(0.1)
+                    .setDimension(20)
+                    .setNumLandmarks(10)
+                    .fit(labelled(x, y, 1)));
     assertTrue(e.getMessage().contains("dimension d = 20"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new KernelPCARegressor().setNumLandmarks(10)
-        .fit(labelled(x, y, 1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new KernelPCARegressor().setNumLandmarks(10).fit(labelled(x, y, 1)));
   }
 }

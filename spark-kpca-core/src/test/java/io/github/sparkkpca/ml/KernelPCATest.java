@@ -20,8 +20,10 @@ class KernelPCATest {
     double[][] x = LocalSpark.clusters(90, 4, 21);
     Dataset<Row> df = LocalSpark.frame(x, 3);
     KernelPCAModel model = new KernelPCA().setKernel("laplacian").setGamma(0.3).setK(4).fit(df);
-    double[][] centred = Reference.center(Reference.gram(new Kernel(
-        io.github.sparkkpca.kernel.KernelType.LAPLACIAN, 0.3, 3, 1), x));
+    double[][] centred =
+        Reference.center(
+            Reference.gram(
+                new Kernel(io.github.sparkkpca.kernel.KernelType.LAPLACIAN, 0.3, 3, 1), x));
     double[][] y = LocalSpark.collect(model.transform(df), "kpca");
     int n = x.length;
     for (int c = 0; c < 4; c++) {
@@ -32,7 +34,8 @@ class KernelPCATest {
         for (int j = 0; j < n; j++) {
           ky += centred[i][j] * y[j][c];
         }
-        assertEquals(n * lambda * y[i][c], ky, 1e-9 * n * lambda, "K̃y = nλy, component " + c + " row " + i);
+        assertEquals(
+            n * lambda * y[i][c], ky, 1e-9 * n * lambda, "K̃y = nλy, component " + c + " row " + i);
         norm += y[i][c] * y[i][c];
       }
       assertEquals(n * lambda, norm, 1e-9 * n * lambda);
@@ -57,11 +60,16 @@ class KernelPCATest {
   @Test
   void refusesMoreRowsThanMaxRowsBeforeCollecting() {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(50, 3, 1), 2);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new KernelPCA().setK(2).setMaxRows(49).fit(df));
-    assertTrue(e.getMessage().contains("maxRows = 49") && e.getMessage().contains("n = 50"), e.getMessage());
-    IllegalArgumentException rank = assertThrows(IllegalArgumentException.class,
-        () -> new KernelPCA().setKernel("linear").setK(4).fit(df));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new KernelPCA().setK(2).setMaxRows(49).fit(df));
+    assertTrue(
+        e.getMessage().contains("maxRows = 49") && e.getMessage().contains("n = 50"),
+        e.getMessage());
+    IllegalArgumentException rank =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new KernelPCA().setKernel("linear").setK(4).fit(df));
     assertTrue(rank.getMessage().contains("numerical rank"), rank.getMessage());
   }
 }

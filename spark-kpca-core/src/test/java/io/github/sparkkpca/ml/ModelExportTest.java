@@ -23,8 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ModelExportTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static double[][] csv(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file);
@@ -49,7 +48,8 @@ class ModelExportTest {
     double gamma = model.get("gamma").asDouble();
     return switch (model.get("kernel").asText()) {
       case "rbf" -> Math.exp(-gamma * sq);
-      case "polynomial" -> Math.pow(gamma * dot + model.get("coef0").asDouble(), model.get("degree").asInt());
+      case "polynomial" ->
+          Math.pow(gamma * dot + model.get("coef0").asDouble(), model.get("degree").asInt());
       default -> throw new AssertionError("kernel not covered by this test");
     };
   }
@@ -60,10 +60,19 @@ class ModelExportTest {
     double[][] x = LocalSpark.clusters(80, 4, 21);
     Dataset<Row> df = LocalSpark.frame(x, 2);
     boolean centered = kernelName.equals("rbf");
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(3).setNumLandmarks(20).setSeed(5)
-        .setKernel(kernelName).setDegree(2).setCoef0(0.5).setCentered(centered).fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(3)
+            .setNumLandmarks(20)
+            .setSeed(5)
+            .setKernel(kernelName)
+            .setDegree(2)
+            .setCoef0(0.5)
+            .setCentered(centered)
+            .fit(df);
     Path out = dir.resolve("bundle");
-    ModelExport.write(model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
+    ModelExport.write(
+        model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
 
     JsonNode json = new ObjectMapper().readTree(out.resolve("model.json").toFile());
     assertEquals(kernelName, json.get("kernel").asText());
@@ -87,11 +96,18 @@ class ModelExportTest {
         for (int j = 0; j < landmarks.length; j++) {
           y += projector[j][c] * kernel(json, x[i], landmarks[j]);
         }
-        assertEquals(scores[i][c], y, 1e-9 * Math.max(1, Math.abs(y)), "row " + i + " component " + c);
+        assertEquals(
+            scores[i][c], y, 1e-9 * Math.max(1, Math.abs(y)), "row " + i + " component " + c);
       }
     }
-    IllegalArgumentException again = assertThrows(IllegalArgumentException.class, () -> ModelExport.write(model,
-        out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration()));
+    IllegalArgumentException again =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ModelExport.write(
+                    model,
+                    out.toString(),
+                    LocalSpark.spark().sparkContext().hadoopConfiguration()));
     assertTrue(again.getMessage().contains("exists already"), again.getMessage());
   }
 
@@ -100,10 +116,16 @@ class ModelExportTest {
   void randomFeatureBundleReproducesTransform(boolean centered) throws IOException {
     double[][] x = LocalSpark.clusters(60, 4, 22);
     Dataset<Row> df = LocalSpark.frame(x, 2);
-    RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCA().setK(3).setNumRandomFeatures(40).setSeed(5)
-        .setCentered(centered).fit(df);
+    RandomFeatureKernelPCAModel model =
+        new RandomFeatureKernelPCA()
+            .setK(3)
+            .setNumRandomFeatures(40)
+            .setSeed(5)
+            .setCentered(centered)
+            .fit(df);
     Path out = dir.resolve("rff-bundle");
-    ModelExport.write(model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
+    ModelExport.write(
+        model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
 
     JsonNode json = new ObjectMapper().readTree(out.resolve("model.json").toFile());
     assertEquals("rff", json.get("featureMap").asText());

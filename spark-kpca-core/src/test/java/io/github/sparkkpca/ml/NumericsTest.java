@@ -21,11 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Inputs that used to give silently wrong numbers: data far from the origin, indefinite and degenerate cases. */
+/**
+ * Inputs that used to give silently wrong numbers: data far from the origin, indefinite and
+ * degenerate cases.
+ */
 class NumericsTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
    * n×d rows (1e8 + N(0,1)) − 1e8: the same points, exactly, as {@code offset} + these rows for the
@@ -43,27 +45,35 @@ class NumericsTest {
   }
 
   /**
-   * Kernel PCA with rbf and laplacian kernels depends on differences of rows only: rows 1e8 + N(0,1) and
-   * 1e6 + N(0,1) must give the spectrum and scores of the same rows at the origin (the same landmarks are
-   * drawn, since the draw depends on row positions). The rbf kernel's expansion ‖x‖² + ‖z‖² − 2⟨x,z⟩ lost
-   * everything at 1e8 and about 1e−5 at 1e6 before rows and landmarks were shifted by a common centre.
+   * Kernel PCA with rbf and laplacian kernels depends on differences of rows only: rows 1e8 +
+   * N(0,1) and 1e6 + N(0,1) must give the spectrum and scores of the same rows at the origin (the
+   * same landmarks are drawn, since the draw depends on row positions). The rbf kernel's expansion
+   * ‖x‖² + ‖z‖² − 2⟨x,z⟩ lost everything at 1e8 and about 1e−5 at 1e6 before rows and landmarks
+   * were shifted by a common centre.
    */
   @ParameterizedTest
   @CsvSource({"rbf, 30, 1e8", "rbf, 150, 1e8", "rbf, 150, 1e6", "laplacian, 30, 1e8"})
   void dataFarFromTheOriginGiveTheResultsAtTheOrigin(String kernel, int m, double offset) {
     Dataset<Row> near = LocalSpark.frame(rows(150, 3, 5, 0), 2);
     Dataset<Row> far = LocalSpark.frame(rows(150, 3, 5, offset), 3);
-    NystromKernelPCA estimator = new NystromKernelPCA().setKernel(kernel).setK(5).setNumLandmarks(m).setSeed(3);
+    NystromKernelPCA estimator =
+        new NystromKernelPCA().setKernel(kernel).setK(5).setNumLandmarks(m).setSeed(3);
     NystromKernelPCAModel atOrigin = estimator.fit(near);
     NystromKernelPCAModel farAway = estimator.fit(far);
-    assertEquals(atOrigin.getGamma(), farAway.getGamma(), 1e-15 * atOrigin.getGamma(), "median heuristic");
+    assertEquals(
+        atOrigin.getGamma(), farAway.getGamma(), 1e-15 * atOrigin.getGamma(), "median heuristic");
     double[] expected = atOrigin.eigenvalues().toArray();
     double[] actual = farAway.eigenvalues().toArray();
     assertEquals(expected.length, actual.length, "rank");
     for (int i = 0; i < 5; i++) {
-      assertEquals(expected[i], actual[i], 1e-9 * expected[i], kernel + " eigenvalue " + i + " at offset " + offset);
+      assertEquals(
+          expected[i],
+          actual[i],
+          1e-9 * expected[i],
+          kernel + " eigenvalue " + i + " at offset " + offset);
     }
-    assertEquals(atOrigin.totalVariance(), farAway.totalVariance(), 1e-9 * atOrigin.totalVariance());
+    assertEquals(
+        atOrigin.totalVariance(), farAway.totalVariance(), 1e-9 * atOrigin.totalVariance());
     double[][] nearScores = LocalSpark.collect(atOrigin.transform(near), "kpca");
     double[][] farScores = LocalSpark.collect(farAway.transform(far), "kpca");
     for (int i = 0; i < nearScores.length; i++) {
@@ -71,11 +81,15 @@ class NumericsTest {
     }
   }
 
-  /** The centre is recomputed from the saved landmarks, so a reloaded model scores bit for bit alike. */
+  /**
+   * The centre is recomputed from the saved landmarks, so a reloaded model scores bit for bit
+   * alike.
+   */
   @Test
   void farFromTheOriginAReloadedModelScoresBitForBitAlike() throws java.io.IOException {
     Dataset<Row> far = LocalSpark.frame(rows(120, 4, 8, 1e8), 2);
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(3).setNumLandmarks(30).setSeed(1).fit(far);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setK(3).setNumLandmarks(30).setSeed(1).fit(far);
     String path = dir.resolve("far").toString();
     model.write().save(path);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
@@ -88,18 +102,28 @@ class NumericsTest {
   }
 
   /**
-   * (γ⟨x,y⟩ + c₀)^p with c₀ &lt; 0 is not positive definite: its "variance" (1/n)Σk(x,x) − … can be below
-   * the sum of the positive eigenvalues found, so the ratios refer to the positive part, as for sigmoid.
+   * (γ⟨x,y⟩ + c₀)^p with c₀ &lt; 0 is not positive definite: its "variance" (1/n)Σk(x,x) − … can be
+   * below the sum of the positive eigenvalues found, so the ratios refer to the positive part, as
+   * for sigmoid.
    */
   @Test
   void polynomialWithNegativeCoef0ReportsThePositivePart() {
     double[][] x = LocalSpark.clusters(200, 3, 6);
     Dataset<Row> df = LocalSpark.frame(x, 2);
-    NystromKernelPCAModel nystrom = new NystromKernelPCA().setKernel("polynomial").setDegree(2).setCoef0(-1)
-        .setK(3).setNumLandmarks(60).setSeed(4).fit(df);
-    KernelPCAModel exact = new KernelPCA().setKernel("polynomial").setDegree(2).setCoef0(-1).setK(3).fit(df);
+    NystromKernelPCAModel nystrom =
+        new NystromKernelPCA()
+            .setKernel("polynomial")
+            .setDegree(2)
+            .setCoef0(-1)
+            .setK(3)
+            .setNumLandmarks(60)
+            .setSeed(4)
+            .fit(df);
+    KernelPCAModel exact =
+        new KernelPCA().setKernel("polynomial").setDegree(2).setCoef0(-1).setK(3).fit(df);
     for (AbstractKernelPCAModel<?> model : List.of(nystrom, exact)) {
-      assertTrue(model.totalVarianceMethod().startsWith("positive-part"), model.totalVarianceMethod());
+      assertTrue(
+          model.totalVarianceMethod().startsWith("positive-part"), model.totalVarianceMethod());
       double sum = 0;
       for (double v : model.eigenvalues().toArray()) {
         sum += v;
@@ -112,9 +136,17 @@ class NumericsTest {
       }
       assertTrue(ratios <= 1 + 1e-12, "ratios sum to " + ratios);
     }
-    NystromKernelPCAModel positive = new NystromKernelPCA().setKernel("polynomial").setDegree(2).setCoef0(1)
-        .setK(3).setNumLandmarks(60).setSeed(4).fit(df);
-    assertTrue(positive.totalVarianceMethod().startsWith("nystrom-mean"), positive.totalVarianceMethod());
+    NystromKernelPCAModel positive =
+        new NystromKernelPCA()
+            .setKernel("polynomial")
+            .setDegree(2)
+            .setCoef0(1)
+            .setK(3)
+            .setNumLandmarks(60)
+            .setSeed(4)
+            .fit(df);
+    assertTrue(
+        positive.totalVarianceMethod().startsWith("nystrom-mean"), positive.totalVarianceMethod());
   }
 
   /** Constant data have no variance: the total is 0 and so are the ratios (0/0 gave NaN). */
@@ -124,8 +156,8 @@ class NumericsTest {
     for (int i = 0; i < x.length; i++) {
       x[i] = new double[] {1, 2, 3};
     }
-    NystromKernelPCAModel model = new NystromKernelPCA().setGamma(0.5).setK(1).setNumLandmarks(5)
-        .fit(LocalSpark.frame(x, 2));
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setGamma(0.5).setK(1).setNumLandmarks(5).fit(LocalSpark.frame(x, 2));
     assertEquals(1, model.numSupportPoints());
     assertEquals(0.0, model.totalVariance(), 0.0);
     assertEquals(0.0, model.explainedVarianceRatio().apply(0), 0.0);
@@ -138,27 +170,43 @@ class NumericsTest {
     double[][] x = LocalSpark.clusters(150, 4, 2);
     x[101] = x[17].clone();
     List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-    AbstractAppender capture = new AbstractAppender("capture-warnings", null, null, true, Property.EMPTY_ARRAY) {
-      @Override
-      public void append(LogEvent event) {
-        warnings.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-      }
-    };
+    AbstractAppender capture =
+        new AbstractAppender("capture-warnings", null, null, true, Property.EMPTY_ARRAY) {
+          @Override
+          public void append(LogEvent event) {
+            warnings.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+          }
+        };
     capture.start();
     org.apache.logging.log4j.core.Logger logger =
         (org.apache.logging.log4j.core.Logger) LogManager.getLogger(NystromKernelPCA.class);
     logger.addAppender(capture);
     NystromKernelPCAModel model;
     try {
-      model = new NystromKernelPCA().setK(3).setNumLandmarks(150).setSeed(5).fit(LocalSpark.frame(x, 2));
+      model =
+          new NystromKernelPCA()
+              .setK(3)
+              .setNumLandmarks(150)
+              .setSeed(5)
+              .fit(LocalSpark.frame(x, 2));
     } finally {
       logger.removeAppender(capture);
       capture.stop();
     }
     assertEquals(149, model.numSupportPoints());
-    assertTrue(model.landmarkSelection().contains("149 landmarks instead of the 150 requested: the data have only "
-        + "149 distinct rows"), model.landmarkSelection());
-    assertTrue(warnings.stream().anyMatch(w -> w.startsWith("WARN") && w.contains("149 landmarks instead of the 150 "
-        + "requested")), warnings.toString());
+    assertTrue(
+        model
+            .landmarkSelection()
+            .contains(
+                "149 landmarks instead of the 150 requested: the data have only "
+                    + "149 distinct rows"),
+        model.landmarkSelection());
+    assertTrue(
+        warnings.stream()
+            .anyMatch(
+                w ->
+                    w.startsWith("WARN")
+                        && w.contains("149 landmarks instead of the 150 " + "requested")),
+        warnings.toString());
   }
 }

@@ -28,8 +28,8 @@ class NystromKernelPCATest {
   void linearKernelEqualsOrdinaryPCA() {
     double[][] x = LocalSpark.clusters(300, 6, 1);
     Dataset<Row> df = LocalSpark.frame(x, 3);
-    NystromKernelPCAModel model = new NystromKernelPCA().setKernel("linear").setK(3).setNumLandmarks(40)
-        .setSeed(2).fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setKernel("linear").setK(3).setNumLandmarks(40).setSeed(2).fit(df);
     assertEquals(6, model.rank(), "K_mm of the linear kernel has rank d");
     assertEquals(34, model.droppedRank());
 
@@ -62,10 +62,13 @@ class NystromKernelPCATest {
       assertTrue(Reference.maxAbsDiffUpToSign(ours, sparkScores, c) < 1e-8, "component " + c);
       assertEquals(actual[c], Reference.variance(ours, c), 1e-9 * actual[0]);
     }
-    assertEquals(3, AttributeGroup.fromStructField(model.transform(df).schema().apply("kpca")).size());
+    assertEquals(
+        3, AttributeGroup.fromStructField(model.transform(df).schema().apply("kpca")).size());
   }
 
-  /** m = n: the Nyström estimator is exact centred kernel PCA (and uncentred = eigenvalues of K/n). */
+  /**
+   * m = n: the Nyström estimator is exact centred kernel PCA (and uncentred = eigenvalues of K/n).
+   */
   @Test
   void allPointsAsLandmarksIsExactKernelPCA() {
     double[][] x = LocalSpark.clusters(120, 5, 4);
@@ -74,11 +77,14 @@ class NystromKernelPCATest {
     double[] centred = Reference.eigenvalues(Reference.center(Reference.gram(kernel, x)), x.length);
     double[] uncentred = Reference.eigenvalues(Reference.gram(kernel, x), x.length);
 
-    NystromKernelPCAModel nystrom = new NystromKernelPCA().setGamma(0.2).setK(8).setNumLandmarks(120).fit(df);
+    NystromKernelPCAModel nystrom =
+        new NystromKernelPCA().setGamma(0.2).setK(8).setNumLandmarks(120).fit(df);
     KernelPCAModel exact = new KernelPCA().setGamma(0.2).setK(8).fit(df);
     for (int i = 0; i < 8; i++) {
-      assertEquals(centred[i], nystrom.explainedVariance().apply(i), 1e-8 * centred[i], "Nyström λ" + i);
-      assertEquals(centred[i], exact.explainedVariance().apply(i), 1e-10 * centred[0], "exact λ" + i);
+      assertEquals(
+          centred[i], nystrom.explainedVariance().apply(i), 1e-8 * centred[i], "Nyström λ" + i);
+      assertEquals(
+          centred[i], exact.explainedVariance().apply(i), 1e-10 * centred[0], "exact λ" + i);
     }
     assertEquals(exact.totalVariance(), nystrom.totalVariance(), 1e-9 * exact.totalVariance());
     double[][] a = LocalSpark.collect(nystrom.transform(df), "kpca");
@@ -88,10 +94,16 @@ class NystromKernelPCATest {
       assertEquals(centred[c], Reference.variance(b, c), 1e-9 * centred[0]);
     }
 
-    NystromKernelPCAModel raw = new NystromKernelPCA().setGamma(0.2).setK(8).setNumLandmarks(120)
-        .setCentered(false).fit(df);
+    NystromKernelPCAModel raw =
+        new NystromKernelPCA()
+            .setGamma(0.2)
+            .setK(8)
+            .setNumLandmarks(120)
+            .setCentered(false)
+            .fit(df);
     for (int i = 0; i < 8; i++) {
-      assertEquals(uncentred[i], raw.explainedVariance().apply(i), 1e-8 * uncentred[i], "uncentred λ" + i);
+      assertEquals(
+          uncentred[i], raw.explainedVariance().apply(i), 1e-8 * uncentred[i], "uncentred λ" + i);
     }
     assertEquals(1.0, raw.totalVariance(), 1e-12, "(1/n) tr K = 1 for the Gaussian kernel");
     assertTrue(raw.totalVarianceMethod().startsWith("exact"));
@@ -102,8 +114,13 @@ class NystromKernelPCATest {
   void scoresAreUncorrelatedAndResidualsAverageToTheReconstructionError() {
     double[][] x = LocalSpark.clusters(400, 8, 9);
     Dataset<Row> df = LocalSpark.frame(x, 4);
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(5).setNumLandmarks(60).setSeed(3)
-        .setResidualCol("residual").fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(5)
+            .setNumLandmarks(60)
+            .setSeed(3)
+            .setResidualCol("residual")
+            .fit(df);
     Dataset<Row> out = model.transform(df);
     double[][] y = LocalSpark.collect(out, "kpca");
     double[] lambda = model.explainedVariance().toArray();
@@ -116,7 +133,8 @@ class NystromKernelPCATest {
         assertEquals(a == b ? lambda[a] : 0.0, cov, 1e-9 * lambda[0], "cov(" + a + "," + b + ")");
       }
     }
-    double meanResidual = out.agg(org.apache.spark.sql.functions.avg("residual")).first().getDouble(0);
+    double meanResidual =
+        out.agg(org.apache.spark.sql.functions.avg("residual")).first().getDouble(0);
     double[] error = model.reconstructionError().toArray();
     assertEquals(error[4], meanResidual, 1e-9 * model.totalVariance());
     for (int l = 1; l < 5; l++) {
@@ -137,21 +155,28 @@ class NystromKernelPCATest {
     double[][] x = LocalSpark.clusters(500, 7, 5);
     List<NystromKernelPCAModel> models = new ArrayList<>();
     for (int partitions : new int[] {1, 3, 8}) {
-      models.add(new NystromKernelPCA().setK(4).setNumLandmarks(50).setSeed(42)
-          .fit(LocalSpark.frame(x, partitions)));
+      models.add(
+          new NystromKernelPCA()
+              .setK(4)
+              .setNumLandmarks(50)
+              .setSeed(42)
+              .fit(LocalSpark.frame(x, partitions)));
     }
     NystromKernelPCAModel first = models.get(0);
     for (NystromKernelPCAModel other : models.subList(1, 3)) {
       assertArrayEquals(first.landmarks().toArray(), other.landmarks().toArray(), 0.0, "landmarks");
       assertEquals(first.getGamma(), other.getGamma(), 0.0);
-      assertArrayEquals(first.eigenvalues().toArray(), other.eigenvalues().toArray(),
+      assertArrayEquals(
+          first.eigenvalues().toArray(),
+          other.eigenvalues().toArray(),
           1e-11 * first.eigenvalues().apply(0));
       assertArrayEquals(first.projector().toArray(), other.projector().toArray(), 1e-8);
       assertArrayEquals(first.offset().toArray(), other.offset().toArray(), 1e-8);
     }
-    NystromKernelPCAModel otherSeed = new NystromKernelPCA().setK(4).setNumLandmarks(50).setSeed(43)
-        .fit(LocalSpark.frame(x, 3));
-    assertTrue(!java.util.Arrays.equals(first.landmarks().toArray(), otherSeed.landmarks().toArray()));
+    NystromKernelPCAModel otherSeed =
+        new NystromKernelPCA().setK(4).setNumLandmarks(50).setSeed(43).fit(LocalSpark.frame(x, 3));
+    assertTrue(
+        !java.util.Arrays.equals(first.landmarks().toArray(), otherSeed.landmarks().toArray()));
   }
 
   @Test
@@ -167,12 +192,19 @@ class NystromKernelPCATest {
       dense.add(Vectors.dense(thinned));
       sparse.add(Vectors.dense(thinned).toSparse());
     }
-    NystromKernelPCA estimator = new NystromKernelPCA().setK(3).setNumLandmarks(30).setSeed(1)
-        .setKernel("polynomial").setDegree(2).setGamma(0.1);
+    NystromKernelPCA estimator =
+        new NystromKernelPCA()
+            .setK(3)
+            .setNumLandmarks(30)
+            .setSeed(1)
+            .setKernel("polynomial")
+            .setDegree(2)
+            .setGamma(0.1);
     NystromKernelPCAModel a = estimator.fit(LocalSpark.vectors(dense, 2));
     NystromKernelPCAModel b = estimator.fit(LocalSpark.vectors(sparse, 3));
     assertArrayEquals(a.landmarks().toArray(), b.landmarks().toArray(), 0.0);
-    assertArrayEquals(a.eigenvalues().toArray(), b.eigenvalues().toArray(), 1e-10 * a.eigenvalues().apply(0));
+    assertArrayEquals(
+        a.eigenvalues().toArray(), b.eigenvalues().toArray(), 1e-10 * a.eigenvalues().apply(0));
     double[][] ya = LocalSpark.collect(a.transform(LocalSpark.vectors(sparse, 2)), "kpca");
     double[][] yb = LocalSpark.collect(b.transform(LocalSpark.vectors(dense, 2)), "kpca");
     for (int i = 0; i < ya.length; i++) {
@@ -185,22 +217,32 @@ class NystromKernelPCATest {
   void suppliedLandmarksAndEveryKernel() {
     double[][] x = LocalSpark.clusters(150, 4, 12);
     Dataset<Row> df = LocalSpark.frame(x, 2);
-    Vector[] landmarks = {Vectors.dense(x[0]), Vectors.dense(x[5]), Vectors.dense(x[9]), Vectors.dense(x[20]),
-        Vectors.dense(x[33]), Vectors.dense(x[70])};
+    Vector[] landmarks = {
+      Vectors.dense(x[0]),
+      Vectors.dense(x[5]),
+      Vectors.dense(x[9]),
+      Vectors.dense(x[20]),
+      Vectors.dense(x[33]),
+      Vectors.dense(x[70])
+    };
     NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setLandmarks(landmarks).fit(df);
     assertEquals(6, model.numSupportPoints());
-    assertArrayEquals(x[5], java.util.Arrays.copyOfRange(model.landmarks().transpose().toArray(), 4, 8), 0);
+    assertArrayEquals(
+        x[5], java.util.Arrays.copyOfRange(model.landmarks().transpose().toArray(), 4, 8), 0);
     double[] flat = new double[6 * 4];
     for (int j = 0; j < 6; j++) {
       System.arraycopy(landmarks[j].toArray(), 0, flat, j * 4, 4);
     }
-    assertEquals(Kernel.medianHeuristicGamma(KernelType.RBF, flat, 6, 4, 1000), model.getGamma(), 0);
+    assertEquals(
+        Kernel.medianHeuristicGamma(KernelType.RBF, flat, 6, 4, 1000), model.getGamma(), 0);
 
-    for (String kernel : new String[] {"laplacian", "polynomial", "linear", "cosine", "sigmoid", "gaussian"}) {
-      NystromKernelPCAModel m = new NystromKernelPCA().setK(2).setNumLandmarks(30).setKernel(kernel).setSeed(1)
-          .fit(df);
+    for (String kernel :
+        new String[] {"laplacian", "polynomial", "linear", "cosine", "sigmoid", "gaussian"}) {
+      NystromKernelPCAModel m =
+          new NystromKernelPCA().setK(2).setNumLandmarks(30).setKernel(kernel).setSeed(1).fit(df);
       double[] ev = m.explainedVariance().toArray();
-      assertTrue(ev[0] >= ev[1] && ev[1] > 0, kernel + " eigenvalues " + java.util.Arrays.toString(ev));
+      assertTrue(
+          ev[0] >= ev[1] && ev[1] > 0, kernel + " eigenvalues " + java.util.Arrays.toString(ev));
       assertTrue(m.explainedVarianceRatio().apply(0) <= 1 + 1e-12, kernel);
     }
   }

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Gram route (accumulate the scatter of k_x, whiten on the driver) against the whitened route (whiten
- * every row): same model within the error bound of {@link StatisticsRoute#gramBound} plus
- * {@link StatisticsRoute#whitenedBound}, the automatic choice following the condition of K_mm, partition-count
- * invariance, updates and persistence of what the fit recorded.
+ * The Gram route (accumulate the scatter of k_x, whiten on the driver) against the whitened route
+ * (whiten every row): same model within the error bound of {@link StatisticsRoute#gramBound} plus
+ * {@link StatisticsRoute#whitenedBound}, the automatic choice following the condition of K_mm,
+ * partition-count invariance, updates and persistence of what the fit recorded.
  */
 class NystromStatisticsRouteTest {
 
@@ -31,11 +31,11 @@ class NystromStatisticsRouteTest {
 
   /** γ = 1, m = 40 (cond(K_mm) ≈ 25): auto on 4 partitions, whitened on 2, gram on 1. */
   private static NystromKernelPCAModel auto;
+
   private static NystromKernelPCAModel whitened;
   private static NystromKernelPCAModel gramOne;
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @BeforeAll
   static void fitWellConditioned() {
@@ -45,19 +45,31 @@ class NystromStatisticsRouteTest {
   }
 
   private static NystromKernelPCA estimator(double gamma, int m, String route) {
-    return new NystromKernelPCA().setGamma(gamma).setK(K).setNumLandmarks(m).setSeed(3).setStatisticsRoute(route);
+    return new NystromKernelPCA()
+        .setGamma(gamma)
+        .setK(K)
+        .setNumLandmarks(m)
+        .setSeed(3)
+        .setStatisticsRoute(route);
   }
 
-  /** ε·λ_1: the bound on both routes' eigenvalue errors together, for the model's m, block size and n. */
+  /**
+   * ε·λ_1: the bound on both routes' eigenvalue errors together, for the model's m, block size and
+   * n.
+   */
   private static double bothRoutesBound(NystromKernelPCAModel model) {
     int m = model.numSupportPoints();
     int b = model.effectiveBlockSize(m, model.numFeatures(), model.rank());
     double cond = model.getLandmarkConditionEstimate();
     return (StatisticsRoute.gramBound(cond, m, b, model.numRows())
-        + StatisticsRoute.whitenedBound(cond, m, b, model.numRows())) * model.eigenvalues().apply(0);
+            + StatisticsRoute.whitenedBound(cond, m, b, model.numRows()))
+        * model.eigenvalues().apply(0);
   }
 
-  /** The smallest distance of one of the k leading eigenvalues to its neighbours (Davis–Kahan's gap). */
+  /**
+   * The smallest distance of one of the k leading eigenvalues to its neighbours (Davis–Kahan's
+   * gap).
+   */
   private static double gap(NystromKernelPCAModel model) {
     double[] ev = model.eigenvalues().toArray();
     double gap = Double.POSITIVE_INFINITY;
@@ -71,15 +83,28 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * Eigenvalues within {@code bound} (absolute), scores within 2·bound/gap: ‖δC‖₂ ≤ bound moves each component by
-   * an angle ≤ bound/gap (Davis–Kahan), and ‖φ(x) − φ̄‖ ≤ 2 for the rbf kernel (k(x,x) = 1).
+   * Eigenvalues within {@code bound} (absolute), scores within 2·bound/gap: ‖δC‖₂ ≤ bound moves
+   * each component by an angle ≤ bound/gap (Davis–Kahan), and ‖φ(x) − φ̄‖ ≤ 2 for the rbf kernel
+   * (k(x,x) = 1).
    */
-  private static void assertClose(NystromKernelPCAModel expected, NystromKernelPCAModel actual, Dataset<Row> rows,
-      double bound, String what) {
+  private static void assertClose(
+      NystromKernelPCAModel expected,
+      NystromKernelPCAModel actual,
+      Dataset<Row> rows,
+      double bound,
+      String what) {
     for (int i = 0; i < K + 1; i++) {
-      assertEquals(expected.eigenvalues().apply(i), actual.eigenvalues().apply(i), bound, what + ": eigenvalue " + i);
+      assertEquals(
+          expected.eigenvalues().apply(i),
+          actual.eigenvalues().apply(i),
+          bound,
+          what + ": eigenvalue " + i);
     }
-    assertEquals(expected.totalVariance(), actual.totalVariance(), bound * expected.rank(), what + ": total");
+    assertEquals(
+        expected.totalVariance(),
+        actual.totalVariance(),
+        bound * expected.rank(),
+        what + ": total");
     double scoreBound = 2 * bound / gap(expected);
     double[][] es = LocalSpark.collect(expected.transform(rows), "kpca");
     double[][] as = LocalSpark.collect(actual.transform(rows), "kpca");
@@ -93,8 +118,9 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * γ = 1, m = 40: cond(K_mm) ≈ 25, so auto takes the Gram route (bound ≈ 1e-13·λ_1 ≤ 5e-12); it equals the
-   * whitened route within the bound, and the Gram route is the same for 1 and 4 partitions.
+   * γ = 1, m = 40: cond(K_mm) ≈ 25, so auto takes the Gram route (bound ≈ 1e-13·λ_1 ≤ 5e-12); it
+   * equals the whitened route within the bound, and the Gram route is the same for 1 and 4
+   * partitions.
    */
   @Test
   void wellConditionedTakesTheGramRoute() {
@@ -103,7 +129,8 @@ class NystromStatisticsRouteTest {
     assertEquals("whitened", whitened.getStatisticsRouteTaken());
     double cond = auto.getLandmarkConditionEstimate();
     assertTrue(cond > 10 && cond < 100, "cond(K_mm) = " + cond);
-    assertEquals(cond, whitened.getLandmarkConditionEstimate(), 0.0, "same landmarks, same estimate");
+    assertEquals(
+        cond, whitened.getLandmarkConditionEstimate(), 0.0, "same landmarks, same estimate");
     int b = auto.effectiveBlockSize(40, 5, 40);
     assertTrue(StatisticsRoute.gramBound(cond, 40, b, N) <= StatisticsRoute.TOLERANCE);
     double bound = bothRoutesBound(whitened);
@@ -113,11 +140,11 @@ class NystromStatisticsRouteTest {
   }
 
   /**
-   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the a-priori Gram bound ≈ 3e-7·λ_1 exceeds the tolerance, so auto
-   * whitens; gram-checked takes the Gram route through the a-posteriori check, which passes here. What the
-   * check promises is then asserted with the tests' own tolerances against an independent whitened fit:
-   * eigenvalues within 1e-11·λ_1 (the partition-invariance tolerance) and scores within 1e-8, on 2 and 3
-   * partitions. The unchecked Gram route is the same model.
+   * γ = 0.02, m = 80: cond(K_mm) ≈ 5e7, the a-priori Gram bound ≈ 3e-7·λ_1 exceeds the tolerance,
+   * so auto whitens; gram-checked takes the Gram route through the a-posteriori check, which passes
+   * here. What the check promises is then asserted with the tests' own tolerances against an
+   * independent whitened fit: eigenvalues within 1e-11·λ_1 (the partition-invariance tolerance) and
+   * scores within 1e-8, on 2 and 3 partitions. The unchecked Gram route is the same model.
    */
   @Test
   void illConditionedIsCheckedAPosteriori() {
@@ -126,11 +153,13 @@ class NystromStatisticsRouteTest {
     assertEquals("whitened", autoWhitens.getStatisticsRouteTaken());
     assertEquals("a-priori bound", autoWhitens.getStatisticsRouteCheck());
     NystromKernelPCAModel autoIll = estimator(0.02, 80, "gram-checked").fit(df);
-    NystromKernelPCAModel autoIll3 = estimator(0.02, 80, "gram-checked").fit(LocalSpark.frame(X, 3));
+    NystromKernelPCAModel autoIll3 =
+        estimator(0.02, 80, "gram-checked").fit(LocalSpark.frame(X, 3));
     NystromKernelPCAModel whitenedIll = estimator(0.02, 80, "whitened").fit(df);
     NystromKernelPCAModel gram = estimator(0.02, 80, "gram").fit(df);
     assertEquals("gram", autoIll.getStatisticsRouteTaken());
-    assertTrue(autoIll.getStatisticsRouteCheck().startsWith("a-posteriori check passed"),
+    assertTrue(
+        autoIll.getStatisticsRouteCheck().startsWith("a-posteriori check passed"),
         autoIll.getStatisticsRouteCheck());
     assertEquals("gram", autoIll3.getStatisticsRouteTaken());
     assertEquals("whitened", whitenedIll.getStatisticsRouteTaken());
@@ -139,12 +168,18 @@ class NystromStatisticsRouteTest {
     double cond = autoIll.getLandmarkConditionEstimate();
     assertTrue(cond > 1e6, "cond(K_mm) = " + cond);
     int b = autoIll.effectiveBlockSize(80, 5, autoIll.rank());
-    assertTrue(StatisticsRoute.gramBound(cond, 80, b, N) > StatisticsRoute.TOLERANCE, "a-priori, auto avoids it");
+    assertTrue(
+        StatisticsRoute.gramBound(cond, 80, b, N) > StatisticsRoute.TOLERANCE,
+        "a-priori, auto avoids it");
     double lambda1 = whitenedIll.eigenvalues().apply(0);
     for (NystromKernelPCAModel model : new NystromKernelPCAModel[] {autoIll, autoIll3}) {
-      assertEquals(whitenedIll.eigenvalues().size(), model.eigenvalues().size(), "same spectrum extent");
+      assertEquals(
+          whitenedIll.eigenvalues().size(), model.eigenvalues().size(), "same spectrum extent");
       for (int i = 0; i < K + 1; i++) {
-        assertEquals(whitenedIll.eigenvalues().apply(i), model.eigenvalues().apply(i), 1e-11 * lambda1,
+        assertEquals(
+            whitenedIll.eigenvalues().apply(i),
+            model.eigenvalues().apply(i),
+            1e-11 * lambda1,
             "eigenvalue " + i);
       }
       double[][] ws = LocalSpark.collect(whitenedIll.transform(df), "kpca");
@@ -155,14 +190,16 @@ class NystromStatisticsRouteTest {
         }
       }
     }
-    assertArrayEquals(gram.eigenvalues().toArray(), autoIll.eigenvalues().toArray(), 0.0, "the same Gram fit");
+    assertArrayEquals(
+        gram.eigenvalues().toArray(), autoIll.eigenvalues().toArray(), 0.0, "the same Gram fit");
   }
 
   /**
-   * 600 equally spaced points on a circle and every tenth of them a landmark: K_mm is circulant and the data are
-   * symmetric under the rotation by 2π/60, so the components come in pairs of equal eigenvalues (cosine and
-   * sine), and no check can vouch for either direction of a pair. gram-checked fits by the Gram route, the check
-   * fails on the vanishing gaps, and the fit falls back to the whitened pass: the model of a whitened fit.
+   * 600 equally spaced points on a circle and every tenth of them a landmark: K_mm is circulant and
+   * the data are symmetric under the rotation by 2π/60, so the components come in pairs of equal
+   * eigenvalues (cosine and sine), and no check can vouch for either direction of a pair.
+   * gram-checked fits by the Gram route, the check fails on the vanishing gaps, and the fit falls
+   * back to the whitened pass: the model of a whitened fit.
    */
   @Test
   void degenerateComponentsFailTheCheckAndWhiten() {
@@ -178,17 +215,23 @@ class NystromStatisticsRouteTest {
       }
     }
     Dataset<Row> df = LocalSpark.frame(circle, 2);
-    NystromKernelPCAModel autoCircle = estimator(20, m, "gram-checked").setLandmarks(landmarks).fit(df);
-    NystromKernelPCAModel whitenedCircle = estimator(20, m, "whitened").setLandmarks(landmarks).fit(df);
+    NystromKernelPCAModel autoCircle =
+        estimator(20, m, "gram-checked").setLandmarks(landmarks).fit(df);
+    NystromKernelPCAModel whitenedCircle =
+        estimator(20, m, "whitened").setLandmarks(landmarks).fit(df);
     assertEquals("whitened", autoCircle.getStatisticsRouteTaken());
-    assertTrue(autoCircle.getStatisticsRouteCheck().startsWith("a-posteriori check failed"),
+    assertTrue(
+        autoCircle.getStatisticsRouteCheck().startsWith("a-posteriori check failed"),
         autoCircle.getStatisticsRouteCheck());
     double[] ev = whitenedCircle.eigenvalues().toArray();
     assertEquals(ev[0], ev[1], 1e-10 * ev[0], "a pair of equal eigenvalues");
     assertArrayEquals(ev, autoCircle.eigenvalues().toArray(), 0.0, "the whitened pass's model");
   }
 
-  /** The Gram route's driver work against its saving on the executors: n / slots ≥ 4m / (3·driver threads). */
+  /**
+   * The Gram route's driver work against its saving on the executors: n / slots ≥ 4m / (3·driver
+   * threads).
+   */
   @Test
   void gramRouteOnlyWhereItPaysOff() {
     assertTrue(StatisticsRoute.gramPaysOff(60_000, 8000, 2, 2));
@@ -196,17 +239,20 @@ class NystromStatisticsRouteTest {
     assertTrue(StatisticsRoute.gramPaysOff(10_667, 8000, 2, 2));
     assertTrue(!StatisticsRoute.gramPaysOff(10_666, 8000, 2, 2));
     assertTrue(!StatisticsRoute.gramPaysOff(21_332, 8000, 2, 1), "one driver thread");
-    assertTrue(!StatisticsRoute.gramPaysOff(60_000, 8000, 16, 2), "a 16-slot cluster: whiten on the executors");
+    assertTrue(
+        !StatisticsRoute.gramPaysOff(60_000, 8000, 16, 2),
+        "a 16-slot cluster: whiten on the executors");
     // 60 rows and m = 50 on 2 slots: whitened by cost, before any condition test.
     double[][] few = java.util.Arrays.copyOf(X, 60);
     NystromKernelPCAModel model = estimator(1.0, 50, "auto").fit(LocalSpark.frame(few, 2));
     assertEquals("whitened", model.getStatisticsRouteTaken());
-    assertTrue(model.getStatisticsRouteCheck().startsWith("cost: "), model.getStatisticsRouteCheck());
+    assertTrue(
+        model.getStatisticsRouteCheck().startsWith("cost: "), model.getStatisticsRouteCheck());
   }
 
   /**
-   * A Gram-route model updates (the new rows are whitened) like a whitened-route one: the same statistics to
-   * the bound, and the route and cond(K_mm) recorded survive save and load.
+   * A Gram-route model updates (the new rows are whitened) like a whitened-route one: the same
+   * statistics to the bound, and the route and cond(K_mm) recorded survive save and load.
    */
   @Test
   void gramModelUpdatesAndPersists() throws Exception {
@@ -230,7 +276,10 @@ class NystromStatisticsRouteTest {
     }
     // Equal statistics give equal models; the eigenvalues confirm it without another transform.
     for (int i = 0; i < K + 1; i++) {
-      assertEquals(whitenedUpdated.eigenvalues().apply(i), gramUpdated.eigenvalues().apply(i), bound,
+      assertEquals(
+          whitenedUpdated.eigenvalues().apply(i),
+          gramUpdated.eigenvalues().apply(i),
+          bound,
           "updated eigenvalue " + i);
     }
 
@@ -245,8 +294,10 @@ class NystromStatisticsRouteTest {
 
   @Test
   void unknownRouteIsRefused() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new NystromKernelPCA().setStatisticsRoute("cholesky"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setStatisticsRoute("cholesky"));
     assertTrue(e.getMessage().contains("statisticsRoute"), e.getMessage());
   }
 }

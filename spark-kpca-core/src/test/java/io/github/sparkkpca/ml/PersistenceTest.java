@@ -19,11 +19,13 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Save → load round trips of models, estimators and pipelines, and clear errors on corrupt directories. */
+/**
+ * Save → load round trips of models, estimators and pipelines, and clear errors on corrupt
+ * directories.
+ */
 class PersistenceTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static void assertSameOutput(Dataset<Row> a, Dataset<Row> b, String... columns) {
     for (String column : columns) {
@@ -39,8 +41,13 @@ class PersistenceTest {
   @Test
   void nystromModelRoundTripGivesIdenticalOutput() throws IOException {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(200, 5, 3), 2);
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(3).setNumLandmarks(25).setSeed(7)
-        .setResidualCol("residual").fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(3)
+            .setNumLandmarks(25)
+            .setSeed(7)
+            .setResidualCol("residual")
+            .fit(df);
     String path = dir.resolve("model").toString();
     model.write().save(path);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
@@ -51,11 +58,14 @@ class PersistenceTest {
     assertEquals(model.rank(), loaded.rank());
     assertEquals(model.totalVarianceMethod(), loaded.totalVarianceMethod());
     assertArrayEquals(model.eigenvalues().toArray(), loaded.eigenvalues().toArray(), 0);
-    assertArrayEquals(model.reconstructionError().toArray(), loaded.reconstructionError().toArray(), 0);
+    assertArrayEquals(
+        model.reconstructionError().toArray(), loaded.reconstructionError().toArray(), 0);
     Dataset<Row> a = model.transform(df);
     Dataset<Row> b = loaded.transform(df);
     assertSameOutput(a, b, "kpca");
-    assertEquals(a.orderBy("id").select("residual").collectAsList(), b.orderBy("id").select("residual").collectAsList());
+    assertEquals(
+        a.orderBy("id").select("residual").collectAsList(),
+        b.orderBy("id").select("residual").collectAsList());
 
     assertThrows(Exception.class, () -> model.write().save(path), "no silent overwrite");
     model.write().overwrite().save(path);
@@ -67,15 +77,23 @@ class PersistenceTest {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(60, 3, 3), 2);
     KernelPCAModel exact = new KernelPCA().setK(2).setKernel("polynomial").setDegree(2).fit(df);
     exact.write().save(dir.resolve("exact").toString());
-    assertSameOutput(exact.transform(df), KernelPCAModel.load(dir.resolve("exact").toString()).transform(df), "kpca");
+    assertSameOutput(
+        exact.transform(df),
+        KernelPCAModel.load(dir.resolve("exact").toString()).transform(df),
+        "kpca");
 
-    NystromKernelPCA estimator = new NystromKernelPCA().setK(2).setKernel("laplacian").setGamma(0.5)
-        .setLandmarks(Vectors.dense(1, 2, 3), Vectors.dense(0, 1, 0), Vectors.dense(2, 2, 2));
+    NystromKernelPCA estimator =
+        new NystromKernelPCA()
+            .setK(2)
+            .setKernel("laplacian")
+            .setGamma(0.5)
+            .setLandmarks(Vectors.dense(1, 2, 3), Vectors.dense(0, 1, 0), Vectors.dense(2, 2, 2));
     estimator.write().save(dir.resolve("estimator").toString());
     NystromKernelPCA reloaded = NystromKernelPCA.load(dir.resolve("estimator").toString());
     assertEquals("laplacian", reloaded.getKernel());
     assertTrue(reloaded.hasSuppliedLandmarks());
-    assertArrayEquals(estimator.fit(df).landmarks().toArray(), reloaded.fit(df).landmarks().toArray(), 0);
+    assertArrayEquals(
+        estimator.fit(df).landmarks().toArray(), reloaded.fit(df).landmarks().toArray(), 0);
 
     KernelPCA exactEstimator = new KernelPCA().setK(3).setMaxRows(77);
     exactEstimator.write().save(dir.resolve("exactEstimator").toString());
@@ -85,9 +103,17 @@ class PersistenceTest {
   @Test
   void worksInsideAPipeline() throws IOException {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(150, 4, 8), 3);
-    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
-        new StandardScaler().setInputCol("features").setOutputCol("scaled"),
-        new NystromKernelPCA().setInputCol("scaled").setOutputCol("kpca").setK(2).setNumLandmarks(20)});
+    Pipeline pipeline =
+        new Pipeline()
+            .setStages(
+                new PipelineStage[] {
+                  new StandardScaler().setInputCol("features").setOutputCol("scaled"),
+                  new NystromKernelPCA()
+                      .setInputCol("scaled")
+                      .setOutputCol("kpca")
+                      .setK(2)
+                      .setNumLandmarks(20)
+                });
     PipelineModel fitted = pipeline.fit(df);
     String path = dir.resolve("pipeline").toString();
     fitted.write().save(path);
@@ -105,18 +131,22 @@ class PersistenceTest {
     Path path = dir.resolve("m");
     model.write().save(path.toString());
 
-    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-        () -> NystromKernelPCAModel.load(dir.resolve("nothing-here").toString()));
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> NystromKernelPCAModel.load(dir.resolve("nothing-here").toString()));
     assertTrue(missing.getMessage().contains("no readable metadata"), missing.getMessage());
 
-    IllegalArgumentException wrongClass = assertThrows(IllegalArgumentException.class,
-        () -> KernelPCAModel.load(path.toString()));
+    IllegalArgumentException wrongClass =
+        assertThrows(IllegalArgumentException.class, () -> KernelPCAModel.load(path.toString()));
     assertTrue(wrongClass.getMessage().contains("NystromKernelPCAModel"), wrongClass.getMessage());
 
     deleteTree(path.resolve("data/landmarks"));
-    IllegalArgumentException noData = assertThrows(IllegalArgumentException.class,
-        () -> NystromKernelPCAModel.load(path.toString()));
-    assertTrue(noData.getMessage().contains("missing or unreadable model data"), noData.getMessage());
+    IllegalArgumentException noData =
+        assertThrows(
+            IllegalArgumentException.class, () -> NystromKernelPCAModel.load(path.toString()));
+    assertTrue(
+        noData.getMessage().contains("missing or unreadable model data"), noData.getMessage());
 
     Path other = dir.resolve("m2");
     model.write().save(other.toString());
@@ -130,10 +160,13 @@ class PersistenceTest {
         }
       }
     }
-    IllegalArgumentException badJson = assertThrows(IllegalArgumentException.class,
-        () -> NystromKernelPCAModel.load(other.toString()));
-    assertTrue(badJson.getMessage().startsWith("Cannot load NystromKernelPCAModel from")
-        && badJson.getMessage().contains("no readable metadata"), badJson.getMessage());
+    IllegalArgumentException badJson =
+        assertThrows(
+            IllegalArgumentException.class, () -> NystromKernelPCAModel.load(other.toString()));
+    assertTrue(
+        badJson.getMessage().startsWith("Cannot load NystromKernelPCAModel from")
+            && badJson.getMessage().contains("no readable metadata"),
+        badJson.getMessage());
   }
 
   private static void deleteTree(Path root) throws IOException {

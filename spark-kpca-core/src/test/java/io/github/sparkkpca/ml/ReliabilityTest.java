@@ -22,13 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Models that hold NaN are never loaded or written, non-finite scores are refused with the row, and fits
- * that cannot fit in memory are refused before any pass.
+ * Models that hold NaN are never loaded or written, non-finite scores are refused with the row, and
+ * fits that cannot fit in memory are refused before any pass.
  */
 class ReliabilityTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static Throwable rootIllegalArgument(Throwable e) {
     Throwable root = e;
@@ -41,7 +40,8 @@ class ReliabilityTest {
   @Test
   void aModelHoldingNaNIsRefusedOnLoad() throws IOException {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(60, 3, 3), 2);
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10).setSeed(1).fit(df);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA().setK(2).setNumLandmarks(10).setSeed(1).fit(df);
     String path = dir.resolve("m").toString();
     model.write().save(path);
     // A copy whose landmark table holds one NaN weight, as a corrupted or hand-edited model would.
@@ -57,11 +57,17 @@ class ReliabilityTest {
       withNaN.add(RowFactory.create(row.getInt(0), row.get(1), Vectors.dense(w)));
     }
     deleteTree(Path.of(other, "data", "landmarks"));
-    LocalSpark.spark().createDataFrame(withNaN, landmarks.schema()).write().parquet(other + "/data/landmarks");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> NystromKernelPCAModel.load(other));
-    assertTrue(e.getMessage().startsWith("Cannot load NystromKernelPCAModel from '" + other + "'")
-        && e.getMessage().contains("data/landmarks row 3") && e.getMessage().contains("NaN"), e.getMessage());
+    LocalSpark.spark()
+        .createDataFrame(withNaN, landmarks.schema())
+        .write()
+        .parquet(other + "/data/landmarks");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> NystromKernelPCAModel.load(other));
+    assertTrue(
+        e.getMessage().startsWith("Cannot load NystromKernelPCAModel from '" + other + "'")
+            && e.getMessage().contains("data/landmarks row 3")
+            && e.getMessage().contains("NaN"),
+        e.getMessage());
     // The intact copy still loads.
     assertEquals(model.numRows(), NystromKernelPCAModel.load(path).numRows());
   }
@@ -69,41 +75,62 @@ class ReliabilityTest {
   @Test
   void polynomialOverflowInTransformNamesTheRow() {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(50, 3, 4), 2);
-    NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(10).setSeed(2)
-        .setKernel("polynomial").setDegree(9).setGamma(1.0).fit(df);
-    List<Vector> rows = List.of(Vectors.dense(1, 2, 3), Vectors.dense(1e40, 1e40, 1e40), Vectors.dense(0, 1, 0));
-    Exception e = assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(rows, 1)).collect());
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(2)
+            .setNumLandmarks(10)
+            .setSeed(2)
+            .setKernel("polynomial")
+            .setDegree(9)
+            .setGamma(1.0)
+            .fit(df);
+    List<Vector> rows =
+        List.of(Vectors.dense(1, 2, 3), Vectors.dense(1e40, 1e40, 1e40), Vectors.dense(0, 1, 0));
+    Exception e =
+        assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(rows, 1)).collect());
     String message = rootIllegalArgument(e).getMessage();
-    assertTrue(message.contains("position 1 of partition 0") && message.contains("non-finite scores"), message);
+    assertTrue(
+        message.contains("position 1 of partition 0") && message.contains("non-finite scores"),
+        message);
   }
 
   @Test
   void tooManyLandmarksAreRefusedBeforeAnyPass() {
     List<String> jobs = Collections.synchronizedList(new ArrayList<>());
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onJobStart(SparkListenerJobStart start) {
-        jobs.add(String.valueOf(start.properties().getProperty("spark.job.description")));
-      }
-    };
+    SparkListener listener =
+        new SparkListener() {
+          @Override
+          public void onJobStart(SparkListenerJobStart start) {
+            jobs.add(String.valueOf(start.properties().getProperty("spark.job.description")));
+          }
+        };
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(50, 3, 5), 2);
     LocalSpark.spark().sparkContext().addSparkListener(listener);
     try {
-      IllegalArgumentException arrayLimit = assertThrows(IllegalArgumentException.class,
-          () -> new NystromKernelPCA().setK(2).setNumLandmarks(46_341).fit(df));
-      assertTrue(arrayLimit.getMessage().contains("numLandmarks m = 46341")
-          && arrayLimit.getMessage().contains("m <= 46340"), arrayLimit.getMessage());
-      IllegalArgumentException heap = assertThrows(IllegalArgumentException.class,
-          () -> new NystromKernelPCA().setK(2).setNumLandmarks(30_000).fit(df));
-      assertTrue(heap.getMessage().contains("numLandmarks m = 30000 needs about")
-          && heap.getMessage().contains("spark.driver.memory"), heap.getMessage());
+      IllegalArgumentException arrayLimit =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new NystromKernelPCA().setK(2).setNumLandmarks(46_341).fit(df));
+      assertTrue(
+          arrayLimit.getMessage().contains("numLandmarks m = 46341")
+              && arrayLimit.getMessage().contains("m <= 46340"),
+          arrayLimit.getMessage());
+      IllegalArgumentException heap =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new NystromKernelPCA().setK(2).setNumLandmarks(30_000).fit(df));
+      assertTrue(
+          heap.getMessage().contains("numLandmarks m = 30000 needs about")
+              && heap.getMessage().contains("spark.driver.memory"),
+          heap.getMessage());
       LocalSpark.spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError(e);
     } finally {
       LocalSpark.spark().sparkContext().removeSparkListener(listener);
     }
-    assertTrue(jobs.stream().noneMatch(j -> j.contains("NystromKernelPCA")), "no pass ran: " + jobs);
+    assertTrue(
+        jobs.stream().noneMatch(j -> j.contains("NystromKernelPCA")), "no pass ran: " + jobs);
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -17,11 +17,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Models saved by earlier releases, and by the other Spark build, load and score as they did then: each
- * fixture holds a saved model and the scores (and residuals) it gave on held-out rows when it was saved
- * ({@link ModelFixtures}). {@code format2-spark-4.1} was written by the default build (Spark 4.1, Scala 2.13)
- * and {@code format2-spark-3.5} by the {@code spark-3.5} build (Scala 2.12); the suite runs under both
- * builds, so each reads the other's models.
+ * Models saved by earlier releases, and by the other Spark build, load and score as they did then:
+ * each fixture holds a saved model and the scores (and residuals) it gave on held-out rows when it
+ * was saved ({@link ModelFixtures}). {@code format2-spark-4.1} was written by the default build
+ * (Spark 4.1, Scala 2.13) and {@code format2-spark-3.5} by the {@code spark-3.5} build (Scala
+ * 2.12); the suite runs under both builds, so each reads the other's models.
  */
 class SavedModelCompatibilityTest {
 
@@ -29,7 +29,8 @@ class SavedModelCompatibilityTest {
   private static final double TOLERANCE = 1e-10;
 
   static Path fixture(String format, String name) throws URISyntaxException {
-    return Path.of(SavedModelCompatibilityTest.class.getResource("/fixtures/" + format + "/" + name).toURI());
+    return Path.of(
+        SavedModelCompatibilityTest.class.getResource("/fixtures/" + format + "/" + name).toURI());
   }
 
   static Transformer load(Path dir, String name) {
@@ -41,7 +42,9 @@ class SavedModelCompatibilityTest {
     return name.startsWith("exact") ? KernelPCAModel.load(path) : NystromKernelPCAModel.load(path);
   }
 
-  /** Asserts that {@code model} scores the held-out rows as recorded in {@code dir/expected.csv}. */
+  /**
+   * Asserts that {@code model} scores the held-out rows as recorded in {@code dir/expected.csv}.
+   */
   static void assertScoresAsRecorded(Transformer model, Path dir) throws IOException {
     List<String> expected = Files.readAllLines(dir.resolve("expected.csv"));
     List<Row> rows = model.transform(ModelFixtures.heldOut()).orderBy("id").collectAsList();
@@ -55,11 +58,15 @@ class SavedModelCompatibilityTest {
       assertEquals(cells.length, y.length + (residual ? 2 : 1), "row " + i + ": number of scores");
       for (int c = 0; c < y.length; c++) {
         double want = Double.parseDouble(cells[c + 1]);
-        assertEquals(want, y[c], TOLERANCE * Math.max(1, Math.abs(want)), dir + " row " + i + " score " + c);
+        assertEquals(
+            want, y[c], TOLERANCE * Math.max(1, Math.abs(want)), dir + " row " + i + " score " + c);
       }
       if (residual) {
         double want = Double.parseDouble(cells[cells.length - 1]);
-        assertEquals(want, row.getDouble(row.fieldIndex("residual")), TOLERANCE * Math.max(1, want),
+        assertEquals(
+            want,
+            row.getDouble(row.fieldIndex("residual")),
+            TOLERANCE * Math.max(1, want),
             dir + " row " + i + " residual");
       }
     }
@@ -67,12 +74,19 @@ class SavedModelCompatibilityTest {
 
   @ParameterizedTest(name = "{0}/{1}")
   @CsvSource({
-      "format1, nystrom-rbf-centered", "format1, nystrom-poly-uncentered", "format1, exact-laplacian-centered",
-      "format1, pipeline-scaler-nystrom",
-      "format2-spark-4.1, nystrom-rbf-centered", "format2-spark-4.1, nystrom-poly-uncentered",
-      "format2-spark-4.1, exact-laplacian-centered", "format2-spark-4.1, pipeline-scaler-nystrom",
-      "format2-spark-3.5, nystrom-rbf-centered", "format2-spark-3.5, nystrom-poly-uncentered",
-      "format2-spark-3.5, exact-laplacian-centered", "format2-spark-3.5, pipeline-scaler-nystrom"})
+    "format1, nystrom-rbf-centered",
+    "format1, nystrom-poly-uncentered",
+    "format1, exact-laplacian-centered",
+    "format1, pipeline-scaler-nystrom",
+    "format2-spark-4.1, nystrom-rbf-centered",
+    "format2-spark-4.1, nystrom-poly-uncentered",
+    "format2-spark-4.1, exact-laplacian-centered",
+    "format2-spark-4.1, pipeline-scaler-nystrom",
+    "format2-spark-3.5, nystrom-rbf-centered",
+    "format2-spark-3.5, nystrom-poly-uncentered",
+    "format2-spark-3.5, exact-laplacian-centered",
+    "format2-spark-3.5, pipeline-scaler-nystrom"
+  })
   void savedModelsScoreAsWhenSaved(String format, String name) throws Exception {
     Path dir = fixture(format, name);
     Transformer model = load(dir, name);

@@ -22,18 +22,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The default leading spectrum (block Krylov on the r×r covariance) against the full one (dense solver),
- * and the {@code spectrum} param through fit, save and load.
+ * The default leading spectrum (block Krylov on the r×r covariance) against the full one (dense
+ * solver), and the {@code spectrum} param through fit, save and load.
  */
 class SpectrumExtentTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
-   * The same statistics solved both ways, at r = 1600 (large enough for the iteration to answer: its block
-   * of 60 columns is at most 0.04·r): the k leading eigenvalues to 1e-10 relative, the 50 kept to
-   * 1e-10·λ_1, the total variance from the trace, the components' scores.
+   * The same statistics solved both ways, at r = 1600 (large enough for the iteration to answer:
+   * its block of 60 columns is at most 0.04·r): the k leading eigenvalues to 1e-10 relative, the 50
+   * kept to 1e-10·λ_1, the total variance from the trace, the components' scores.
    */
   @Test
   void leadingSpectrumAgreesWithTheDenseSolver() {
@@ -59,11 +58,17 @@ class SpectrumExtentTest {
       for (int i = 0; i < a.length; i++) {
         assertEquals(b[i], a[i], 1e-10 * b[0], "eigenvalue " + i + " relative to the largest");
       }
-      assertEquals(full.totalVariance(), leading.totalVariance(), 1e-12 * full.totalVariance(),
+      assertEquals(
+          full.totalVariance(),
+          leading.totalVariance(),
+          1e-12 * full.totalVariance(),
           "the trace is the sum of all eigenvalues");
       for (int c = 0; c < k; c++) {
         for (int i = 0; i < r; i++) {
-          assertEquals(full.components()[i + c * r], leading.components()[i + c * r], 1e-7,
+          assertEquals(
+              full.components()[i + c * r],
+              leading.components()[i + c * r],
+              1e-7,
               "component " + c + " entry " + i);
         }
       }
@@ -84,7 +89,11 @@ class SpectrumExtentTest {
     leading.write().save(leadingPath);
     NystromKernelPCAModel leadingLoaded = NystromKernelPCAModel.load(leadingPath);
     assertEquals("leading", leadingLoaded.getSpectrum());
-    assertEquals(leading.totalVariance(), leadingLoaded.totalVariance(), 0.0, "the total from the trace, restored");
+    assertEquals(
+        leading.totalVariance(),
+        leadingLoaded.totalVariance(),
+        0.0,
+        "the total from the trace, restored");
     assertArrayEquals(leading.eigenvalues().toArray(), leadingLoaded.eigenvalues().toArray(), 0.0);
     assertEquals(full.totalVariance(), leading.totalVariance(), 1e-12 * full.totalVariance());
     String path = dir.resolve("full").toString();
@@ -92,7 +101,8 @@ class SpectrumExtentTest {
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(path);
     assertEquals("full", loaded.getSpectrum());
     assertEquals(full.rank(), loaded.eigenvalues().size());
-    assertEquals(full.rank(), loaded.update(df.limit(10)).eigenvalues().size(), "update keeps the extent");
+    assertEquals(
+        full.rank(), loaded.update(df.limit(10)).eigenvalues().size(), "update keeps the extent");
     assertThrows(IllegalArgumentException.class, () -> new NystromKernelPCA().setSpectrum("all"));
   }
 }

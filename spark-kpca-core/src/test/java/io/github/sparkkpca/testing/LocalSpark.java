@@ -18,28 +18,28 @@ public final class LocalSpark {
 
   private static SparkSession session;
 
-  private LocalSpark() {
-  }
+  private LocalSpark() {}
 
   /** A real local Spark with 2 cores, shared by all tests of this JVM. */
   public static synchronized SparkSession spark() {
     if (session == null) {
-      session = SparkSession.builder()
-          .master("local[2]")
-          .appName("spark-kpca-tests")
-          .config("spark.ui.enabled", "false")
-          .config("spark.sql.shuffle.partitions", "4")
-          .config("spark.driver.host", "127.0.0.1")
-          .config("spark.driver.bindAddress", "127.0.0.1")
-          .getOrCreate();
+      session =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("spark-kpca-tests")
+              .config("spark.ui.enabled", "false")
+              .config("spark.sql.shuffle.partitions", "4")
+              .config("spark.driver.host", "127.0.0.1")
+              .config("spark.driver.bindAddress", "127.0.0.1")
+              .getOrCreate();
       session.sparkContext().setLogLevel("WARN");
     }
     return session;
   }
 
   /**
-   * n rows of a seeded mixture: three Gaussian clusters in a 2-D subspace of R^d plus isotropic noise
-   * (so the kernel PCA spectrum has structure), as a row-major n×d array.
+   * n rows of a seeded mixture: three Gaussian clusters in a 2-D subspace of R^d plus isotropic
+   * noise (so the kernel PCA spectrum has structure), as a row-major n×d array.
    */
   public static double[][] clusters(int n, int d, long seed) {
     Random random = new Random(seed);
@@ -63,18 +63,22 @@ public final class LocalSpark {
   }
 
   /**
-   * A DataFrame with a {@code features} vector column (size metadata set) and an {@code id} column, split
-   * into {@code partitions} consecutive slices: row i of the array is row i of the DataFrame for any
-   * number of partitions (the landmark sample depends on the rows in their order, not on the split).
+   * A DataFrame with a {@code features} vector column (size metadata set) and an {@code id} column,
+   * split into {@code partitions} consecutive slices: row i of the array is row i of the DataFrame
+   * for any number of partitions (the landmark sample depends on the rows in their order, not on
+   * the split).
    */
   public static Dataset<Row> frame(double[][] rows, int partitions) {
     List<Row> out = new ArrayList<>(rows.length);
     for (int i = 0; i < rows.length; i++) {
       out.add(RowFactory.create((long) i, new DenseVector(rows[i])));
     }
-    StructType schema = new StructType()
-        .add("id", DataTypes.LongType, false)
-        .add(new AttributeGroup("features", rows.length == 0 ? 1 : rows[0].length).toStructField());
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add(
+                new AttributeGroup("features", rows.length == 0 ? 1 : rows[0].length)
+                    .toStructField());
     org.apache.spark.api.java.JavaSparkContext jsc =
         org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
     return spark().createDataFrame(jsc.parallelize(out, partitions), schema);
@@ -89,9 +93,10 @@ public final class LocalSpark {
     for (int i = 0; i < vectors.size(); i++) {
       out.add(RowFactory.create((long) i, vectors.get(i)));
     }
-    StructType schema = new StructType()
-        .add("id", DataTypes.LongType, false)
-        .add("features", org.apache.spark.ml.linalg.SQLDataTypes.VectorType(), true);
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add("features", org.apache.spark.ml.linalg.SQLDataTypes.VectorType(), true);
     org.apache.spark.api.java.JavaSparkContext jsc =
         org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
     return spark().createDataFrame(jsc.parallelize(out, partitions), schema);

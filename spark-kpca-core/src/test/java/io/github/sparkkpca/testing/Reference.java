@@ -9,8 +9,7 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  */
 public final class Reference {
 
-  private Reference() {
-  }
+  private Reference() {}
 
   /** K[i][j] = k(x_i, x_j) by direct evaluation. */
   public static double[][] gram(Kernel kernel, double[][] x) {

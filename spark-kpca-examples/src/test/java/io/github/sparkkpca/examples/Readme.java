@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The repository's README.md as the tests read it: the code blocks of a section, so that tests run what the
- * README shows. Tests run with the module directory as working directory, so the README is one level up.
+ * The repository's README.md as the tests read it: the code blocks of a section, so that tests run
+ * what the README shows. Tests run with the module directory as working directory, so the README is
+ * one level up.
  */
 public final class Readme {
 
@@ -23,11 +24,9 @@ public final class Readme {
    * @param code the block's text, without the fences
    * @param line the README line its first code line is on (1-based)
    */
-  public record Block(String code, int line) {
-  }
+  public record Block(String code, int line) {}
 
-  private Readme() {
-  }
+  private Readme() {}
 
   /** The README's text. */
   public static String text() throws IOException {
@@ -36,8 +35,8 @@ public final class Readme {
 
   /**
    * The fenced blocks of {@code language} (e.g. "bash") in the section headed {@code heading} (e.g.
-   * "## Command line"), up to the next section of the same level; fails when the section or blocks are
-   * missing.
+   * "## Command line"), up to the next section of the same level; fails when the section or blocks
+   * are missing.
    */
   public static List<Block> blocks(String readme, String heading, String language) {
     int section = readme.indexOf(heading + "\n");
@@ -45,14 +44,19 @@ public final class Readme {
     int end = readme.indexOf("\n## ", section + heading.length());
     String fence = "```" + language + "\n";
     List<Block> blocks = new ArrayList<>();
-    for (int at = readme.indexOf(fence, section); at >= 0 && (end < 0 || at < end);
+    for (int at = readme.indexOf(fence, section);
+        at >= 0 && (end < 0 || at < end);
         at = readme.indexOf(fence, at)) {
       int start = at + fence.length();
       int close = readme.indexOf("```", start);
-      blocks.add(new Block(readme.substring(start, close), (int) readme.substring(0, start).lines().count() + 1));
+      blocks.add(
+          new Block(
+              readme.substring(start, close),
+              (int) readme.substring(0, start).lines().count() + 1));
       at = close + 3;
     }
-    assertTrue(!blocks.isEmpty(), "README's '" + heading + "' section has no " + language + " block");
+    assertTrue(
+        !blocks.isEmpty(), "README's '" + heading + "' section has no " + language + " block");
     return blocks;
   }
 

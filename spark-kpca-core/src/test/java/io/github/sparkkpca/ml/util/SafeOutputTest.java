@@ -23,13 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code save} and {@link SafeOutput} replace only an earlier result of the same kind, only when asked,
- * never a path holding an input, and keep the old result when the new one fails.
+ * {@code save} and {@link SafeOutput} replace only an earlier result of the same kind, only when
+ * asked, never a path holding an input, and keep the old result when the new one fails.
  */
 class SafeOutputTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static NystromKernelPCAModel model;
   static NystromKernelPCAModel other;
@@ -57,18 +56,28 @@ class SafeOutputTest {
     }
   }
 
-  /** Every stage of the library saves through the same rule, estimators and the evaluator included. */
+  /**
+   * Every stage of the library saves through the same rule, estimators and the evaluator included.
+   */
   @Test
   void everyStageRefusesToOverwriteUserFiles() throws IOException {
     Path data = Files.createDirectories(dir.resolve("user-data"));
     Files.writeString(data.resolve("train.csv"), "a,b\n1,2\n");
-    List<org.apache.spark.ml.util.MLWritable> stages = List.of(new io.github.sparkkpca.ml.KernelPCA(),
-        new NystromKernelPCA(), new io.github.sparkkpca.ml.RandomFeatureKernelPCA(),
-        new io.github.sparkkpca.ml.ReconstructionErrorEvaluator());
+    List<org.apache.spark.ml.util.MLWritable> stages =
+        List.of(
+            new io.github.sparkkpca.ml.KernelPCA(),
+            new NystromKernelPCA(),
+            new io.github.sparkkpca.ml.RandomFeatureKernelPCA(),
+            new io.github.sparkkpca.ml.ReconstructionErrorEvaluator());
     for (org.apache.spark.ml.util.MLWritable stage : stages) {
-      assertThrows(FileAlreadyExistsException.class, () -> stage.write().overwrite().save(data.toString()),
+      assertThrows(
+          FileAlreadyExistsException.class,
+          () -> stage.write().overwrite().save(data.toString()),
           stage.getClass().getSimpleName());
-      assertEquals("a,b\n1,2\n", Files.readString(data.resolve("train.csv")), stage.getClass().getSimpleName());
+      assertEquals(
+          "a,b\n1,2\n",
+          Files.readString(data.resolve("train.csv")),
+          stage.getClass().getSimpleName());
     }
   }
 
@@ -77,22 +86,31 @@ class SafeOutputTest {
   void overwriteRefusesADirectoryThatIsNotASavedStage() throws IOException {
     Path data = Files.createDirectories(dir.resolve("data"));
     Files.writeString(data.resolve("train.csv"), "a,b\n1,2\n");
-    FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-        () -> model.write().overwrite().save(data.toString()));
-    assertTrue(e.getMessage().contains(data.toString()) && e.getMessage().contains("'train.csv'")
-        && e.getMessage().contains("never replaced"), e.getMessage());
+    FileAlreadyExistsException e =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () -> model.write().overwrite().save(data.toString()));
+    assertTrue(
+        e.getMessage().contains(data.toString())
+            && e.getMessage().contains("'train.csv'")
+            && e.getMessage().contains("never replaced"),
+        e.getMessage());
     assertEquals("a,b\n1,2\n", Files.readString(data.resolve("train.csv")));
     assertEquals(List.of("data"), names(dir), "no staging sibling left");
 
-    // A Spark ML stage of another library is not ours to replace either, nor a model with a file added.
+    // A Spark ML stage of another library is not ours to replace either, nor a model with a file
+    // added.
     Path stage = dir.resolve("foreign");
     new org.apache.spark.ml.feature.StandardScaler().write().save(stage.toString());
-    assertThrows(FileAlreadyExistsException.class, () -> model.write().overwrite().save(stage.toString()));
+    assertThrows(
+        FileAlreadyExistsException.class, () -> model.write().overwrite().save(stage.toString()));
     Path extended = dir.resolve("extended");
     model.write().save(extended.toString());
     Files.writeString(extended.resolve("notes.txt"), "mine");
-    FileAlreadyExistsException added = assertThrows(FileAlreadyExistsException.class,
-        () -> other.write().overwrite().save(extended.toString()));
+    FileAlreadyExistsException added =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () -> other.write().overwrite().save(extended.toString()));
     assertTrue(added.getMessage().contains("'notes.txt'"), added.getMessage());
     assertEquals(model.uid(), NystromKernelPCAModel.load(extended.toString()).uid());
   }
@@ -123,11 +141,17 @@ class SafeOutputTest {
   void aFailedWriteLeavesTheOldResult() throws IOException {
     Path path = dir.resolve("model");
     model.write().save(path.toString());
-    SafeOutput output = SafeOutput.to(path.toString(), SafeOutput.SAVED_STAGE).overwrite(true).prepare(conf());
-    IOException boom = assertThrows(IOException.class, () -> output.write(staging -> {
-      other.write().save(staging);
-      throw new IOException("disk full");
-    }));
+    SafeOutput output =
+        SafeOutput.to(path.toString(), SafeOutput.SAVED_STAGE).overwrite(true).prepare(conf());
+    IOException boom =
+        assertThrows(
+            IOException.class,
+            () ->
+                output.write(
+                    staging -> {
+                      other.write().save(staging);
+                      throw new IOException("disk full");
+                    }));
     assertEquals("disk full", boom.getMessage());
     assertEquals(model.uid(), NystromKernelPCAModel.load(path.toString()).uid());
     assertEquals(List.of("model"), names(dir));
@@ -138,16 +162,29 @@ class SafeOutputTest {
     Path out = Files.createDirectories(dir.resolve("out"));
     Path input = out.resolve("in.csv");
     Files.writeString(input, "x\n1\n");
-    SafeOutput.MARKED_DIRECTORY.mark(org.apache.hadoop.fs.FileSystem.getLocal(conf()),
+    SafeOutput.MARKED_DIRECTORY.mark(
+        org.apache.hadoop.fs.FileSystem.getLocal(conf()),
         new org.apache.hadoop.fs.Path(out.toUri()));
-    FileAlreadyExistsException contains = assertThrows(FileAlreadyExistsException.class,
-        () -> SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).overwrite(true)
-            .named("--output " + out, "add --overwrite").protecting(List.of(input.toString())).prepare(conf()));
-    assertEquals("--output " + out + ": it contains the input " + input + "; choose another path",
+    FileAlreadyExistsException contains =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .named("--output " + out, "add --overwrite")
+                    .protecting(List.of(input.toString()))
+                    .prepare(conf()));
+    assertEquals(
+        "--output " + out + ": it contains the input " + input + "; choose another path",
         contains.getMessage());
-    FileAlreadyExistsException glob = assertThrows(FileAlreadyExistsException.class,
-        () -> SafeOutput.to(input.toString(), SafeOutput.MARKED_DIRECTORY).overwrite(true)
-            .protecting(List.of(out + "/*.csv")).prepare(conf()));
+    FileAlreadyExistsException glob =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(input.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .protecting(List.of(out + "/*.csv"))
+                    .prepare(conf()));
     assertTrue(glob.getMessage().contains("is the input " + out + "/*.csv"), glob.getMessage());
     assertTrue(Files.exists(input));
   }
@@ -156,23 +193,42 @@ class SafeOutputTest {
   void markedDirectoriesAreReplacedOnlyWhileTheyHoldWhatWasWritten() throws IOException {
     Path out = dir.resolve("scores");
     SafeOutput first = SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).prepare(conf());
-    first.write(staging -> Files.writeString(Files.createDirectories(local(staging)).resolve("part-0.csv"), "1\n"));
+    first.write(
+        staging ->
+            Files.writeString(
+                Files.createDirectories(local(staging)).resolve("part-0.csv"), "1\n"));
     assertTrue(Files.exists(out.resolve(SafeOutput.MARKER)));
 
-    FileAlreadyExistsException noOverwrite = assertThrows(FileAlreadyExistsException.class,
-        () -> SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).named("--output scores", "add --overwrite")
-            .prepare(conf()));
-    assertEquals("--output scores: an output of spark-kpca already exists there; to replace it, add --overwrite",
+    FileAlreadyExistsException noOverwrite =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .named("--output scores", "add --overwrite")
+                    .prepare(conf()));
+    assertEquals(
+        "--output scores: an output of spark-kpca already exists there; to replace it, add --overwrite",
         noOverwrite.getMessage());
-    SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).overwrite(true).prepare(conf())
-        .write(staging -> Files.writeString(Files.createDirectories(local(staging)).resolve("part-1.csv"), "2\n"));
+    SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+        .overwrite(true)
+        .prepare(conf())
+        .write(
+            staging ->
+                Files.writeString(
+                    Files.createDirectories(local(staging)).resolve("part-1.csv"), "2\n"));
     assertFalse(Files.exists(out.resolve("part-0.csv")));
     assertEquals("2\n", Files.readString(out.resolve("part-1.csv")));
 
     Files.writeString(out.resolve("mine.txt"), "keep");
-    FileAlreadyExistsException foreign = assertThrows(FileAlreadyExistsException.class,
-        () -> SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).overwrite(true).prepare(conf()));
-    assertTrue(foreign.getMessage().contains("'mine.txt', which spark-kpca did not write there"),
+    FileAlreadyExistsException foreign =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .prepare(conf()));
+    assertTrue(
+        foreign.getMessage().contains("'mine.txt', which spark-kpca did not write there"),
         foreign.getMessage());
   }
 }

@@ -19,26 +19,27 @@ import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The benchmark's PNG plots (XChart): fit time against n and against m, each with its dgemm lower bound
- * dashed, the fit and transform efficiency (bound / time) against n, and the peak memory (resident set and
- * Java heap) of each grid point against n.
+ * The benchmark's PNG plots (XChart): fit time against n and against m, each with its dgemm lower
+ * bound dashed, the fit and transform efficiency (bound / time) against n, and the peak memory
+ * (resident set and Java heap) of each grid point against n.
  */
 public final class BenchCharts {
 
   /** File names written by {@link #writeAll}. */
-  public static final List<String> FILES = List.of("fit-time-vs-n.png", "fit-time-vs-m.png", "efficiency.png",
-      "peak-memory-vs-n.png");
+  public static final List<String> FILES =
+      List.of("fit-time-vs-n.png", "fit-time-vs-m.png", "efficiency.png", "peak-memory-vs-n.png");
 
   private static final int WIDTH = 900;
   private static final int HEIGHT = 560;
-  private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
-      10f, new float[] {6f, 4f}, 0f);
+  private static final BasicStroke DASHED =
+      new BasicStroke(
+          1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
 
-  private BenchCharts() {
-  }
+  private BenchCharts() {}
 
   /** Writes the four charts into {@code dir}; returns the files written. */
-  public static List<Path> writeAll(List<BenchRow> rows, Path dir, String subtitle) throws IOException {
+  public static List<Path> writeAll(List<BenchRow> rows, Path dir, String subtitle)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
     List<Path> written = new ArrayList<>();
     if (rows.isEmpty()) {
@@ -56,12 +57,24 @@ public final class BenchCharts {
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0);
-    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    Map<String, List<BenchRow>> groups =
+        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
     for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
       List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
-      line(chart, "resident set " + g.getKey(), sorted, r -> (double) r.n(), r -> r.peakRssBytes() / 1048576.0,
+      line(
+          chart,
+          "resident set " + g.getKey(),
+          sorted,
+          r -> (double) r.n(),
+          r -> r.peakRssBytes() / 1048576.0,
           false);
-      line(chart, "Java heap " + g.getKey(), sorted, r -> (double) r.n(), r -> r.peakHeapBytes() / 1048576.0, true);
+      line(
+          chart,
+          "Java heap " + g.getKey(),
+          sorted,
+          r -> (double) r.n(),
+          r -> r.peakHeapBytes() / 1048576.0,
+          true);
     }
     return chart;
   }
@@ -72,22 +85,36 @@ public final class BenchCharts {
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
-    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    Map<String, List<BenchRow>> groups =
+        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
     for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
       List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
       line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitSeconds, false);
-      line(chart, "bound " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitBoundSeconds, true);
+      line(
+          chart,
+          "bound " + g.getKey(),
+          sorted,
+          r -> (double) r.n(),
+          BenchRow::fitBoundSeconds,
+          true);
     }
     return chart;
   }
 
   static XYChart timeVsM(List<BenchRow> rows, String subtitle) {
     XYChart chart = chart("Fit time vs m" + subtitle, "m (landmarks)", "seconds");
-    Map<String, List<BenchRow>> groups = group(rows, r -> "n=" + r.n() + ", d=" + r.d() + ", k=" + r.k());
+    Map<String, List<BenchRow>> groups =
+        group(rows, r -> "n=" + r.n() + ", d=" + r.d() + ", k=" + r.k());
     for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
       List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.m());
       line(chart, "fit " + g.getKey(), sorted, r -> (double) r.m(), BenchRow::fitSeconds, false);
-      line(chart, "bound " + g.getKey(), sorted, r -> (double) r.m(), BenchRow::fitBoundSeconds, true);
+      line(
+          chart,
+          "bound " + g.getKey(),
+          sorted,
+          r -> (double) r.m(),
+          BenchRow::fitBoundSeconds,
+          true);
     }
     return chart;
   }
@@ -96,10 +123,12 @@ public final class BenchCharts {
   public static final String COMPARISON_FILE = "fit-time-vs-m-compare.png";
 
   /**
-   * Fit time vs m of spark-kpca and of each baseline measured beside it in the same run (the rows of
-   * {@code compare.csv}); failed baselines are left out. Written into {@code dir}; returns the file.
+   * Fit time vs m of spark-kpca and of each baseline measured beside it in the same run (the rows
+   * of {@code compare.csv}); failed baselines are left out. Written into {@code dir}; returns the
+   * file.
    */
-  public static Path comparison(List<CompareRow> rows, Path dir, String subtitle) throws IOException {
+  public static Path comparison(List<CompareRow> rows, Path dir, String subtitle)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
     XYChart chart = chart("Fit time vs m" + subtitle, "m (landmarks)", "seconds");
     Map<String, List<CompareRow>> systems = new LinkedHashMap<>();
@@ -110,14 +139,20 @@ public final class BenchCharts {
         systems.computeIfAbsent(r.system(), x -> new ArrayList<>()).add(r);
       }
     }
-    XYSeries s = chart.addSeries("spark-kpca NystromKernelPCA", ours.keySet().stream().mapToDouble(m -> m).toArray(),
-        ours.values().stream().mapToDouble(v -> v).toArray());
+    XYSeries s =
+        chart.addSeries(
+            "spark-kpca NystromKernelPCA",
+            ours.keySet().stream().mapToDouble(m -> m).toArray(),
+            ours.values().stream().mapToDouble(v -> v).toArray());
     s.setMarker(SeriesMarkers.CIRCLE);
     for (Map.Entry<String, List<CompareRow>> e : systems.entrySet()) {
       List<CompareRow> sorted = new ArrayList<>(e.getValue());
       sorted.sort((a, b) -> Integer.compare(a.m(), b.m()));
-      XYSeries b = chart.addSeries(e.getKey(), sorted.stream().mapToDouble(CompareRow::m).toArray(),
-          sorted.stream().mapToDouble(CompareRow::seconds).toArray());
+      XYSeries b =
+          chart.addSeries(
+              e.getKey(),
+              sorted.stream().mapToDouble(CompareRow::m).toArray(),
+              sorted.stream().mapToDouble(CompareRow::seconds).toArray());
       b.setMarker(SeriesMarkers.DIAMOND);
       b.setLineStyle(DASHED);
     }
@@ -130,13 +165,20 @@ public final class BenchCharts {
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(1.0);
-    Map<String, List<BenchRow>> groups = group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
+    Map<String, List<BenchRow>> groups =
+        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
     for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
       List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
       line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitEfficiency, false);
-      List<BenchRow> withTransform = sorted.stream().filter(r -> Double.isFinite(r.transformSeconds())).toList();
+      List<BenchRow> withTransform =
+          sorted.stream().filter(r -> Double.isFinite(r.transformSeconds())).toList();
       if (!withTransform.isEmpty()) {
-        line(chart, "transform " + g.getKey(), withTransform, r -> (double) r.n(), BenchRow::transformEfficiency,
+        line(
+            chart,
+            "transform " + g.getKey(),
+            withTransform,
+            r -> (double) r.n(),
+            BenchRow::transformEfficiency,
             true);
       }
     }
@@ -144,30 +186,47 @@ public final class BenchCharts {
   }
 
   private static XYChart chart(String title, String x, String y) {
-    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y)
-        .build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle(x)
+            .yAxisTitle(y)
+            .build();
     chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
     chart.getStyler().setMarkerSize(7);
     chart.getStyler().setDecimalPattern("#,##0.###");
     return chart;
   }
 
-  private static void line(XYChart chart, String name, List<BenchRow> rows, ToDoubleFunction<BenchRow> x,
-      ToDoubleFunction<BenchRow> y, boolean dashed) {
-    List<BenchRow> finite = rows.stream().filter(r -> Double.isFinite(y.applyAsDouble(r)) && y.applyAsDouble(r) > 0)
-        .toList();
+  private static void line(
+      XYChart chart,
+      String name,
+      List<BenchRow> rows,
+      ToDoubleFunction<BenchRow> x,
+      ToDoubleFunction<BenchRow> y,
+      boolean dashed) {
+    List<BenchRow> finite =
+        rows.stream()
+            .filter(r -> Double.isFinite(y.applyAsDouble(r)) && y.applyAsDouble(r) > 0)
+            .toList();
     if (finite.isEmpty()) {
       return;
     }
-    XYSeries s = chart.addSeries(name, finite.stream().mapToDouble(x).toArray(),
-        finite.stream().mapToDouble(y).toArray());
+    XYSeries s =
+        chart.addSeries(
+            name,
+            finite.stream().mapToDouble(x).toArray(),
+            finite.stream().mapToDouble(y).toArray());
     s.setMarker(dashed ? SeriesMarkers.DIAMOND : SeriesMarkers.CIRCLE);
     if (dashed) {
       s.setLineStyle(DASHED);
     }
   }
 
-  private static Map<String, List<BenchRow>> group(List<BenchRow> rows, Function<BenchRow, String> key) {
+  private static Map<String, List<BenchRow>> group(
+      List<BenchRow> rows, Function<BenchRow, String> key) {
     Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
     for (BenchRow r : rows) {
       groups.computeIfAbsent(key.apply(r), x -> new ArrayList<>()).add(r);
@@ -183,7 +242,10 @@ public final class BenchCharts {
 
   private static Path save(XYChart chart, Path file) throws IOException {
     String name = file.toString();
-    String base = name.toLowerCase(Locale.ROOT).endsWith(".png") ? name.substring(0, name.length() - 4) : name;
+    String base =
+        name.toLowerCase(Locale.ROOT).endsWith(".png")
+            ? name.substring(0, name.length() - 4)
+            : name;
     BitmapEncoder.saveBitmap(chart, base, BitmapFormat.PNG);
     return Path.of(base + ".png");
   }

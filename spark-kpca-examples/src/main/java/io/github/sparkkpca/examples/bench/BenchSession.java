@@ -10,8 +10,9 @@ import org.apache.spark.sql.SparkSession;
 import scala.Option;
 
 /**
- * The benchmark's SparkSession: a running one is reused (tests, notebooks) and left running; otherwise one
- * is built on {@code --master}, else {@code spark.master}, else {@code local[*]}, and stopped at the end.
+ * The benchmark's SparkSession: a running one is reused (tests, notebooks) and left running;
+ * otherwise one is built on {@code --master}, else {@code spark.master}, else {@code local[*]}, and
+ * stopped at the end.
  */
 final class BenchSession implements AutoCloseable {
 
@@ -24,7 +25,8 @@ final class BenchSession implements AutoCloseable {
   }
 
   static BenchSession open(String master) {
-    for (Option<SparkSession> s : java.util.List.of(SparkSession.getActiveSession(), SparkSession.getDefaultSession())) {
+    for (Option<SparkSession> s :
+        java.util.List.of(SparkSession.getActiveSession(), SparkSession.getDefaultSession())) {
       if (s.isDefined() && !s.get().sparkContext().isStopped()) {
         return new BenchSession(s.get(), false);
       }

@@ -10,23 +10,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The dgemm rate of this JVM's BLAS ({@code dev.ludovic.netlib.blas.BLAS.getInstance()}, the one the
- * library uses), measured on square size×size×size products, best of a few: the yardstick of the cost
- * model's lower bound.
+ * The dgemm rate of this JVM's BLAS ({@code dev.ludovic.netlib.blas.BLAS.getInstance()}, the one
+ * the library uses), measured on square size×size×size products, best of a few: the yardstick of
+ * the cost model's lower bound.
  *
- * <p>Two rates: one call at a time (OpenBLAS then uses its own threads, {@code OPENBLAS_NUM_THREADS},
- * default one per core), and {@code threads} concurrent calls from as many Java threads (as Spark's task
- * slots make them). {@link #gflops()} is the larger, the best this machine did with this configuration.
- * With single-threaded OpenBLAS the concurrent rate is the machine's; with multithreaded OpenBLAS and
- * several task slots the concurrent rate shows the cost of oversubscribing the cores.
+ * <p>Two rates: one call at a time (OpenBLAS then uses its own threads, {@code
+ * OPENBLAS_NUM_THREADS}, default one per core), and {@code threads} concurrent calls from as many
+ * Java threads (as Spark's task slots make them). {@link #gflops()} is the larger, the best this
+ * machine did with this configuration. With single-threaded OpenBLAS the concurrent rate is the
+ * machine's; with multithreaded OpenBLAS and several task slots the concurrent rate shows the cost
+ * of oversubscribing the cores.
  *
- * @param size           the matrix size
- * @param singleGflops   GFLOP/s of one call
- * @param threads        the number of concurrent callers measured (≥ 1)
+ * @param size the matrix size
+ * @param singleGflops GFLOP/s of one call
+ * @param threads the number of concurrent callers measured (≥ 1)
  * @param concurrentGflops total GFLOP/s of {@code threads} concurrent calls
  * @param implementation the BLAS class, e.g. JNIBLAS when native OpenBLAS is loaded
  */
-public record DgemmRate(int size, double singleGflops, int threads, double concurrentGflops, String implementation) {
+public record DgemmRate(
+    int size, double singleGflops, int threads, double concurrentGflops, String implementation) {
 
   /** The rate for the bound: the better of the single-call and concurrent rates. */
   public double gflops() {
@@ -41,7 +43,8 @@ public record DgemmRate(int size, double singleGflops, int threads, double concu
   /**
    * Measures both rates with {@code repeats} timed products after one warm-up each.
    *
-   * @param threads concurrent callers for the second rate; 1 skips it (then it equals the single rate)
+   * @param threads concurrent callers for the second rate; 1 skips it (then it equals the single
+   *     rate)
    */
   public static DgemmRate measure(int size, int repeats, int threads) {
     if (size < 1 || repeats < 1 || threads < 1) {
@@ -63,25 +66,31 @@ public record DgemmRate(int size, double singleGflops, int threads, double concu
     return new DgemmRate(size, single, threads, concurrent, blas.getClass().getSimpleName());
   }
 
-  private static double concurrent(BLAS blas, double[] a, double[] b, int size, int repeats, int threads) {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "dgemm-rate");
-      t.setDaemon(true);
-      return t;
-    });
+  private static double concurrent(
+      BLAS blas, double[] a, double[] b, int size, int repeats, int threads) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "dgemm-rate");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       CyclicBarrier barrier = new CyclicBarrier(threads);
       long best = Long.MAX_VALUE;
       for (int round = 0; round <= repeats; round++) {
         List<Future<long[]>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-          futures.add(pool.submit(() -> {
-            double[] c = new double[size * size];
-            barrier.await();
-            long start = System.nanoTime();
-            blas.dgemm("N", "N", size, size, size, 1.0, a, size, b, size, 0.0, c, size);
-            return new long[] {start, System.nanoTime()};
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    double[] c = new double[size * size];
+                    barrier.await();
+                    long start = System.nanoTime();
+                    blas.dgemm("N", "N", size, size, size, 1.0, a, size, b, size, 0.0, c, size);
+                    return new long[] {start, System.nanoTime()};
+                  }));
         }
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;

@@ -21,18 +21,20 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * The driver's steps of a Nyström fit by the Gram route, one at a time, on MNIST: where the driver phase
- * of {@code bench} goes at large m. m distinct training images (a seeded shuffle) are the landmarks
- * (rbf, γ = 1e-7 by default); the statistics of the kernel columns of the first {@code rows} training
- * images stand in for the distributed pass (accumulated here on one thread, not part of the driver phase).
- * Then, as {@code NystromKernelPCA.fit} runs them with {@code statisticsRoute = gram-checked}: the feature map
- * ({@link NystromFeatureMap#fit}: K_mm, λ_max, the inverse Cholesky factor and the full-rank test), the
- * whitening Wᵀ M W, the k + 1 leading eigenpairs, the landmark weights and the a-posteriori check; and,
- * first and separately, the parts of the feature map's fit (K_mm, power iteration, inverse factor). Each step
- * prints its wall seconds and, where its flops are known, its rate; the driver total sums the driver steps.
+ * The driver's steps of a Nyström fit by the Gram route, one at a time, on MNIST: where the driver
+ * phase of {@code bench} goes at large m. m distinct training images (a seeded shuffle) are the
+ * landmarks (rbf, γ = 1e-7 by default); the statistics of the kernel columns of the first {@code
+ * rows} training images stand in for the distributed pass (accumulated here on one thread, not part
+ * of the driver phase). Then, as {@code NystromKernelPCA.fit} runs them with {@code statisticsRoute
+ * = gram-checked}: the feature map ({@link NystromFeatureMap#fit}: K_mm, λ_max, the inverse
+ * Cholesky factor and the full-rank test), the whitening Wᵀ M W, the k + 1 leading eigenpairs, the
+ * landmark weights and the a-posteriori check; and, first and separately, the parts of the feature
+ * map's fit (K_mm, power iteration, inverse factor). Each step prints its wall seconds and, where
+ * its flops are known, its rate; the driver total sums the driver steps.
  *
- * <p>Usage (arguments as name=value, all optional), from the repository root after
- * {@code mvn -B -q -pl spark-kpca-examples -am package -DskipTests} and {@code bin/fetch-mnist}:
+ * <p>Usage (arguments as name=value, all optional), from the repository root after {@code mvn -B -q
+ * -pl spark-kpca-examples -am package -DskipTests} and {@code bin/fetch-mnist}:
+ *
  * <pre>
  * OPENBLAS_NUM_THREADS=1 java -Xmx12g --add-modules=jdk.incubator.vector -cp "$(ls \
  *   spark-kpca-examples/target/spark-kpca-examples_*.jar | grep -v -e sources -e tests | head -n 1):$(cat \
@@ -41,8 +43,7 @@ import org.apache.spark.ml.linalg.Vector;
  */
 public final class DriverPhaseBench {
 
-  private DriverPhaseBench() {
-  }
+  private DriverPhaseBench() {}
 
   public static void main(String[] args) throws IOException {
     int m = 8000;
@@ -71,8 +72,19 @@ public final class DriverPhaseBench {
       }
     }
     MnistIdx mnist = MnistIdx.read(MnistIdx.defaultDirectory(), true);
-    if (m < 2 || m > mnist.count() || rows < 1 || rows > mnist.count() || k < 1 || k + 1 > m || !(gamma > 0)) {
-      usage("need 2 <= m <= " + mnist.count() + ", 1 <= rows <= " + mnist.count() + ", 1 <= k < m, gamma > 0");
+    if (m < 2
+        || m > mnist.count()
+        || rows < 1
+        || rows > mnist.count()
+        || k < 1
+        || k + 1 > m
+        || !(gamma > 0)) {
+      usage(
+          "need 2 <= m <= "
+              + mnist.count()
+              + ", 1 <= rows <= "
+              + mnist.count()
+              + ", 1 <= k < m, gamma > 0");
     }
     int d = mnist.dim();
     int[] order = shuffled(mnist.count(), seed);
@@ -80,9 +92,17 @@ public final class DriverPhaseBench {
     for (int j = 0; j < m; j++) {
       System.arraycopy(mnist.image(order[j]), 0, landmarks, j * d, d);
     }
-    LandmarkKernel landmarkKernel = new LandmarkKernel(new Kernel(KernelType.RBF, gamma, 3, 1.0), landmarks, m, d);
-    System.out.printf(Locale.ROOT, "driver phase, MNIST train, m = %d, k = %d, gamma = %g, BLAS %s, %d driver "
-        + "threads, OPENBLAS_NUM_THREADS=%s%n", m, k, gamma, Blas.implementation(), DriverThreads.count(),
+    LandmarkKernel landmarkKernel =
+        new LandmarkKernel(new Kernel(KernelType.RBF, gamma, 3, 1.0), landmarks, m, d);
+    System.out.printf(
+        Locale.ROOT,
+        "driver phase, MNIST train, m = %d, k = %d, gamma = %g, BLAS %s, %d driver "
+            + "threads, OPENBLAS_NUM_THREADS=%s%n",
+        m,
+        k,
+        gamma,
+        Blas.implementation(),
+        DriverThreads.count(),
         System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset"));
     double cube = (double) m * m * m;
 
@@ -91,26 +111,42 @@ public final class DriverPhaseBench {
     report("feature map part: K_mm (SYRK and exponentials)", start, (double) m * m * d);
     start = System.nanoTime();
     double largest = Inertia.largestEigenvalue(gram, m, 100);
-    report(String.format(Locale.ROOT, "feature map part: lambda_max by power iteration (%.4g)", largest), start,
+    report(
+        String.format(
+            Locale.ROOT, "feature map part: lambda_max by power iteration (%.4g)", largest),
+        start,
         Double.NaN);
     start = System.nanoTime();
     double[] inverse = Cholesky.inverseUpperFactor(gram, m);
-    report("feature map part: inverse Cholesky factor" + (inverse == null ? " (broke down)" : ""), start,
+    report(
+        "feature map part: inverse Cholesky factor" + (inverse == null ? " (broke down)" : ""),
+        start,
         2 * cube / 3);
 
     double driver = 0;
     start = System.nanoTime();
     NystromFeatureMap featureMap = NystromFeatureMap.fit(landmarkKernel, 1e-12);
-    driver += report(String.format(Locale.ROOT, "driver: feature map (all of the above and the full-rank test): "
-        + "rank %d, cond %.3g", featureMap.rank(), featureMap.conditionEstimate()), start, Double.NaN);
+    driver +=
+        report(
+            String.format(
+                Locale.ROOT,
+                "driver: feature map (all of the above and the full-rank test): "
+                    + "rank %d, cond %.3g",
+                featureMap.rank(),
+                featureMap.conditionEstimate()),
+            start,
+            Double.NaN);
 
     List<Vector> vectors = new ArrayList<>(rows);
     for (int i = 0; i < rows; i++) {
       vectors.add(new DenseVector(mnist.image(i)));
     }
     start = System.nanoTime();
-    FeatureStatistics columns = featureMap.kernelColumns().accumulate(vectors.iterator(), 500, "features");
-    report("(not driver) kernel-column statistics of " + rows + " rows, one thread", start,
+    FeatureStatistics columns =
+        featureMap.kernelColumns().accumulate(vectors.iterator(), 500, "features");
+    report(
+        "(not driver) kernel-column statistics of " + rows + " rows, one thread",
+        start,
         (double) rows * (2.0 * m * d + (double) m * m));
     double[] columnVariances = columns.variances();
 
@@ -119,14 +155,28 @@ public final class DriverPhaseBench {
     driver += report("driver: whitening W^T M W", start, 4 * cube / 3);
     start = System.nanoTime();
     FeaturePCA fitted = FeaturePCA.solve(featureMap, whitened, k, true, k + 1);
-    driver += report("driver: " + (k + 1) + " leading eigenpairs and the readout", start, Double.NaN);
+    driver +=
+        report("driver: " + (k + 1) + " leading eigenpairs and the readout", start, Double.NaN);
     start = System.nanoTime();
     double[] weights = featureMap.toLandmarkWeights(fitted.components(), k);
-    StatisticsRoute.Check check = StatisticsRoute.check(StatisticsRoute.accumulationError(m, 500, rows),
-        featureMap.conditionEstimate(), columnVariances, featureMap.weights(), m, featureMap.rank(), weights, k,
-        fitted.spectrum());
-    driver += report("driver: landmark weights and the a-posteriori check (" + (check.passed() ? "passed"
-        : "failed") + ")", start, Double.NaN);
+    StatisticsRoute.Check check =
+        StatisticsRoute.check(
+            StatisticsRoute.accumulationError(m, 500, rows),
+            featureMap.conditionEstimate(),
+            columnVariances,
+            featureMap.weights(),
+            m,
+            featureMap.rank(),
+            weights,
+            k,
+            fitted.spectrum());
+    driver +=
+        report(
+            "driver: landmark weights and the a-posteriori check ("
+                + (check.passed() ? "passed" : "failed")
+                + ")",
+            start,
+            Double.NaN);
     System.out.printf(Locale.ROOT, "%-78s %8.2f s%n", "driver total", driver);
   }
 
@@ -136,7 +186,8 @@ public final class DriverPhaseBench {
     if (Double.isNaN(flops)) {
       System.out.printf(Locale.ROOT, "%-78s %8.2f s%n", step, seconds);
     } else {
-      System.out.printf(Locale.ROOT, "%-78s %8.2f s  %6.1f GFLOP/s%n", step, seconds, flops / seconds / 1e9);
+      System.out.printf(
+          Locale.ROOT, "%-78s %8.2f s  %6.1f GFLOP/s%n", step, seconds, flops / seconds / 1e9);
     }
     return seconds;
   }

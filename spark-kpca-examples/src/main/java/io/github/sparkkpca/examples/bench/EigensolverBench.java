@@ -13,38 +13,39 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * The driver's eigenproblem alone: the k leading eigenpairs of an r×r kernel-like covariance by the dense
- * solver ({@link SymmetricEigen#leading}: tridiagonalisation, all eigenvalues, k vectors) and by
- * {@link BlockKrylovEigen} (k and p pairs), each pair of numbers from the same run on the same matrix;
- * and the iteration's product A·X (b = k + 10 columns) by one BLAS call against the same product split by
- * row blocks over several Java threads (the question whether the driver's idle cores help when the
- * native BLAS is single-threaded; the solver does not split, as this did not win where measured).
+ * The driver's eigenproblem alone: the k leading eigenpairs of an r×r kernel-like covariance by the
+ * dense solver ({@link SymmetricEigen#leading}: tridiagonalisation, all eigenvalues, k vectors) and
+ * by {@link BlockKrylovEigen} (k and p pairs), each pair of numbers from the same run on the same
+ * matrix; and the iteration's product A·X (b = k + 10 columns) by one BLAS call against the same
+ * product split by row blocks over several Java threads (the question whether the driver's idle
+ * cores help when the native BLAS is single-threaded; the solver does not split, as this did not
+ * win where measured).
  *
  * <p>The matrix is the centred Gaussian kernel matrix (1/r)·H K H of r points, H = I − 11ᵀ/r, whose
- * spectrum is that of the covariance of the fit's features at m = r: MNIST training images with
- * γ = 1e-7 ({@code source=mnist}, the default when the files are found) or standard Gaussian points in
+ * spectrum is that of the covariance of the fit's features at m = r: MNIST training images with γ =
+ * 1e-7 ({@code source=mnist}, the default when the files are found) or standard Gaussian points in
  * R^20 with γ = 1/40 ({@code source=gaussian}).
  *
- * <p>Usage (arguments as name=value, all optional), from the repository root after
- * {@code mvn -B -q -pl spark-kpca-examples -am package -DskipTests}:
+ * <p>Usage (arguments as name=value, all optional), from the repository root after {@code mvn -B -q
+ * -pl spark-kpca-examples -am package -DskipTests}:
+ *
  * <pre>
  * OPENBLAS_NUM_THREADS=1 java -Xmx10g -cp "$(ls spark-kpca-examples/target/spark-kpca-examples-*.jar \
  *   | grep -v -e sources -e tests | head -n 1):$(cat spark-kpca-examples/target/classpath.txt)" \
  *   io.github.sparkkpca.examples.bench.EigensolverBench r=2000,4000,8000 k=50 p=100 threads=2 source=mnist
  * </pre>
- * ({@code dense=false} skips the dense solver, which takes minutes at r = 8000). Prints one
- * line per measurement and a Markdown table: wall seconds, the main thread's CPU seconds (the figure least
- * disturbed by other processes on a shared machine; the solvers run on that thread), and the accuracy
- * against the dense solver.
+ *
+ * ({@code dense=false} skips the dense solver, which takes minutes at r = 8000). Prints one line
+ * per measurement and a Markdown table: wall seconds, the main thread's CPU seconds (the figure
+ * least disturbed by other processes on a shared machine; the solvers run on that thread), and the
+ * accuracy against the dense solver.
  */
 public final class EigensolverBench {
 
-  private EigensolverBench() {
-  }
+  private EigensolverBench() {}
 
   /** One timed solve. */
-  record Timing(double wall, double cpu, BlockKrylovEigen.Result result) {
-  }
+  record Timing(double wall, double cpu, BlockKrylovEigen.Result result) {}
 
   public static void main(String[] args) {
     List<Integer> sizes = List.of(2000, 4000, 8000);
@@ -74,18 +75,21 @@ public final class EigensolverBench {
           case "threads" -> threads = positive(name, value);
           case "source" -> {
             if (!value.equals("mnist") && !value.equals("gaussian")) {
-              throw new IllegalArgumentException("source must be mnist or gaussian, got '" + value + "'");
+              throw new IllegalArgumentException(
+                  "source must be mnist or gaussian, got '" + value + "'");
             }
             source = value;
           }
           case "dense" -> dense = Boolean.parseBoolean(value);
-          default -> throw new IllegalArgumentException("unknown argument '" + name + "' (r, k, p, threads, source, "
-              + "dense)");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown argument '" + name + "' (r, k, p, threads, source, " + "dense)");
         }
       }
       for (int r : sizes) {
         if (p < k || p > r || k > r) {
-          throw new IllegalArgumentException("need k <= p <= r, got k = " + k + ", p = " + p + ", r = " + r);
+          throw new IllegalArgumentException(
+              "need k <= p <= r, got k = " + k + ", p = " + p + ", r = " + r);
         }
       }
     } catch (IllegalArgumentException e) {
@@ -110,8 +114,12 @@ public final class EigensolverBench {
 
   /** Measures every size and prints the table. */
   static void run(List<Integer> sizes, int k, int p, int threads, MnistIdx mnist, boolean dense) {
-    System.out.printf(Locale.ROOT, "BLAS %s, OPENBLAS_NUM_THREADS=%s, %d cores, points %s%n", Blas.implementation(),
-        System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "default"), Runtime.getRuntime().availableProcessors(),
+    System.out.printf(
+        Locale.ROOT,
+        "BLAS %s, OPENBLAS_NUM_THREADS=%s, %d cores, points %s%n",
+        Blas.implementation(),
+        System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "default"),
+        Runtime.getRuntime().availableProcessors(),
         mnist != null ? "MNIST train, gamma 1e-7" : "Gaussian R^20, gamma 1/40");
     // Warm-up (JIT, native library loading) on a small matrix.
     double[] small = kernelCovariance(mnist, 600, 1);
@@ -124,13 +132,27 @@ public final class EigensolverBench {
       BlockKrylovEigen one = BlockKrylovEigen.defaults();
       Timing k1 = time("krylov k=" + k, () -> one.solve(a, r, k));
       Timing kp = time("krylov p=" + p, () -> one.solve(a, r, p));
-      Timing d = dense ? time("dense leading k=" + k, () -> new BlockKrylovEigen.Result(
-          SymmetricEigen.leading(a, r, k), BlockKrylovEigen.Method.DENSE, 0, Double.NaN)) : null;
+      Timing d =
+          dense
+              ? time(
+                  "dense leading k=" + k,
+                  () ->
+                      new BlockKrylovEigen.Result(
+                          SymmetricEigen.leading(a, r, k),
+                          BlockKrylovEigen.Method.DENSE,
+                          0,
+                          Double.NaN))
+              : null;
       // Again, after the dense run, to see the drift of a shared machine; the better of two counts.
       k1 = better(k1, time("krylov k=" + k + " (again)", () -> one.solve(a, r, k)));
       double[] split = productSplit(a, r, k + BlockKrylovEigen.DEFAULT_OVERSAMPLING, threads, 5);
-      System.out.printf(Locale.ROOT, "  A·X, %d columns: one call %.3f s, split over %d threads %.3f s (best of 5)%n",
-          k + BlockKrylovEigen.DEFAULT_OVERSAMPLING, split[0], threads, split[1]);
+      System.out.printf(
+          Locale.ROOT,
+          "  A·X, %d columns: one call %.3f s, split over %d threads %.3f s (best of 5)%n",
+          k + BlockKrylovEigen.DEFAULT_OVERSAMPLING,
+          split[0],
+          threads,
+          split[1]);
       String accuracy = "";
       if (d != null) {
         double[] exact = d.result().eigen().values();
@@ -141,19 +163,38 @@ public final class EigensolverBench {
           absolute = Math.max(absolute, Math.abs(found[i] - exact[i]) / exact[0]);
           relative = Math.max(relative, Math.abs(found[i] - exact[i]) / Math.abs(exact[i]));
         }
-        double sine = largestAngleSine(k1.result().eigen().vectors(), d.result().eigen().vectors(), r, k);
+        double sine =
+            largestAngleSine(k1.result().eigen().vectors(), d.result().eigen().vectors(), r, k);
         accuracy = String.format(Locale.ROOT, "%.1e | %.1e | %.1e", absolute, relative, sine);
       }
-      rows.add(String.format(Locale.ROOT, "| %d | %s | %d | %.2f (%.2f) | %.2f (%.2f) | %s | %s | %s | %s |", r,
-          k1.result().method(), k1.result().products(), k1.wall(), k1.cpu(), kp.wall(), kp.cpu(),
-          d == null ? "-" : String.format(Locale.ROOT, "%.2f (%.2f)", d.wall(), d.cpu()),
-          d == null ? "-" : String.format(Locale.ROOT, "%.3f (%.3f)", k1.wall() / d.wall(), k1.cpu() / d.cpu()),
-          String.format(Locale.ROOT, "%.2f", split[0] / split[1]), accuracy.isEmpty() ? "- | - | -" : accuracy));
+      rows.add(
+          String.format(
+              Locale.ROOT,
+              "| %d | %s | %d | %.2f (%.2f) | %.2f (%.2f) | %s | %s | %s | %s |",
+              r,
+              k1.result().method(),
+              k1.result().products(),
+              k1.wall(),
+              k1.cpu(),
+              kp.wall(),
+              kp.cpu(),
+              d == null ? "-" : String.format(Locale.ROOT, "%.2f (%.2f)", d.wall(), d.cpu()),
+              d == null
+                  ? "-"
+                  : String.format(
+                      Locale.ROOT, "%.3f (%.3f)", k1.wall() / d.wall(), k1.cpu() / d.cpu()),
+              String.format(Locale.ROOT, "%.2f", split[0] / split[1]),
+              accuracy.isEmpty() ? "- | - | -" : accuracy));
     }
     System.out.println();
-    System.out.printf(Locale.ROOT, "| r | method | products | Krylov k=%d s (CPU s) | Krylov p=%d s (CPU s) "
-        + "| dense s (CPU s) | Krylov/dense wall (CPU) | A·X one call / split over %d threads | max dλ/λ_1 "
-        + "| max dλ_i/λ_i | sin angle |%n", k, p, threads);
+    System.out.printf(
+        Locale.ROOT,
+        "| r | method | products | Krylov k=%d s (CPU s) | Krylov p=%d s (CPU s) "
+            + "| dense s (CPU s) | Krylov/dense wall (CPU) | A·X one call / split over %d threads | max dλ/λ_1 "
+            + "| max dλ_i/λ_i | sin angle |%n",
+        k,
+        p,
+        threads);
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     rows.forEach(System.out::println);
   }
@@ -179,15 +220,24 @@ public final class EigensolverBench {
     long cpu = mx.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     BlockKrylovEigen.Result result = solve.run();
-    Timing t = new Timing((System.nanoTime() - start) / 1e9, (mx.getCurrentThreadCpuTime() - cpu) / 1e9, result);
-    System.out.printf(Locale.ROOT, "  %-36s %8.2f s wall %8.2f s main-thread CPU  %s, %d products, residual %.1e%n",
-        what, t.wall(), t.cpu(), result.method(), result.products(), result.residual());
+    Timing t =
+        new Timing(
+            (System.nanoTime() - start) / 1e9, (mx.getCurrentThreadCpuTime() - cpu) / 1e9, result);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-36s %8.2f s wall %8.2f s main-thread CPU  %s, %d products, residual %.1e%n",
+        what,
+        t.wall(),
+        t.cpu(),
+        result.method(),
+        result.products(),
+        result.residual());
     return t;
   }
 
   /**
-   * Best wall seconds of {@code repeats} products A·X (n×b) by one BLAS call, and by {@code threads} Java
-   * threads each multiplying a block of rows of A, interleaved.
+   * Best wall seconds of {@code repeats} products A·X (n×b) by one BLAS call, and by {@code
+   * threads} Java threads each multiplying a block of rows of A, interleaved.
    */
   static double[] productSplit(double[] a, int n, int b, int threads, int repeats) {
     Random random = new Random(3);
@@ -196,7 +246,8 @@ public final class EigensolverBench {
       x[i] = random.nextGaussian();
     }
     double[] out = new double[n * b];
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
     try {
       double one = Double.POSITIVE_INFINITY;
       double split = Double.POSITIVE_INFINITY;
@@ -210,8 +261,12 @@ public final class EigensolverBench {
         for (int first = 0; first < n; first += rows) {
           int from = first;
           int count = Math.min(rows, n - first);
-          parts.add(pool.submit(() -> Blas.blas().dgemm("N", "N", count, b, n, 1.0, a, from, n, x, 0, n, 0.0, out,
-              from, n)));
+          parts.add(
+              pool.submit(
+                  () ->
+                      Blas.blas()
+                          .dgemm(
+                              "N", "N", count, b, n, 1.0, a, from, n, x, 0, n, 0.0, out, from, n)));
         }
         for (java.util.concurrent.Future<?> part : parts) {
           part.get();
@@ -235,8 +290,9 @@ public final class EigensolverBench {
   }
 
   /**
-   * (1/r)·H K H for r points (MNIST images drawn with the seed when {@code mnist} is given, else Gaussian
-   * points in R^20), K the Gaussian kernel matrix: the Gram matrix by one GEMM, then exp and centring.
+   * (1/r)·H K H for r points (MNIST images drawn with the seed when {@code mnist} is given, else
+   * Gaussian points in R^20), K the Gaussian kernel matrix: the Gram matrix by one GEMM, then exp
+   * and centring.
    */
   static double[] kernelCovariance(MnistIdx mnist, int r, long seed) {
     Random random = new Random(seed);
@@ -290,7 +346,10 @@ public final class EigensolverBench {
     return a;
   }
 
-  /** sin of the largest principal angle between the spans of two orthonormal n×k matrices, ‖(I − VVᵀ)U‖₂. */
+  /**
+   * sin of the largest principal angle between the spans of two orthonormal n×k matrices, ‖(I −
+   * VVᵀ)U‖₂.
+   */
   static double largestAngleSine(double[] u, double[] v, int n, int k) {
     double[] overlap = new double[k * k];
     Blas.blas().dgemm("T", "N", k, k, n, 1.0, v, n, u, n, 0.0, overlap, k);

@@ -1,14 +1,16 @@
 package io.github.sparkkpca.examples.bench;
 
 /**
- * Floating-point operation counts of a Nyström kernel PCA fit and transform (docs/design.md, cost model): a
- * multiply-add counts as two flops, and only the triangle of a triangular or symmetric product is counted.
+ * Floating-point operation counts of a Nyström kernel PCA fit and transform (docs/design.md, cost
+ * model): a multiply-add counts as two flops, and only the triangle of a triangular or symmetric
+ * product is counted.
  *
  * <ul>
- *   <li>fit: 2·n·m·d (kernel block GEMM) + n·m·r (F = Wᵀ K with the triangular W of a full-rank K_mm,
- *       TRMM) + n·r² (SYRK of the centred features), plus n·m exponentials and O(m³) on the driver, which
- *       are not counted. A rank-deficient K_mm (r &lt; m) makes F a dense GEMM of 2·n·m·r flops; the model
- *       still counts n·m·r, so such fits are measured against the stricter bound;
+ *   <li>fit: 2·n·m·d (kernel block GEMM) + n·m·r (F = Wᵀ K with the triangular W of a full-rank
+ *       K_mm, TRMM) + n·r² (SYRK of the centred features), plus n·m exponentials and O(m³) on the
+ *       driver, which are not counted. A rank-deficient K_mm (r &lt; m) makes F a dense GEMM of
+ *       2·n·m·r flops; the model still counts n·m·r, so such fits are measured against the stricter
+ *       bound;
  *   <li>transform: 2·n·m·d (kernel block GEMM) + 2·n·m·k (Pᵀ K GEMM), plus n·m exponentials.
  * </ul>
  *
@@ -22,7 +24,8 @@ public record FlopModel(long n, int d, int m, int r, int k) {
 
   public FlopModel {
     if (n < 1 || d < 1 || m < 1 || r < 0 || r > m || k < 0) {
-      throw new IllegalArgumentException("bad sizes n=" + n + ", d=" + d + ", m=" + m + ", r=" + r + ", k=" + k);
+      throw new IllegalArgumentException(
+          "bad sizes n=" + n + ", d=" + d + ", m=" + m + ", r=" + r + ", k=" + k);
     }
   }
 

@@ -7,11 +7,11 @@ import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 
 /**
- * Wall time of the Spark jobs of a fit, by phase, from the job descriptions NystromKernelPCA sets: the
- * validating scan ("validate ..."), the statistics pass ("accumulate ...") and any other job. The fit's
- * wall time minus these is the driver's own work (K_mm and covariance eigendecompositions, broadcasts).
- * Times are the scheduler's event timestamps (milliseconds); the estimator runs its jobs one after the
- * other.
+ * Wall time of the Spark jobs of a fit, by phase, from the job descriptions NystromKernelPCA sets:
+ * the validating scan ("validate ..."), the statistics pass ("accumulate ...") and any other job.
+ * The fit's wall time minus these is the driver's own work (K_mm and covariance
+ * eigendecompositions, broadcasts). Times are the scheduler's event timestamps (milliseconds); the
+ * estimator runs its jobs one after the other.
  */
 final class JobTimes extends SparkListener {
 
@@ -25,10 +25,16 @@ final class JobTimes extends SparkListener {
 
   @Override
   public void onJobStart(SparkListenerJobStart jobStart) {
-    String description = jobStart.properties() == null ? null
-        : jobStart.properties().getProperty("spark.job.description");
-    String phase = description == null ? OTHER : description.contains(": validate ") ? SCAN
-        : description.contains(": accumulate ") ? STATISTICS : OTHER;
+    String description =
+        jobStart.properties() == null
+            ? null
+            : jobStart.properties().getProperty("spark.job.description");
+    String phase =
+        description == null
+            ? OTHER
+            : description.contains(": validate ")
+                ? SCAN
+                : description.contains(": accumulate ") ? STATISTICS : OTHER;
     phases.put(jobStart.jobId(), phase);
     started.put(jobStart.jobId(), new long[] {jobStart.time()});
   }

@@ -9,12 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Peak memory of this JVM: the resident set high-water mark (Linux {@code VmHWM} in
- * {@code /proc/self/status}) and the peak of the Java heap (sum of the heap pools' peak usage).
+ * Peak memory of this JVM: the resident set high-water mark (Linux {@code VmHWM} in {@code
+ * /proc/self/status}) and the peak of the Java heap (sum of the heap pools' peak usage).
  *
- * <p>Both can be reset between measurements: the heap pools through {@link MemoryPoolMXBean#resetPeakUsage},
- * the resident peak by writing 5 to {@code /proc/self/clear_refs} (Linux 4.0 and later). When that is not
- * possible, {@link #rssPeakBytes} is the peak since the process started (see {@link #rssResettable}).
+ * <p>Both can be reset between measurements: the heap pools through {@link
+ * MemoryPoolMXBean#resetPeakUsage}, the resident peak by writing 5 to {@code /proc/self/clear_refs}
+ * (Linux 4.0 and later). When that is not possible, {@link #rssPeakBytes} is the peak since the
+ * process started (see {@link #rssResettable}).
  */
 public final class PeakMemory {
 
@@ -22,8 +23,7 @@ public final class PeakMemory {
   private static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
   private static boolean rssResettable = true;
 
-  private PeakMemory() {
-  }
+  private PeakMemory() {}
 
   /** Resets both peaks; returns whether the resident peak could be reset. */
   public static synchronized boolean reset() {
@@ -55,7 +55,10 @@ public final class PeakMemory {
     return statusField("VmRSS:");
   }
 
-  /** Sum of the heap pools' peak used bytes since the last reset (an upper bound of the peak heap use). */
+  /**
+   * Sum of the heap pools' peak used bytes since the last reset (an upper bound of the peak heap
+   * use).
+   */
   public static long heapPeakBytes() {
     long sum = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -90,7 +93,10 @@ public final class PeakMemory {
   private static long statusField(String field) {
     try {
       return parseStatusField(Files.readString(STATUS, StandardCharsets.US_ASCII), field);
-    } catch (IOException | UnsupportedOperationException | SecurityException | NumberFormatException e) {
+    } catch (IOException
+        | UnsupportedOperationException
+        | SecurityException
+        | NumberFormatException e) {
       return -1;
     }
   }

@@ -21,43 +21,43 @@ import org.apache.spark.storage.StorageLevel;
 import org.netlib.util.intW;
 
 /**
- * The baseline a Spark user can build today without this library: Nyström features computed row by row
- * in a UDF, then Spark ML's linear {@link PCA} on them.
+ * The baseline a Spark user can build today without this library: Nyström features computed row by
+ * row in a UDF, then Spark ML's linear {@link PCA} on them.
  *
- * <p>What it does, as a user would write it: on the driver, K_mm from the landmarks and its inverse square
- * root W = V Λ^{-1/2} Vᵀ (eigenvalues ≤ 1e-12·λ_max dropped, LAPACK {@code dsyev}); broadcast the
- * landmarks and W; a UDF maps each row x to φ(x) = W k_x with k_x[j] = exp(−γ‖x − z_j‖²)
- * ({@code Vectors.sqdist}) and W k_x by {@code Matrix.multiply} (a BLAS gemv); the feature column is
- * cached, because {@code PCA.fit} reads it twice (column statistics, then the Gramian), and {@code PCA}
- * with k components is fitted on it. The landmarks are handed in (the same ones as the compared
- * {@code NystromKernelPCA} fit), so sampling them costs the baseline nothing.
+ * <p>What it does, as a user would write it: on the driver, K_mm from the landmarks and its inverse
+ * square root W = V Λ^{-1/2} Vᵀ (eigenvalues ≤ 1e-12·λ_max dropped, LAPACK {@code dsyev});
+ * broadcast the landmarks and W; a UDF maps each row x to φ(x) = W k_x with k_x[j] = exp(−γ‖x −
+ * z_j‖²) ({@code Vectors.sqdist}) and W k_x by {@code Matrix.multiply} (a BLAS gemv); the feature
+ * column is cached, because {@code PCA.fit} reads it twice (column statistics, then the Gramian),
+ * and {@code PCA} with k components is fitted on it. The landmarks are handed in (the same ones as
+ * the compared {@code NystromKernelPCA} fit), so sampling them costs the baseline nothing.
  *
- * <p>φ here equals the library's features up to an orthogonal rotation, so the PCA spectra agree; the
- * explained variance ratios are returned for that check.
+ * <p>φ here equals the library's features up to an orthogonal rotation, so the PCA spectra agree;
+ * the explained variance ratios are returned for that check.
  */
 public final class SparkPcaBaseline {
 
-  private SparkPcaBaseline() {
-  }
+  private SparkPcaBaseline() {}
 
   /**
    * The fitted baseline.
    *
    * @param seconds wall time from the landmarks to the fitted PCAModel (feature caching included)
-   * @param explainedVarianceRatio Spark's explained variance: component variance / total variance of φ
+   * @param explainedVarianceRatio Spark's explained variance: component variance / total variance
+   *     of φ
    */
-  public record Result(double seconds, double[] explainedVarianceRatio) {
-  }
+  public record Result(double seconds, double[] explainedVarianceRatio) {}
 
   /**
    * Fits the baseline.
    *
-   * @param data      the rows, with the vector column {@code inputCol}
+   * @param data the rows, with the vector column {@code inputCol}
    * @param landmarks m×d landmarks (one per row)
-   * @param gamma     the rbf kernel's γ
-   * @param k         components
+   * @param gamma the rbf kernel's γ
+   * @param k components
    */
-  public static Result fit(Dataset<Row> data, String inputCol, Matrix landmarks, double gamma, int k) {
+  public static Result fit(
+      Dataset<Row> data, String inputCol, Matrix landmarks, double gamma, int k) {
     long start = System.nanoTime();
     int m = landmarks.numRows();
     Vector[] z = new Vector[m];
@@ -69,20 +69,29 @@ public final class SparkPcaBaseline {
       z[j] = Vectors.dense(row);
     }
     DenseMatrix w = inverseSquareRoot(kernelMatrix(z, gamma), m);
-    Broadcast<Vector[]> zb = data.sparkSession().sparkContext().broadcast(z,
-        scala.reflect.ClassTag$.MODULE$.apply(Vector[].class));
-    Broadcast<DenseMatrix> wb = data.sparkSession().sparkContext().broadcast(w,
-        scala.reflect.ClassTag$.MODULE$.apply(DenseMatrix.class));
-    UserDefinedFunction nystrom = udf((UDF1<Vector, Vector>) x -> {
-      Vector[] lm = zb.value();
-      double[] kx = new double[lm.length];
-      for (int j = 0; j < lm.length; j++) {
-        kx[j] = Math.exp(-gamma * Vectors.sqdist(x, lm[j]));
-      }
-      return wb.value().multiply(new DenseVector(kx));
-    }, SQLDataTypes.VectorType());
-    Dataset<Row> features = data.select(nystrom.apply(col(inputCol)).as("nystrom"))
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Broadcast<Vector[]> zb =
+        data.sparkSession()
+            .sparkContext()
+            .broadcast(z, scala.reflect.ClassTag$.MODULE$.apply(Vector[].class));
+    Broadcast<DenseMatrix> wb =
+        data.sparkSession()
+            .sparkContext()
+            .broadcast(w, scala.reflect.ClassTag$.MODULE$.apply(DenseMatrix.class));
+    UserDefinedFunction nystrom =
+        udf(
+            (UDF1<Vector, Vector>)
+                x -> {
+                  Vector[] lm = zb.value();
+                  double[] kx = new double[lm.length];
+                  for (int j = 0; j < lm.length; j++) {
+                    kx[j] = Math.exp(-gamma * Vectors.sqdist(x, lm[j]));
+                  }
+                  return wb.value().multiply(new DenseVector(kx));
+                },
+            SQLDataTypes.VectorType());
+    Dataset<Row> features =
+        data.select(nystrom.apply(col(inputCol)).as("nystrom"))
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       PCAModel pca = new PCA().setInputCol("nystrom").setOutputCol("pca").setK(k).fit(features);
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -131,7 +140,12 @@ public final class SparkPcaBaseline {
     }
     double[] w = new double[m * m];
     // W = (V Λ^{-1/2}) Vᵀ
-    dev.ludovic.netlib.blas.BLAS.getInstance().dgemm("N", "T", m, m, m, 1.0, scaled, m, a, m, 0.0, w, m);
+    dev.ludovic
+        .netlib
+        .blas
+        .BLAS
+        .getInstance()
+        .dgemm("N", "T", m, m, m, 1.0, scaled, m, a, m, 0.0, w, m);
     return new DenseMatrix(m, m, w);
   }
 }

@@ -16,14 +16,16 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * The executors' work of the two statistics routes alone, on one thread: one partition's
- * {@link FeatureMap#accumulate} with the whitened map φ = Wᵀk_x against the kernel columns k_x (the Gram
- * route), the routes interleaved, with the thread's CPU seconds (the figure least disturbed by other processes
- * on a shared machine) and the dgemm rate measured on the same thread. The driver's whitening of the Gram
- * statistics is timed too.
+ * The executors' work of the two statistics routes alone, on one thread: one partition's {@link
+ * FeatureMap#accumulate} with the whitened map φ = Wᵀk_x against the kernel columns k_x (the Gram
+ * route), the routes interleaved, with the thread's CPU seconds (the figure least disturbed by
+ * other processes on a shared machine) and the dgemm rate measured on the same thread. The driver's
+ * whitening of the Gram statistics is timed too.
  *
- * <p>Rows: n standard Gaussian points in R^d, γ = 1/(2d), the first m rows as landmarks, block b as the fit
- * chooses it for (m, d). Usage, after {@code mvn -B -q -pl spark-kpca-examples -am package -DskipTests}:
+ * <p>Rows: n standard Gaussian points in R^d, γ = 1/(2d), the first m rows as landmarks, block b as
+ * the fit chooses it for (m, d). Usage, after {@code mvn -B -q -pl spark-kpca-examples -am package
+ * -DskipTests}:
+ *
  * <pre>
  * OPENBLAS_NUM_THREADS=1 java -Xmx4g -cp "$(ls spark-kpca-examples/target/spark-kpca-examples_*.jar \
  *   | grep -v -e sources -e tests | head -n 1):$(cat spark-kpca-examples/target/classpath.txt)" \
@@ -32,8 +34,7 @@ import org.apache.spark.ml.linalg.Vector;
  */
 public final class StatisticsRouteBench {
 
-  private StatisticsRouteBench() {
-  }
+  private StatisticsRouteBench() {}
 
   public static void main(String[] args) {
     int n = 100_000;
@@ -47,7 +48,9 @@ public final class StatisticsRouteBench {
         case "d" -> d = Integer.parseInt(kv[1]);
         case "m" -> m = Integer.parseInt(kv[1]);
         case "repeat" -> repeat = Integer.parseInt(kv[1]);
-        default -> throw new IllegalArgumentException("unknown argument " + arg + "; expected n=, d=, m=, repeat=");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument " + arg + "; expected n=, d=, m=, repeat=");
       }
     }
     Random random = new Random(1);
@@ -63,13 +66,23 @@ public final class StatisticsRouteBench {
       }
       rows.add(new DenseVector(x));
     }
-    NystromFeatureMap map = NystromFeatureMap.fit(new LandmarkKernel(Kernel.rbf(1.0 / (2 * d)), landmarks, m, d),
-        1e-12);
+    NystromFeatureMap map =
+        NystromFeatureMap.fit(
+            new LandmarkKernel(Kernel.rbf(1.0 / (2 * d)), landmarks, m, d), 1e-12);
     int blockSize = (int) Math.max(16, Math.min(4096, (4L << 20) / (2L * m + d)));
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     double dgemm = dgemmGflops(cpu);
-    System.out.printf(Locale.ROOT, "BLAS %s, one-thread dgemm 2000^3: %.1f GFLOP/s; n = %d, d = %d, m = %d, b = %d, "
-        + "cond(K_mm) ~ %.3g%n", Blas.implementation(), dgemm, n, d, m, blockSize, map.conditionEstimate());
+    System.out.printf(
+        Locale.ROOT,
+        "BLAS %s, one-thread dgemm 2000^3: %.1f GFLOP/s; n = %d, d = %d, m = %d, b = %d, "
+            + "cond(K_mm) ~ %.3g%n",
+        Blas.implementation(),
+        dgemm,
+        n,
+        d,
+        m,
+        blockSize,
+        map.conditionEstimate());
     double minimal = 2.0 * n * m * d + (double) n * m * m;
     double whitenedFlops = minimal + (double) n * m * m;
     for (int r = 0; r < repeat; r++) {
@@ -82,11 +95,22 @@ public final class StatisticsRouteBench {
         if (route.equals("gram")) {
           long w = cpu.getCurrentThreadCpuTime();
           map.whiten(stats);
-          whitening = String.format(Locale.ROOT, ", driver whitening %.3f s", (cpu.getCurrentThreadCpuTime() - w) / 1e9);
+          whitening =
+              String.format(
+                  Locale.ROOT,
+                  ", driver whitening %.3f s",
+                  (cpu.getCurrentThreadCpuTime() - w) / 1e9);
         }
         double flops = route.equals("gram") ? minimal : whitenedFlops;
-        System.out.printf(Locale.ROOT, "%-8s %.2f CPU s, %.1f GFLOP/s (%.2f of dgemm), %.2f µs/row%s%n", route,
-            seconds, flops / seconds / 1e9, flops / seconds / 1e9 / dgemm, seconds / n * 1e6, whitening);
+        System.out.printf(
+            Locale.ROOT,
+            "%-8s %.2f CPU s, %.1f GFLOP/s (%.2f of dgemm), %.2f µs/row%s%n",
+            route,
+            seconds,
+            flops / seconds / 1e9,
+            flops / seconds / 1e9 / dgemm,
+            seconds / n * 1e6,
+            whitening);
       }
     }
   }
@@ -100,7 +124,8 @@ public final class StatisticsRouteBench {
     for (int i = 0; i < 3; i++) {
       long start = cpu.getCurrentThreadCpuTime();
       Blas.blas().dgemm("N", "N", s, s, s, 1.0, a, s, a, s, 0.0, c, s);
-      best = Math.max(best, 2.0 * s * s * s / ((cpu.getCurrentThreadCpuTime() - start) / 1e9) / 1e9);
+      best =
+          Math.max(best, 2.0 * s * s * s / ((cpu.getCurrentThreadCpuTime() - start) / 1e9) / 1e9);
     }
     return best;
   }

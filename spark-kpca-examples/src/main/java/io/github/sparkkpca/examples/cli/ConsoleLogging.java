@@ -13,22 +13,23 @@ import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
 /**
  * Keeps Spark's console logging to warnings for command-line runs.
  *
- * <p>{@code SparkContext.setLogLevel("WARN")} only takes effect after the context has started, and by then
- * Spark has logged a screenful of INFO lines (it installs its own INFO defaults when log4j is
- * unconfigured). So, <em>only when nobody configured log4j</em> (no {@code log4j2.properties}), this
- * installs a WARN-level console configuration on stderr before the session is built; Spark then sees a
- * configured log4j and leaves it alone. A user's own configuration always wins. Under {@code spark-submit}
- * Spark has configured log4j before this runs (and re-initializes it while the context starts), so there
- * only {@code setLogLevel("WARN")} applies, once the context is up; {@code conf/log4j2.properties} quiets
- * the start-up lines. Without log4j-core on the classpath it does nothing.
+ * <p>{@code SparkContext.setLogLevel("WARN")} only takes effect after the context has started, and
+ * by then Spark has logged a screenful of INFO lines (it installs its own INFO defaults when log4j
+ * is unconfigured). So, <em>only when nobody configured log4j</em> (no {@code log4j2.properties}),
+ * this installs a WARN-level console configuration on stderr before the session is built; Spark
+ * then sees a configured log4j and leaves it alone. A user's own configuration always wins. Under
+ * {@code spark-submit} Spark has configured log4j before this runs (and re-initializes it while the
+ * context starts), so there only {@code setLogLevel("WARN")} applies, once the context is up;
+ * {@code conf/log4j2.properties} quiets the start-up lines. Without log4j-core on the classpath it
+ * does nothing.
  *
- * <p>Log lines carry no stack traces: a failure reaches the user as the command's one-line error (with the
- * full trace under {@code --debug}); a user's own log4j configuration can still ask for them.
+ * <p>Log lines carry no stack traces: a failure reaches the user as the command's one-line error
+ * (with the full trace under {@code --debug}); a user's own log4j configuration can still ask for
+ * them.
  */
 final class ConsoleLogging {
 
-  private ConsoleLogging() {
-  }
+  private ConsoleLogging() {}
 
   /** Installs the quiet configuration if log4j still runs on its built-in default. */
   static void quietIfUnconfigured() {
@@ -37,12 +38,16 @@ final class ConsoleLogging {
           || !(context.getConfiguration() instanceof DefaultConfiguration)) {
         return;
       }
-      ConfigurationBuilder<BuiltConfiguration> b = ConfigurationBuilderFactory.newConfigurationBuilder();
+      ConfigurationBuilder<BuiltConfiguration> b =
+          ConfigurationBuilderFactory.newConfigurationBuilder();
       b.setConfigurationName("spark-kpca-console");
-      b.add(b.newAppender("console", "Console")
-          .addAttribute("target", ConsoleAppender.Target.SYSTEM_ERR)
-          .add(b.newLayout("PatternLayout").addAttribute("pattern", "%d{HH:mm:ss} %p %c{1}: %m%n")
-              .addAttribute("alwaysWriteExceptions", false)));
+      b.add(
+          b.newAppender("console", "Console")
+              .addAttribute("target", ConsoleAppender.Target.SYSTEM_ERR)
+              .add(
+                  b.newLayout("PatternLayout")
+                      .addAttribute("pattern", "%d{HH:mm:ss} %p %c{1}: %m%n")
+                      .addAttribute("alwaysWriteExceptions", false)));
       b.add(b.newRootLogger(Level.WARN).add(b.newAppenderRef("console")));
       // A local run without Hadoop's native libraries is normal, not worth a warning.
       b.add(b.newLogger("org.apache.hadoop.util.NativeCodeLoader", Level.ERROR));

@@ -16,13 +16,14 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 
 /**
- * Console progress of long Spark jobs for the command line: every {@code interval} a line per job that has
- * run longer than that, with its description (the library names each phase of a fit, e.g. "accumulate the
- * r×r Nyström statistics"), the tasks done and the elapsed time, and a closing line when such a job ends.
- * Short jobs print nothing. The lines go to the command's output, like its other progress lines.
+ * Console progress of long Spark jobs for the command line: every {@code interval} a line per job
+ * that has run longer than that, with its description (the library names each phase of a fit, e.g.
+ * "accumulate the r×r Nyström statistics"), the tasks done and the elapsed time, and a closing line
+ * when such a job ends. Short jobs print nothing. The lines go to the command's output, like its
+ * other progress lines.
  *
- * <p>Task counts come from Spark's listener events: tasks that finished successfully over all tasks of the
- * job's stages (skipped stages never finish, so a job may end below 100%).
+ * <p>Task counts come from Spark's listener events: tasks that finished successfully over all tasks
+ * of the job's stages (skipped stages never finish, so a job may end below 100%).
  */
 final class ConsoleProgress extends SparkListener implements AutoCloseable {
 
@@ -50,19 +51,21 @@ final class ConsoleProgress extends SparkListener implements AutoCloseable {
     this.context = context;
     this.out = out;
     this.intervalNanos = (long) (intervalSeconds * 1e9);
-    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "spark-kpca-progress");
-      t.setDaemon(true);
-      return t;
-    });
+    this.ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "spark-kpca-progress");
+              t.setDaemon(true);
+              return t;
+            });
     long millis = Math.max(1, (long) (intervalSeconds * 1000));
     ticker.scheduleAtFixedRate(this::report, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   /**
    * Starts reporting the jobs of {@code context} every {@code intervalSeconds} (finite and ≥ 0, as
-   * {@link SparkOptions#validate} checks it); null (nothing to close) when the interval is 0, which turns
-   * progress off.
+   * {@link SparkOptions#validate} checks it); null (nothing to close) when the interval is 0, which
+   * turns progress off.
    */
   static ConsoleProgress start(SparkContext context, PrintWriter out, double intervalSeconds) {
     if (intervalSeconds == 0) {
@@ -75,8 +78,8 @@ final class ConsoleProgress extends SparkListener implements AutoCloseable {
 
   @Override
   public void onJobStart(SparkListenerJobStart event) {
-    String description = event.properties() == null ? null
-        : event.properties().getProperty("spark.job.description");
+    String description =
+        event.properties() == null ? null : event.properties().getProperty("spark.job.description");
     // Scala's own iterator: the collection converters differ between Scala 2.12 and 2.13.
     java.util.List<StageInfo> stages = new java.util.ArrayList<>();
     for (scala.collection.Iterator<StageInfo> it = event.stageInfos().iterator(); it.hasNext(); ) {
@@ -121,8 +124,16 @@ final class ConsoleProgress extends SparkListener implements AutoCloseable {
   private void print(Job job, String state) {
     double seconds = (System.nanoTime() - job.start) / 1e9;
     int done = job.done.get();
-    String line = String.format(Locale.ROOT, "spark-kpca: [%s %.0f s] %s: %d/%d tasks (%.0f%%)", state, seconds,
-        job.description, done, job.tasks, job.tasks == 0 ? 100.0 : 100.0 * done / job.tasks);
+    String line =
+        String.format(
+            Locale.ROOT,
+            "spark-kpca: [%s %.0f s] %s: %d/%d tasks (%.0f%%)",
+            state,
+            seconds,
+            job.description,
+            done,
+            job.tasks,
+            job.tasks == 0 ? 100.0 : 100.0 * done / job.tasks);
     synchronized (out) {
       out.println(line);
       out.flush();

@@ -19,49 +19,74 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca demo}: the main job end to end with nothing to download — a synthetic mixture of
- * Gaussian clusters (generated on the executors), an rbf Nyström kernel PCA with the median-heuristic γ,
- * the spectrum table and the first rows' scores. It takes a few seconds on two cores.
+ * {@code spark-kpca demo}: the main job end to end with nothing to download — a synthetic mixture
+ * of Gaussian clusters (generated on the executors), an rbf Nyström kernel PCA with the
+ * median-heuristic γ, the spectrum table and the first rows' scores. It takes a few seconds on two
+ * cores.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = "Run the main job on a built-in synthetic data set (no download needed).")
 public final class DemoCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--n", paramLabel = "N", defaultValue = "20000", description = "Rows. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--n",
+      paramLabel = "N",
+      defaultValue = "20000",
+      description = "Rows. Default: ${DEFAULT-VALUE}.")
   long n;
 
-  @Option(names = "--d", paramLabel = "D", defaultValue = "20", description = "Dimension. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--d",
+      paramLabel = "D",
+      defaultValue = "20",
+      description = "Dimension. Default: ${DEFAULT-VALUE}.")
   int d;
 
-  @Option(names = "--k", paramLabel = "K", defaultValue = "5", description = "Components. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--k",
+      paramLabel = "K",
+      defaultValue = "5",
+      description = "Components. Default: ${DEFAULT-VALUE}.")
   int k;
 
-  @Option(names = "--landmarks", paramLabel = "M", defaultValue = "200",
+  @Option(
+      names = "--landmarks",
+      paramLabel = "M",
+      defaultValue = "200",
       description = "Landmarks. Default: ${DEFAULT-VALUE}.")
   int landmarks;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
       description = "Seed of the data and the landmark sample. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--partitions", paramLabel = "P", description = "Partitions to generate (default: all cores).")
+  @Option(
+      names = "--partitions",
+      paramLabel = "P",
+      description = "Partitions to generate (default: all cores).")
   Integer partitions;
 
-  @Option(names = "--rows", paramLabel = "R", defaultValue = "5",
+  @Option(
+      names = "--rows",
+      paramLabel = "R",
+      defaultValue = "5",
       description = "Rows of scores to print. Default: ${DEFAULT-VALUE}.")
   int rows;
 
   @Option(names = "--overwrite", description = "Replace the charts of an earlier run in --plots.")
   boolean overwrite;
 
-  @Mixin
-  PlotOptions plotOptions;
+  @Mixin PlotOptions plotOptions;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws java.io.IOException {
@@ -77,23 +102,39 @@ public final class DemoCommand implements Callable<Integer> {
     String source = "synthetic:n=" + n + ",d=" + d + ",seed=" + seed;
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      plotOptions.prepare(new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          List.of()));
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          SourceOptions.of(source).withPartitions(partitions), out);
+      plotOptions.prepare(
+          new OutputTargets(
+              spark.session().sparkContext().hadoopConfiguration(), overwrite, List.of()));
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, SourceOptions.of(source).withPartitions(partitions), out);
       try {
-        SparkKpcaCli.progress(out, "fitting rbf kernel PCA (k = %d, m = %d, gamma by the median heuristic)...",
-            k, landmarks);
+        SparkKpcaCli.progress(
+            out,
+            "fitting rbf kernel PCA (k = %d, m = %d, gamma by the median heuristic)...",
+            k,
+            landmarks);
         long start = System.nanoTime();
-        NystromKernelPCAModel model = new NystromKernelPCA().setInputCol(data.featuresCol()).setK(k)
-            .setNumLandmarks(landmarks).setKernel("rbf").setSeed(seed).fit(data.data());
+        NystromKernelPCAModel model =
+            new NystromKernelPCA()
+                .setInputCol(data.featuresCol())
+                .setK(k)
+                .setNumLandmarks(landmarks)
+                .setKernel("rbf")
+                .setSeed(seed)
+                .fit(data.data());
         FitSummary summary = FitSummary.of(model, (System.nanoTime() - start) / 1e9);
         summary.print(out);
         if (rows > 0) {
           printScores(out, model, data);
         }
-        plotOptions.write(out, model, data, seed, String.format(Locale.ROOT, "rbf kernel PCA, m = %d, of %s",
-            landmarks, data.description()));
+        plotOptions.write(
+            out,
+            model,
+            data,
+            seed,
+            String.format(
+                Locale.ROOT, "rbf kernel PCA, m = %d, of %s", landmarks, data.description()));
       } finally {
         data.unpersist();
       }
@@ -102,8 +143,12 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void printScores(PrintWriter out, NystromKernelPCAModel model, LoadedData data) {
-    List<Row> first = model.transform(data.data().filter(col("id").lt(rows)))
-        .orderBy("id").select("id", data.labelCol(), model.getOutputCol()).collectAsList();
+    List<Row> first =
+        model
+            .transform(data.data().filter(col("id").lt(rows)))
+            .orderBy("id")
+            .select("id", data.labelCol(), model.getOutputCol())
+            .collectAsList();
     out.printf(Locale.ROOT, "first %d rows' scores (label = cluster):%n", first.size());
     StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %6s", "id", "label"));
     for (int i = 1; i <= model.numComponents(); i++) {
@@ -111,7 +156,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
     out.println(header);
     for (Row row : first) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%6d %6s", row.getLong(0), row.get(1)));
+      StringBuilder line =
+          new StringBuilder(String.format(Locale.ROOT, "%6d %6s", row.getLong(0), row.get(1)));
       for (double v : ((Vector) row.get(2)).toArray()) {
         line.append(String.format(Locale.ROOT, " %10.5f", v));
       }

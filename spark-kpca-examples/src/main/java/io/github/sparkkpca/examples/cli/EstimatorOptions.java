@@ -18,132 +18,199 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The model options of {@code fit} and {@code stream} (a picocli mixin): k, the feature map (Nyström landmarks
- * or random Fourier features) and the kernel, checked before Spark starts and turned into the configured
- * estimator.
+ * The model options of {@code fit} and {@code stream} (a picocli mixin): k, the feature map
+ * (Nyström landmarks or random Fourier features) and the kernel, checked before Spark starts and
+ * turned into the configured estimator.
  */
 public final class EstimatorOptions {
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
-  @Option(names = "--k", required = true, paramLabel = "K", description = "Number of principal components.")
+  @Option(
+      names = "--k",
+      required = true,
+      paramLabel = "K",
+      description = "Number of principal components.")
   int k;
 
-  @Option(names = "--landmarks", paramLabel = "M|auto",
-      description = "Number of Nyström landmarks m (k <= m <= n), or auto: grow the landmarks over a seeded random "
-          + "order of the rows until held-out probe rows are explained (--landmark-tolerance, --landmark-test, "
-          + "--max-landmarks). With --feature-map nystrom, this, --landmarks-from or --landmarks-file is required.")
+  @Option(
+      names = "--landmarks",
+      paramLabel = "M|auto",
+      description =
+          "Number of Nyström landmarks m (k <= m <= n), or auto: grow the landmarks over a seeded random "
+              + "order of the rows until held-out probe rows are explained (--landmark-tolerance, --landmark-test, "
+              + "--max-landmarks). With --feature-map nystrom, this, --landmarks-from or --landmarks-file is required.")
   String landmarksText;
 
   /** m when given as a number (or taken from --landmarks-from / --landmarks-file). */
   Integer landmarks;
+
   /** --landmarks auto. */
   boolean autoLandmarks;
 
-  @Option(names = "--landmark-tolerance", paramLabel = "T",
-      description = "With --landmarks auto: stop when the mean residual k(x,x) - u'K_mm^-1 u of the probe rows is "
-          + "<= T x their mean k(x,x), in (0, 1). Default 0.01.")
+  @Option(
+      names = "--landmark-tolerance",
+      paramLabel = "T",
+      description =
+          "With --landmarks auto: stop when the mean residual k(x,x) - u'K_mm^-1 u of the probe rows is "
+              + "<= T x their mean k(x,x), in (0, 1). Default 0.01.")
   Double landmarkTolerance;
 
-  @Option(names = "--max-landmarks", paramLabel = "M",
+  @Option(
+      names = "--max-landmarks",
+      paramLabel = "M",
       description = "With --landmarks auto: the most landmarks (>= k). Default 1000.")
   Integer maxLandmarks;
 
-  @Option(names = "--landmark-probe-size", paramLabel = "P",
+  @Option(
+      names = "--landmark-probe-size",
+      paramLabel = "P",
       description = "With --landmarks auto: the held-out probe rows (>= 2). Default 256.")
   Integer landmarkProbeSize;
 
-  @Option(names = "--landmark-test", paramLabel = "TEST",
-      description = "With --landmarks auto: tolerance (default) or f, the EXPERIMENTAL F-test of Hallgren's thesis "
-          + "ch. 4 (--alpha).")
+  @Option(
+      names = "--landmark-test",
+      paramLabel = "TEST",
+      description =
+          "With --landmarks auto: tolerance (default) or f, the EXPERIMENTAL F-test of Hallgren's thesis "
+              + "ch. 4 (--alpha).")
   String landmarkTest;
 
-  @Option(names = "--alpha", paramLabel = "A",
+  @Option(
+      names = "--alpha",
+      paramLabel = "A",
       description = "With --landmark-test f: the level of the F-test, in (0, 1). Default 0.05.")
   Double alpha;
 
-  @Option(names = "--landmarks-from", paramLabel = "MODEL_DIR",
-      description = "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
-          + "sampling m landmarks: a fit on its rows and more equals that model updated with the more.")
+  @Option(
+      names = "--landmarks-from",
+      paramLabel = "MODEL_DIR",
+      description =
+          "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
+              + "sampling m landmarks: a fit on its rows and more equals that model updated with the more.")
   String landmarksFrom;
 
-  @Option(names = "--landmarks-file", paramLabel = "FILE.csv",
-      description = "Use the landmarks in this local CSV file (headerless, one landmark per line, the input's "
-          + "dimension) instead of sampling them.")
+  @Option(
+      names = "--landmarks-file",
+      paramLabel = "FILE.csv",
+      description =
+          "Use the landmarks in this local CSV file (headerless, one landmark per line, the input's "
+              + "dimension) instead of sampling them.")
   Path landmarksFile;
 
-  @Option(names = "--confidence", paramLabel = "C",
-      description = "Add to the summary Theorem 4's bound (Hallgren 2021) on the excess reconstruction error over "
-          + "exact kernel PCA for d = 1..k, holding with this probability in (0, 1), e.g. 0.9. Needs --no-center, a "
-          + "bounded kernel (rbf, laplacian, cosine) and landmarks sampled from the rows (uniform or leverage).")
+  @Option(
+      names = "--confidence",
+      paramLabel = "C",
+      description =
+          "Add to the summary Theorem 4's bound (Hallgren 2021) on the excess reconstruction error over "
+              + "exact kernel PCA for d = 1..k, holding with this probability in (0, 1), e.g. 0.9. Needs --no-center, a "
+              + "bounded kernel (rbf, laplacian, cosine) and landmarks sampled from the rows (uniform or leverage).")
   Double confidence;
 
-  @Option(names = "--feature-map", paramLabel = "MAP", defaultValue = "nystrom",
-      description = "nystrom (landmarks: --landmarks) or rff (random Fourier features of the rbf or laplacian "
-          + "kernel: --features or --feature-scale). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--feature-map",
+      paramLabel = "MAP",
+      defaultValue = "nystrom",
+      description =
+          "nystrom (landmarks: --landmarks) or rff (random Fourier features of the rbf or laplacian "
+              + "kernel: --features or --feature-scale). Default: ${DEFAULT-VALUE}.")
   String featureMap;
 
-  @Option(names = "--features", paramLabel = "D",
-      description = "With --feature-map rff: the number of random Fourier features D >= k (default 1000).")
+  @Option(
+      names = "--features",
+      paramLabel = "D",
+      description =
+          "With --feature-map rff: the number of random Fourier features D >= k (default 1000).")
   Integer features;
 
-  @Option(names = "--feature-scale", paramLabel = "C",
-      description = "With --feature-map rff: D = ceil(C * sqrt(n) * ln(n)) for the n input rows, instead of "
-          + "--features.")
+  @Option(
+      names = "--feature-scale",
+      paramLabel = "C",
+      description =
+          "With --feature-map rff: D = ceil(C * sqrt(n) * ln(n)) for the n input rows, instead of "
+              + "--features.")
   Double featureScale;
 
-  @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rbf",
-      description = "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--kernel",
+      paramLabel = "NAME",
+      defaultValue = "rbf",
+      description =
+          "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
+              + "Default: ${DEFAULT-VALUE}.")
   String kernel;
 
-  @Option(names = "--gamma", paramLabel = "G",
-      description = "Kernel scale gamma > 0. Default: rbf/laplacian the median heuristic over the landmarks, "
-          + "polynomial/sigmoid 1/d.")
+  @Option(
+      names = "--gamma",
+      paramLabel = "G",
+      description =
+          "Kernel scale gamma > 0. Default: rbf/laplacian the median heuristic over the landmarks, "
+              + "polynomial/sigmoid 1/d.")
   Double gamma;
 
   @Option(names = "--degree", paramLabel = "P", description = "Polynomial degree (default 3).")
   Integer degree;
 
-  @Option(names = "--coef0", paramLabel = "C", description = "Polynomial/sigmoid constant (default 1).")
+  @Option(
+      names = "--coef0",
+      paramLabel = "C",
+      description = "Polynomial/sigmoid constant (default 1).")
   Double coef0;
 
   @Option(names = "--no-center", description = "Uncentred (second-moment) kernel PCA.")
   boolean noCenter;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Seed of the landmark sample (of the random "
-      + "features with rff).")
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      description = "Seed of the landmark sample (of the random " + "features with rff).")
   Long seed;
 
-  @Option(names = "--landmark-sampling", paramLabel = "NAME", defaultValue = "uniform",
-      description = "How the landmarks are chosen: uniform (m rows, no extra pass), leverage (m rows by "
-          + "approximate ridge leverage scores, one extra pass) or kmeans (the centres of k-means with k = m, a "
-          + "shuffle and --kmeans-max-iter passes). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--landmark-sampling",
+      paramLabel = "NAME",
+      defaultValue = "uniform",
+      description =
+          "How the landmarks are chosen: uniform (m rows, no extra pass), leverage (m rows by "
+              + "approximate ridge leverage scores, one extra pass) or kmeans (the centres of k-means with k = m, a "
+              + "shuffle and --kmeans-max-iter passes). Default: ${DEFAULT-VALUE}.")
   String landmarkSampling;
 
-  @Option(names = "--leverage-regularization", paramLabel = "L",
-      description = "leverage: the ridge lambda of the leverage scores, relative to the mean k(x,x) (> 0; "
-          + "smaller favours rarer directions). Default 1e-3.")
+  @Option(
+      names = "--leverage-regularization",
+      paramLabel = "L",
+      description =
+          "leverage: the ridge lambda of the leverage scores, relative to the mean k(x,x) (> 0; "
+              + "smaller favours rarer directions). Default 1e-3.")
   Double leverageRegularization;
 
-  @Option(names = "--kmeans-max-iter", paramLabel = "N",
+  @Option(
+      names = "--kmeans-max-iter",
+      paramLabel = "N",
       description = "kmeans: Lloyd iterations (>= 1). Default 20.")
   Integer kmeansMaxIter;
 
-  @Option(names = "--spectrum", paramLabel = "EXTENT", defaultValue = "leading",
-      description = "How much of the covariance spectrum to compute: leading (the min(r, max(k, 50)) leading "
-          + "eigenvalues by block Krylov iteration; the total variance from the trace) or full (all r, for "
-          + "scree plots and errors beyond them; the dense solver, 4r^3/3 flops). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--spectrum",
+      paramLabel = "EXTENT",
+      defaultValue = "leading",
+      description =
+          "How much of the covariance spectrum to compute: leading (the min(r, max(k, 50)) leading "
+              + "eigenvalues by block Krylov iteration; the total variance from the trace) or full (all r, for "
+              + "scree plots and errors beyond them; the dense solver, 4r^3/3 flops). Default: ${DEFAULT-VALUE}.")
   String spectrum;
 
-  @Option(names = "--statistics-route", paramLabel = "ROUTE",
-      description = "nystrom: how the statistics pass forms the feature covariance: whitened (each row whitened, "
-          + "phi = W'k_x, 2md + 2m^2 flops per row), gram (the scatter of k_x accumulated and whitened once on the "
-          + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)), gram-checked (gram, then an "
-          + "a-posteriori check of the components' estimated errors and a whitened pass if it fails) or auto "
-          + "(gram when it pays off on this cluster and its a-priori error bound stays within 5e-12 of lambda_1, "
-          + "else whitened; see docs/gram-route.md). Default auto.")
+  @Option(
+      names = "--statistics-route",
+      paramLabel = "ROUTE",
+      description =
+          "nystrom: how the statistics pass forms the feature covariance: whitened (each row whitened, "
+              + "phi = W'k_x, 2md + 2m^2 flops per row), gram (the scatter of k_x accumulated and whitened once on the "
+              + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)), gram-checked (gram, then an "
+              + "a-posteriori check of the components' estimated errors and a whitened pass if it fails) or auto "
+              + "(gram when it pays off on this cluster and its a-priori error bound stays within 5e-12 of lambda_1, "
+              + "else whitened; see docs/gram-route.md). Default auto.")
   String statisticsRoute;
 
   boolean isRandomFeatures() {
@@ -151,44 +218,75 @@ public final class EstimatorOptions {
   }
 
   /**
-   * The estimator {@code --feature-map} asks for, configured; fails with the option's name on a bad value,
-   * before Spark starts.
+   * The estimator {@code --feature-map} asks for, configured; fails with the option's name on a bad
+   * value, before Spark starts.
    */
   Estimator<? extends AbstractKernelPCAModel<?>> configuredEstimator() {
-    SparkKpcaCli.require(spec, featureMap.equals("nystrom") || featureMap.equals("rff"),
+    SparkKpcaCli.require(
+        spec,
+        featureMap.equals("nystrom") || featureMap.equals("rff"),
         "--feature-map must be nystrom or rff, got '" + featureMap + "'");
     if (!isRandomFeatures()) {
-      SparkKpcaCli.require(spec, features == null && featureScale == null, (features != null ? "--features"
-          : "--feature-scale") + " applies to --feature-map rff; with nystrom use --landmarks");
+      SparkKpcaCli.require(
+          spec,
+          features == null && featureScale == null,
+          (features != null ? "--features" : "--feature-scale")
+              + " applies to --feature-map rff; with nystrom use --landmarks");
       return estimator();
     }
-    SparkKpcaCli.require(spec, statisticsRoute == null, "--statistics-route applies to --feature-map nystrom");
-    SparkKpcaCli.require(spec, landmarksText == null, "--landmarks applies to --feature-map nystrom; with rff use "
-        + "--features D or --feature-scale C");
-    SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, (landmarksFrom != null
-        ? "--landmarks-from" : "--landmarks-file") + " applies to --feature-map nystrom");
-    SparkKpcaCli.require(spec, confidence == null, "--confidence applies to --feature-map nystrom: Theorem 4 "
-        + "bounds Nyström kernel PCA");
-    SparkKpcaCli.require(spec, landmarkSampling.equals("uniform") && leverageRegularization == null
-        && kmeansMaxIter == null, "--landmark-sampling, --leverage-regularization and --kmeans-max-iter apply to "
-        + "--feature-map nystrom; random features have no landmarks");
-    SparkKpcaCli.require(spec, features == null || featureScale == null, "--features and --feature-scale are "
-        + "alternatives; give one");
+    SparkKpcaCli.require(
+        spec, statisticsRoute == null, "--statistics-route applies to --feature-map nystrom");
+    SparkKpcaCli.require(
+        spec,
+        landmarksText == null,
+        "--landmarks applies to --feature-map nystrom; with rff use "
+            + "--features D or --feature-scale C");
+    SparkKpcaCli.require(
+        spec,
+        landmarksFrom == null && landmarksFile == null,
+        (landmarksFrom != null ? "--landmarks-from" : "--landmarks-file")
+            + " applies to --feature-map nystrom");
+    SparkKpcaCli.require(
+        spec,
+        confidence == null,
+        "--confidence applies to --feature-map nystrom: Theorem 4 " + "bounds Nyström kernel PCA");
+    SparkKpcaCli.require(
+        spec,
+        landmarkSampling.equals("uniform")
+            && leverageRegularization == null
+            && kmeansMaxIter == null,
+        "--landmark-sampling, --leverage-regularization and --kmeans-max-iter apply to "
+            + "--feature-map nystrom; random features have no landmarks");
+    SparkKpcaCli.require(
+        spec,
+        features == null || featureScale == null,
+        "--features and --feature-scale are " + "alternatives; give one");
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
-    SparkKpcaCli.require(spec, features == null || features >= 1, "--features must be >= 1, got " + features);
-    SparkKpcaCli.require(spec, features == null || k <= features, "--k " + k + " exceeds --features " + features
-        + "; k must be <= D");
-    SparkKpcaCli.require(spec, featureScale == null || (featureScale > 0 && Double.isFinite(featureScale)),
+    SparkKpcaCli.require(
+        spec, features == null || features >= 1, "--features must be >= 1, got " + features);
+    SparkKpcaCli.require(
+        spec,
+        features == null || k <= features,
+        "--k " + k + " exceeds --features " + features + "; k must be <= D");
+    SparkKpcaCli.require(
+        spec,
+        featureScale == null || (featureScale > 0 && Double.isFinite(featureScale)),
         "--feature-scale must be finite and > 0, got " + featureScale);
-    SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
+    SparkKpcaCli.require(
+        spec,
+        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
         "--gamma must be finite and > 0, got " + gamma);
     try {
       RandomFourierFeatureMap.requireSupported(KernelType.parse(kernel));
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
-    RandomFeatureKernelPCA estimator = new RandomFeatureKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
-        .setSpectrum(spectrumExtent().paramName());
+    RandomFeatureKernelPCA estimator =
+        new RandomFeatureKernelPCA()
+            .setK(k)
+            .setKernel(kernel)
+            .setCentered(!noCenter)
+            .setSpectrum(spectrumExtent().paramName());
     if (features != null) {
       estimator.setNumRandomFeatures(features);
     }
@@ -204,21 +302,40 @@ public final class EstimatorOptions {
     return estimator;
   }
 
-  /** Sets the landmarks and kernel of the {@code --landmarks-from} model, refusing a kernel that differs. */
+  /**
+   * Sets the landmarks and kernel of the {@code --landmarks-from} model, refusing a kernel that
+   * differs.
+   */
   void useLandmarksOf(ManagedSession spark, NystromKernelPCA estimator) {
     TransformCommand.requireSavedModel(spark, landmarksFrom);
     AbstractKernelPCAModel<?> base = AbstractKernelPCAModel.loadAny(landmarksFrom);
     if (!base.hasLandmarks()) {
-      throw SparkKpcaCli.usage(spec, "--landmarks-from " + landmarksFrom + " is a random feature model; it has no "
-          + "landmarks");
+      throw SparkKpcaCli.usage(
+          spec,
+          "--landmarks-from "
+              + landmarksFrom
+              + " is a random feature model; it has no "
+              + "landmarks");
     }
     if (base.fittedKernel().type() != KernelType.parse(kernel)) {
-      throw SparkKpcaCli.usage(spec, "--landmarks-from " + landmarksFrom + " was fitted with the "
-          + base.fittedKernel().type().paramName() + " kernel, not --kernel " + kernel);
+      throw SparkKpcaCli.usage(
+          spec,
+          "--landmarks-from "
+              + landmarksFrom
+              + " was fitted with the "
+              + base.fittedKernel().type().paramName()
+              + " kernel, not --kernel "
+              + kernel);
     }
     if (k > base.numSupportPoints()) {
-      throw SparkKpcaCli.usage(spec, "--k " + k + " exceeds the " + base.numSupportPoints() + " landmarks of "
-          + landmarksFrom);
+      throw SparkKpcaCli.usage(
+          spec,
+          "--k "
+              + k
+              + " exceeds the "
+              + base.numSupportPoints()
+              + " landmarks of "
+              + landmarksFrom);
     }
     estimator.setLandmarksFrom(base);
     landmarks = base.numSupportPoints();
@@ -233,104 +350,195 @@ public final class EstimatorOptions {
         try {
           landmarks = Integer.parseInt(landmarksText.trim());
         } catch (NumberFormatException e) {
-          throw SparkKpcaCli.usage(spec, "--landmarks must be a number of landmarks or auto, got '" + landmarksText
-              + "'");
+          throw SparkKpcaCli.usage(
+              spec,
+              "--landmarks must be a number of landmarks or auto, got '" + landmarksText + "'");
         }
       }
     }
-    String growthOption = landmarkTolerance != null ? "--landmark-tolerance" : maxLandmarks != null
-        ? "--max-landmarks" : landmarkProbeSize != null ? "--landmark-probe-size" : landmarkTest != null
-        ? "--landmark-test" : alpha != null ? "--alpha" : null;
-    SparkKpcaCli.require(spec, growthOption == null || autoLandmarks, growthOption + " applies to --landmarks auto");
-    SparkKpcaCli.require(spec, landmarkTolerance == null || (landmarkTolerance > 0 && landmarkTolerance < 1),
+    String growthOption =
+        landmarkTolerance != null
+            ? "--landmark-tolerance"
+            : maxLandmarks != null
+                ? "--max-landmarks"
+                : landmarkProbeSize != null
+                    ? "--landmark-probe-size"
+                    : landmarkTest != null ? "--landmark-test" : alpha != null ? "--alpha" : null;
+    SparkKpcaCli.require(
+        spec, growthOption == null || autoLandmarks, growthOption + " applies to --landmarks auto");
+    SparkKpcaCli.require(
+        spec,
+        landmarkTolerance == null || (landmarkTolerance > 0 && landmarkTolerance < 1),
         "--landmark-tolerance must be in (0, 1), got " + landmarkTolerance);
-    SparkKpcaCli.require(spec, maxLandmarks == null || maxLandmarks >= k, "--max-landmarks must be >= --k " + k
-        + ", got " + maxLandmarks);
-    SparkKpcaCli.require(spec, landmarkProbeSize == null || landmarkProbeSize >= 2,
+    SparkKpcaCli.require(
+        spec,
+        maxLandmarks == null || maxLandmarks >= k,
+        "--max-landmarks must be >= --k " + k + ", got " + maxLandmarks);
+    SparkKpcaCli.require(
+        spec,
+        landmarkProbeSize == null || landmarkProbeSize >= 2,
         "--landmark-probe-size must be >= 2, got " + landmarkProbeSize);
-    SparkKpcaCli.require(spec, landmarkTest == null || landmarkTest.trim().equalsIgnoreCase("tolerance")
-        || landmarkTest.trim().equalsIgnoreCase("f"), "--landmark-test must be tolerance or f, got '" + landmarkTest
-        + "'");
-    SparkKpcaCli.require(spec, alpha == null || landmarkTest != null && landmarkTest.trim().equalsIgnoreCase("f"),
+    SparkKpcaCli.require(
+        spec,
+        landmarkTest == null
+            || landmarkTest.trim().equalsIgnoreCase("tolerance")
+            || landmarkTest.trim().equalsIgnoreCase("f"),
+        "--landmark-test must be tolerance or f, got '" + landmarkTest + "'");
+    SparkKpcaCli.require(
+        spec,
+        alpha == null || landmarkTest != null && landmarkTest.trim().equalsIgnoreCase("f"),
         "--alpha applies to --landmark-test f");
-    SparkKpcaCli.require(spec, alpha == null || (alpha > 0 && alpha < 1), "--alpha must be in (0, 1), got " + alpha);
-    SparkKpcaCli.require(spec, landmarkTolerance == null || landmarkTest == null
-        || landmarkTest.trim().equalsIgnoreCase("tolerance"), "--landmark-tolerance applies to --landmark-test "
-        + "tolerance; the F-test stops by --alpha");
+    SparkKpcaCli.require(
+        spec, alpha == null || (alpha > 0 && alpha < 1), "--alpha must be in (0, 1), got " + alpha);
+    SparkKpcaCli.require(
+        spec,
+        landmarkTolerance == null
+            || landmarkTest == null
+            || landmarkTest.trim().equalsIgnoreCase("tolerance"),
+        "--landmark-tolerance applies to --landmark-test "
+            + "tolerance; the F-test stops by --alpha");
   }
 
   /**
-   * Refuses {@code --confidence} where Theorem 4 does not apply, before Spark starts: a centred fit (the
-   * thesis leaves it open), an unbounded kernel, landmarks that are not rows of the training data, or k ≥ m.
+   * Refuses {@code --confidence} where Theorem 4 does not apply, before Spark starts: a centred fit
+   * (the thesis leaves it open), an unbounded kernel, landmarks that are not rows of the training
+   * data, or k ≥ m.
    */
   private void requireBoundable() {
     if (confidence == null) {
       return;
     }
-    SparkKpcaCli.require(spec, confidence > 0 && confidence < 1, "--confidence must be in (0, 1), got "
-        + confidence);
-    SparkKpcaCli.require(spec, noCenter, "--confidence needs --no-center: Theorem 4's bound holds for uncentred "
-        + "kernel PCA; the thesis leaves the centred case open");
+    SparkKpcaCli.require(
+        spec,
+        confidence > 0 && confidence < 1,
+        "--confidence must be in (0, 1), got " + confidence);
+    SparkKpcaCli.require(
+        spec,
+        noCenter,
+        "--confidence needs --no-center: Theorem 4's bound holds for uncentred "
+            + "kernel PCA; the thesis leaves the centred case open");
     try {
       NystromConfidenceBound.kernelBound(new Kernel(KernelType.parse(kernel), 1.0, 3, 1.0));
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--confidence: " + e.getMessage());
     }
-    SparkKpcaCli.require(spec, landmarksFrom == null && landmarksFile == null, "--confidence needs landmarks "
-        + "sampled from the training rows; it cannot be combined with --landmarks-from or --landmarks-file");
-    SparkKpcaCli.require(spec, !landmarkSampling.trim().equalsIgnoreCase("kmeans"), "--confidence needs "
-        + "landmarks sampled from the training rows: --landmark-sampling kmeans builds new points; use uniform or "
-        + "leverage");
-    SparkKpcaCli.require(spec, landmarks == null || k < landmarks, "--confidence: the bound covers d = 1..m - 1, "
-        + "so --k " + k + " must be < --landmarks " + landmarks);
+    SparkKpcaCli.require(
+        spec,
+        landmarksFrom == null && landmarksFile == null,
+        "--confidence needs landmarks "
+            + "sampled from the training rows; it cannot be combined with --landmarks-from or --landmarks-file");
+    SparkKpcaCli.require(
+        spec,
+        !landmarkSampling.trim().equalsIgnoreCase("kmeans"),
+        "--confidence needs "
+            + "landmarks sampled from the training rows: --landmark-sampling kmeans builds new points; use uniform or "
+            + "leverage");
+    SparkKpcaCli.require(
+        spec,
+        landmarks == null || k < landmarks,
+        "--confidence: the bound covers d = 1..m - 1, "
+            + "so --k "
+            + k
+            + " must be < --landmarks "
+            + landmarks);
   }
 
-  /** The configured Nyström estimator; fails with the option's name on a bad value, before Spark starts. */
+  /**
+   * The configured Nyström estimator; fails with the option's name on a bad value, before Spark
+   * starts.
+   */
   NystromKernelPCA estimator() {
     SparkKpcaCli.require(spec, k >= 1, "--k must be >= 1, got " + k);
     parseLandmarks();
-    int landmarkSources = (landmarksText != null ? 1 : 0) + (landmarksFrom != null ? 1 : 0)
-        + (landmarksFile != null ? 1 : 0);
-    SparkKpcaCli.require(spec, landmarkSources >= 1, "--landmarks M is required with --feature-map nystrom (or "
-        + "--landmarks-from MODEL_DIR, or --landmarks-file FILE.csv)");
-    SparkKpcaCli.require(spec, landmarkSources == 1,
+    int landmarkSources =
+        (landmarksText != null ? 1 : 0)
+            + (landmarksFrom != null ? 1 : 0)
+            + (landmarksFile != null ? 1 : 0);
+    SparkKpcaCli.require(
+        spec,
+        landmarkSources >= 1,
+        "--landmarks M is required with --feature-map nystrom (or "
+            + "--landmarks-from MODEL_DIR, or --landmarks-file FILE.csv)");
+    SparkKpcaCli.require(
+        spec,
+        landmarkSources == 1,
         "--landmarks and --landmarks-from are alternatives (as is --landmarks-file); give one");
-    SparkKpcaCli.require(spec, !autoLandmarks || landmarkSampling.equals("uniform"), "--landmarks auto chooses "
-        + "the landmarks by residual growth; --landmark-sampling cannot be combined with it");
-    SparkKpcaCli.require(spec, landmarksFile == null || landmarkSampling.equals("uniform"),
+    SparkKpcaCli.require(
+        spec,
+        !autoLandmarks || landmarkSampling.equals("uniform"),
+        "--landmarks auto chooses "
+            + "the landmarks by residual growth; --landmark-sampling cannot be combined with it");
+    SparkKpcaCli.require(
+        spec,
+        landmarksFile == null || landmarkSampling.equals("uniform"),
         "--landmark-sampling cannot be combined with --landmarks-file, whose rows are the landmarks");
-    SparkKpcaCli.require(spec, landmarksFrom == null || (gamma == null && degree == null && coef0 == null
-        && landmarkSampling.equals("uniform")), "--landmarks-from takes the kernel and landmarks of the model; "
-        + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
-    SparkKpcaCli.require(spec, landmarks == null || landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
-    SparkKpcaCli.require(spec, landmarks == null || k <= landmarks, "--k " + k + " exceeds --landmarks " + landmarks
-        + "; k must be <= m");
-    SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
+    SparkKpcaCli.require(
+        spec,
+        landmarksFrom == null
+            || (gamma == null
+                && degree == null
+                && coef0 == null
+                && landmarkSampling.equals("uniform")),
+        "--landmarks-from takes the kernel and landmarks of the model; "
+            + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
+    SparkKpcaCli.require(
+        spec, landmarks == null || landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    SparkKpcaCli.require(
+        spec,
+        landmarks == null || k <= landmarks,
+        "--k " + k + " exceeds --landmarks " + landmarks + "; k must be <= m");
+    SparkKpcaCli.require(
+        spec,
+        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
         "--gamma must be finite and > 0, got " + gamma);
-    SparkKpcaCli.require(spec, degree == null || degree >= 1, "--degree must be >= 1, got " + degree);
-    SparkKpcaCli.require(spec, coef0 == null || Double.isFinite(coef0), "--coef0 must be finite, got " + coef0);
+    SparkKpcaCli.require(
+        spec, degree == null || degree >= 1, "--degree must be >= 1, got " + degree);
+    SparkKpcaCli.require(
+        spec, coef0 == null || Double.isFinite(coef0), "--coef0 must be finite, got " + coef0);
     try {
       KernelType.parse(kernel);
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
     requireBoundable();
-    LandmarkSelection sampling = Arrays.stream(LandmarkSelection.values())
-        .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim())).findFirst()
-        .orElseThrow(() -> SparkKpcaCli.usage(spec, "--landmark-sampling: expected one of "
-            + String.join(", ", LandmarkSelection.NAMES) + ", got '" + landmarkSampling + "'"));
-    SparkKpcaCli.require(spec, leverageRegularization == null || sampling == LandmarkSelection.LEVERAGE,
+    LandmarkSelection sampling =
+        Arrays.stream(LandmarkSelection.values())
+            .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    SparkKpcaCli.usage(
+                        spec,
+                        "--landmark-sampling: expected one of "
+                            + String.join(", ", LandmarkSelection.NAMES)
+                            + ", got '"
+                            + landmarkSampling
+                            + "'"));
+    SparkKpcaCli.require(
+        spec,
+        leverageRegularization == null || sampling == LandmarkSelection.LEVERAGE,
         "--leverage-regularization applies to --landmark-sampling leverage only");
-    SparkKpcaCli.require(spec, leverageRegularization == null
-        || (leverageRegularization > 0 && Double.isFinite(leverageRegularization)),
+    SparkKpcaCli.require(
+        spec,
+        leverageRegularization == null
+            || (leverageRegularization > 0 && Double.isFinite(leverageRegularization)),
         "--leverage-regularization must be finite and > 0, got " + leverageRegularization);
-    SparkKpcaCli.require(spec, kmeansMaxIter == null || sampling == LandmarkSelection.KMEANS,
+    SparkKpcaCli.require(
+        spec,
+        kmeansMaxIter == null || sampling == LandmarkSelection.KMEANS,
         "--kmeans-max-iter applies to --landmark-sampling kmeans only");
-    SparkKpcaCli.require(spec, kmeansMaxIter == null || kmeansMaxIter >= 1,
+    SparkKpcaCli.require(
+        spec,
+        kmeansMaxIter == null || kmeansMaxIter >= 1,
         "--kmeans-max-iter must be >= 1, got " + kmeansMaxIter);
-    NystromKernelPCA estimator = new NystromKernelPCA().setK(k).setKernel(kernel).setCentered(!noCenter)
-        .setLandmarkSampling(autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName())
-        .setSpectrum(spectrumExtent().paramName());
+    NystromKernelPCA estimator =
+        new NystromKernelPCA()
+            .setK(k)
+            .setKernel(kernel)
+            .setCentered(!noCenter)
+            .setLandmarkSampling(
+                autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName())
+            .setSpectrum(spectrumExtent().paramName());
     if (landmarks != null) {
       estimator.setNumLandmarks(landmarks);
     }
@@ -338,8 +546,13 @@ public final class EstimatorOptions {
       try {
         estimator.setStatisticsRoute(StatisticsRoute.parse(statisticsRoute.trim()).paramName());
       } catch (IllegalArgumentException e) {
-        throw SparkKpcaCli.usage(spec, "--statistics-route: expected one of "
-            + String.join(", ", StatisticsRoute.NAMES) + ", got '" + statisticsRoute + "'");
+        throw SparkKpcaCli.usage(
+            spec,
+            "--statistics-route: expected one of "
+                + String.join(", ", StatisticsRoute.NAMES)
+                + ", got '"
+                + statisticsRoute
+                + "'");
       }
     }
     if (landmarkTolerance != null) {
@@ -382,8 +595,13 @@ public final class EstimatorOptions {
     try {
       return SpectrumExtent.parse(spectrum);
     } catch (IllegalArgumentException e) {
-      throw SparkKpcaCli.usage(spec, "--spectrum: expected one of " + String.join(", ", SpectrumExtent.NAMES)
-          + ", got '" + spectrum + "'");
+      throw SparkKpcaCli.usage(
+          spec,
+          "--spectrum: expected one of "
+              + String.join(", ", SpectrumExtent.NAMES)
+              + ", got '"
+              + spectrum
+              + "'");
     }
   }
 }

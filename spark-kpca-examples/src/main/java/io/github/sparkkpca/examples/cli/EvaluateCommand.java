@@ -22,57 +22,79 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca evaluate}: the variance a model's k components capture on held-out rows under the exact
- * kernel, and the most any k directions capture there ({@link CapturedVariance}).
+ * {@code spark-kpca evaluate}: the variance a model's k components capture on held-out rows under
+ * the exact kernel, and the most any k directions capture there ({@link CapturedVariance}).
  */
-@Command(name = "evaluate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Captured held-out variance of a model under the exact kernel, and the optimum (the sum of the "
-        + "k largest eigenvalues of the exact kernel matrix of at most --exact-sample rows, divided by their number).",
-        "Several --model values (same kernel, centring and k) share one exact kernel matrix and optimum.",
-        "Random-feature models: the paper's objective (Ullah et al. 2018, Lemma E.2), which can exceed the optimum."})
+@Command(
+    name = "evaluate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Captured held-out variance of a model under the exact kernel, and the optimum (the sum of the "
+          + "k largest eigenvalues of the exact kernel matrix of at most --exact-sample rows, divided by their number).",
+      "Several --model values (same kernel, centring and k) share one exact kernel matrix and optimum.",
+      "Random-feature models: the paper's objective (Ullah et al. 2018, Lemma E.2), which can exceed the optimum."
+    })
 public final class EvaluateCommand implements Callable<Integer> {
 
   /** The keys of the --summary-out JSON document, in order. */
-  static final List<String> JSON_KEYS = List.of("capturedVariance", "optimalVariance", "n", "sampleRows", "k",
-      "method");
+  static final List<String> JSON_KEYS =
+      List.of("capturedVariance", "optimalVariance", "n", "sampleRows", "k", "method");
 
-  /** With several models: the JSON's last key, their paths (capturedVariance and method are then arrays). */
+  /**
+   * With several models: the JSON's last key, their paths (capturedVariance and method are then
+   * arrays).
+   */
   static final String MODELS_KEY = "models";
 
   /** An earlier {@code --summary-out} of evaluate. */
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("evaluate", JSON_KEYS, List.of(MODELS_KEY));
+  static final SafeOutput.Kind EARLIER_SUMMARY =
+      FitSummary.jsonSummary("evaluate", JSON_KEYS, List.of(MODELS_KEY));
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, arity = "1..*", paramLabel = "DIR",
-      description = {"A saved model, or the --model-out of stream (its newest version).",
-          "Several (e.g. the versions of a stream) are evaluated on one exact kernel matrix; they must share "
-              + "the kernel, the centring and k."})
+  @Option(
+      names = "--model",
+      required = true,
+      arity = "1..*",
+      paramLabel = "DIR",
+      description = {
+        "A saved model, or the --model-out of stream (its newest version).",
+        "Several (e.g. the versions of a stream) are evaluated on one exact kernel matrix; they must share "
+            + "the kernel, the centring and k."
+      })
   List<String> models;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Option(names = "--exact-sample", paramLabel = "N", defaultValue = "" + CapturedVariance.DEFAULT_EXACT_SAMPLE,
-      description = "At most N rows form the exact kernel matrix (N^2 doubles on the driver); more rows are "
-          + "subsampled (seeded). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--exact-sample",
+      paramLabel = "N",
+      defaultValue = "" + CapturedVariance.DEFAULT_EXACT_SAMPLE,
+      description =
+          "At most N rows form the exact kernel matrix (N^2 doubles on the driver); more rows are "
+              + "subsampled (seeded). Default: ${DEFAULT-VALUE}.")
   int exactSample;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
       description = "Seed of the subsample. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--summary-out", paramLabel = "FILE.json",
-      description = "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method "
-          + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
+  @Option(
+      names = "--summary-out",
+      paramLabel = "FILE.json",
+      description =
+          "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method "
+              + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
   Path summaryOut;
 
   @Option(names = "--overwrite", description = "Replace a summary written by an earlier evaluate.")
   boolean overwrite;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
@@ -84,17 +106,21 @@ public final class EvaluateCommand implements Callable<Integer> {
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.addAll(models);
       OutputTargets targets = new OutputTargets(conf, overwrite, reads);
-      SafeOutput summaryOutput = summaryOut == null ? null
-          : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
+      SafeOutput summaryOutput =
+          summaryOut == null
+              ? null
+              : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
       List<String> dirs = new ArrayList<>();
       List<AbstractKernelPCAModel<?>> kpcas = new ArrayList<>();
       for (String model : models) {
         String dir = model;
-        org.apache.hadoop.fs.Path marker = new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
+        org.apache.hadoop.fs.Path marker =
+            new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
         if (FileSystem.get(marker.toUri(), conf).exists(marker)) {
           dir = StreamingKernelPCA.latestVersion(model, conf);
           if (dir == null) {
-            throw SparkKpcaCli.usage(spec, "--model " + model + ": the stream has written no model version yet");
+            throw SparkKpcaCli.usage(
+                spec, "--model " + model + ": the stream has written no model version yet");
           }
         }
         TransformCommand.requireSavedModel(spark, dir);
@@ -102,16 +128,21 @@ public final class EvaluateCommand implements Callable<Integer> {
         kpcas.add(AbstractKernelPCAModel.loadAny(dir));
       }
       AbstractKernelPCAModel<?> first = kpcas.get(0);
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(first.numFeatures()), out);
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, input.toSourceOptions().withExpectedFeatures(first.numFeatures()), out);
       List<CapturedVariance.Result> results;
       long start = System.nanoTime();
       try {
         for (AbstractKernelPCAModel<?> kpca : kpcas) {
           kpca.setInputCol(data.featuresCol());
         }
-        SparkKpcaCli.progress(out, "evaluating %s (k = %d) on %d rows...", dirs.size() == 1 ? dirs.get(0)
-            : dirs.size() + " models", first.numComponents(), data.rows());
+        SparkKpcaCli.progress(
+            out,
+            "evaluating %s (k = %d) on %d rows...",
+            dirs.size() == 1 ? dirs.get(0) : dirs.size() + " models",
+            first.numComponents(),
+            data.rows());
         results = CapturedVariance.evaluate(kpcas, data.data(), exactSample, seed);
       } finally {
         data.unpersist();
@@ -119,26 +150,45 @@ public final class EvaluateCommand implements Callable<Integer> {
       double seconds = (System.nanoTime() - start) / 1e9;
       for (int i = 0; i < results.size(); i++) {
         CapturedVariance.Result result = results.get(i);
-        out.printf(Locale.ROOT, "%scaptured variance %.6g of an optimal %.6g (%.4f), k = %d, n = %d, exact kernel on "
-            + "%d rows, %.1f s%n", dirs.size() == 1 ? "" : dirs.get(i) + ": ", result.capturedVariance(),
-            result.optimalVariance(), result.capturedVariance() / result.optimalVariance(), first.numComponents(),
-            result.n(), result.sampleRows(), seconds);
+        out.printf(
+            Locale.ROOT,
+            "%scaptured variance %.6g of an optimal %.6g (%.4f), k = %d, n = %d, exact kernel on "
+                + "%d rows, %.1f s%n",
+            dirs.size() == 1 ? "" : dirs.get(i) + ": ",
+            result.capturedVariance(),
+            result.optimalVariance(),
+            result.capturedVariance() / result.optimalVariance(),
+            first.numComponents(),
+            result.n(),
+            result.sampleRows(),
+            seconds);
       }
-      out.printf(Locale.ROOT, "(%s)%n", results.stream().map(CapturedVariance.Result::method).distinct()
-          .collect(java.util.stream.Collectors.joining("; ")));
+      out.printf(
+          Locale.ROOT,
+          "(%s)%n",
+          results.stream()
+              .map(CapturedVariance.Result::method)
+              .distinct()
+              .collect(java.util.stream.Collectors.joining("; ")));
       out.flush();
       if (summaryOutput != null) {
         CapturedVariance.Result result = results.get(0);
         boolean several = results.size() > 1;
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("capturedVariance", several ? results.stream().map(CapturedVariance.Result::capturedVariance)
-            .toList() : result.capturedVariance());
+        json.put(
+            "capturedVariance",
+            several
+                ? results.stream().map(CapturedVariance.Result::capturedVariance).toList()
+                : result.capturedVariance());
         json.put("optimalVariance", result.optimalVariance());
         json.put("n", result.n());
         json.put("sampleRows", result.sampleRows());
         json.put("k", first.numComponents());
-        json.put("method", several ? results.stream().map(CapturedVariance.Result::method).toList()
-            : result.method());
+        json.put(
+            "method",
+            several
+                ? results.stream().map(CapturedVariance.Result::method).toList()
+                : result.method());
         if (several) {
           json.put(MODELS_KEY, dirs);
         }

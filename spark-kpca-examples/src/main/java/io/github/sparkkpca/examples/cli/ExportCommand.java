@@ -13,29 +13,38 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca export}: writes a saved model as a plain bundle ({@code model.json} and headerless CSV
- * matrices, {@link ModelExport}) that numpy, R or any language scores without Spark.
+ * {@code spark-kpca export}: writes a saved model as a plain bundle ({@code model.json} and
+ * headerless CSV matrices, {@link ModelExport}) that numpy, R or any language scores without Spark.
  */
-@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = "Write a saved model as model.json and CSV matrices that score without Spark.")
 public final class ExportCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by fit or update.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A model saved by fit or update.")
   String model;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR",
-      description = "Directory to write the bundle to. An existing DIR is replaced only with --overwrite, and "
-          + "only when it holds an earlier export.")
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Directory to write the bundle to. An existing DIR is replaced only with --overwrite, and "
+              + "only when it holds an earlier export.")
   String outDir;
 
   @Option(names = "--overwrite", description = "Replace an earlier export.")
   boolean overwrite;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
@@ -43,12 +52,21 @@ public final class ExportCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       TransformCommand.requireSavedModel(spark, model);
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          List.of(model));
+      OutputTargets targets =
+          new OutputTargets(
+              spark.session().sparkContext().hadoopConfiguration(), overwrite, List.of(model));
       SafeOutput bundle = targets.add("--out", outDir, SafeOutput.MARKED_DIRECTORY);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
-      bundle.write(staging -> ModelExport.write(kpca, staging, spark.session().sparkContext().hadoopConfiguration()));
-      SparkKpcaCli.progress(out, "exported %s (k = %d, d = %d) to %s", model, kpca.numComponents(), kpca.numFeatures(),
+      bundle.write(
+          staging ->
+              ModelExport.write(
+                  kpca, staging, spark.session().sparkContext().hadoopConfiguration()));
+      SparkKpcaCli.progress(
+          out,
+          "exported %s (k = %d, d = %d) to %s",
+          model,
+          kpca.numComponents(),
+          kpca.numFeatures(),
           outDir);
     }
     return 0;

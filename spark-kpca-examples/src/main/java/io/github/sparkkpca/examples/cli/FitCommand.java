@@ -20,44 +20,52 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca fit}: loads the input, fits Nyström kernel PCA (or, with {@code --feature-map rff},
- * kernel PCA on random Fourier features), saves the model and reports the spectrum (console table,
- * optional JSON).
+ * {@code spark-kpca fit}: loads the input, fits Nyström kernel PCA (or, with {@code --feature-map
+ * rff}, kernel PCA on random Fourier features), saves the model and reports the spectrum (console
+ * table, optional JSON).
  *
- * <p>Parameters are checked before Spark starts, so a typo fails in a second. The input is cached and
- * validated first, so {@code fitSeconds} measures the fit alone and the fit does not cache it again.
+ * <p>Parameters are checked before Spark starts, so a typo fails in a second. The input is cached
+ * and validated first, so {@code fitSeconds} measures the fit alone and the fit does not cache it
+ * again.
  */
-@Command(name = "fit", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "fit",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = "Fit Nyström (or random Fourier feature) kernel PCA and save the model.")
 public final class FitCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Mixin
-  EstimatorOptions estimatorOptions;
+  @Mixin EstimatorOptions estimatorOptions;
 
-  @Option(names = "--model-out", required = true, paramLabel = "DIR",
-      description = "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
-          + "only when it holds a model saved by spark-kpca.")
+  @Option(
+      names = "--model-out",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
+              + "only when it holds a model saved by spark-kpca.")
   String modelOut;
 
-  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the summary as JSON.")
+  @Option(
+      names = "--summary-out",
+      paramLabel = "FILE.json",
+      description = "Also write the summary as JSON.")
   Path summaryOut;
 
-  @Option(names = "--overwrite",
-      description = "Replace the outputs of an earlier run: a model saved by spark-kpca, a summary written by "
-          + "fit, charts written by --plots. Nothing else is replaced, nor a path that is or holds the input.")
+  @Option(
+      names = "--overwrite",
+      description =
+          "Replace the outputs of an earlier run: a model saved by spark-kpca, a summary written by "
+              + "fit, charts written by --plots. Nothing else is replaced, nor a path that is or holds the input.")
   boolean overwrite;
 
-  @Mixin
-  PlotOptions plotOptions;
+  @Mixin PlotOptions plotOptions;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
@@ -76,34 +84,53 @@ public final class FitCommand implements Callable<Integer> {
       if (options.landmarksFile != null) {
         reads.add(options.landmarksFile.toString());
       }
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          reads);
+      OutputTargets targets =
+          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
-      SafeOutput summaryOutput = summaryOut == null ? null
-          : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      SafeOutput summaryOutput =
+          summaryOut == null
+              ? null
+              : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
       if (options.landmarksFrom != null) {
         options.useLandmarksOf(spark, (NystromKernelPCA) estimator);
       }
-      Vector[] fileLandmarks = options.landmarksFile == null ? null : LandmarkFile.read(options.landmarksFile);
+      Vector[] fileLandmarks =
+          options.landmarksFile == null ? null : LandmarkFile.read(options.landmarksFile);
       if (fileLandmarks != null) {
-        SparkKpcaCli.require(spec, options.k <= fileLandmarks.length, "--k " + options.k + " exceeds the "
-            + fileLandmarks.length + " landmarks of --landmarks-file " + options.landmarksFile + "; k must be <= m");
+        SparkKpcaCli.require(
+            spec,
+            options.k <= fileLandmarks.length,
+            "--k "
+                + options.k
+                + " exceeds the "
+                + fileLandmarks.length
+                + " landmarks of --landmarks-file "
+                + options.landmarksFile
+                + "; k must be <= m");
         ((NystromKernelPCA) estimator).setLandmarks(fileLandmarks);
         options.landmarks = fileLandmarks.length;
       }
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         if (fileLandmarks != null) {
-          LandmarkFile.requireDimension(options.landmarksFile, fileLandmarks, data.data(), data.featuresCol());
+          LandmarkFile.requireDimension(
+              options.landmarksFile, fileLandmarks, data.data(), data.featuresCol());
         }
         estimator.set(estimator.getParam("inputCol"), data.featuresCol());
-        SparkKpcaCli.progress(out, "fitting %s kernel PCA (k = %d, %s)...", options.kernel, options.k,
-            options.isRandomFeatures() ? (options.featureScale != null ? "D = ceil(" + options.featureScale
-                + " sqrt(n) ln n)" : "D = " + estimator
-                .getOrDefault(estimator.getParam("numRandomFeatures")))
-            : options.autoLandmarks ? "m = auto, at most " + estimator.getOrDefault(estimator.getParam(
-                "maxLandmarks")) : "m = " + options.landmarks + ", " + options.landmarkSampling + " landmarks");
+        SparkKpcaCli.progress(
+            out,
+            "fitting %s kernel PCA (k = %d, %s)...",
+            options.kernel,
+            options.k,
+            options.isRandomFeatures()
+                ? (options.featureScale != null
+                    ? "D = ceil(" + options.featureScale + " sqrt(n) ln n)"
+                    : "D = " + estimator.getOrDefault(estimator.getParam("numRandomFeatures")))
+                : options.autoLandmarks
+                    ? "m = auto, at most "
+                        + estimator.getOrDefault(estimator.getParam("maxLandmarks"))
+                    : "m = " + options.landmarks + ", " + options.landmarkSampling + " landmarks");
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
         AbstractKernelPCAModel<?> model = estimator.fit(data.data());
@@ -114,14 +141,23 @@ public final class FitCommand implements Callable<Integer> {
           summary = summary.withBound((NystromKernelPCAModel) model, options.confidence);
         }
         summary.saveWithModel(model, modelOut, overwrite, summaryOutput, out);
-        plotOptions.write(out, model, data, (Long) estimator.getOrDefault(estimator.getParam("seed")),
-            String.format(java.util.Locale.ROOT, "%s kernel PCA, %s, of %s", options.kernel, model.hasLandmarks()
-                ? "m = " + model.numSupportPoints() : "D = " + model.rank() + " random features", data.description()));
+        plotOptions.write(
+            out,
+            model,
+            data,
+            (Long) estimator.getOrDefault(estimator.getParam("seed")),
+            String.format(
+                java.util.Locale.ROOT,
+                "%s kernel PCA, %s, of %s",
+                options.kernel,
+                model.hasLandmarks()
+                    ? "m = " + model.numSupportPoints()
+                    : "D = " + model.rank() + " random features",
+                data.description()));
       } finally {
         data.unpersist();
       }
     }
     return 0;
   }
-
 }

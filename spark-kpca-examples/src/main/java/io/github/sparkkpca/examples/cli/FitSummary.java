@@ -19,21 +19,23 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the console.
+ * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the
+ * console.
  *
- * <p>JSON keys, in this order: {@code n}, {@code d}, {@code m}, {@code rank}, {@code k}, {@code gamma}
- * (null when the kernel has none: linear, cosine), {@code centered}, {@code eigenvalues} (the first k, equal
- * to {@code explainedVariance}), {@code explainedVariance}, {@code explainedVarianceRatio},
- * {@code totalVariance}, {@code reconstructionError} and {@code fitSeconds} (wall time of
- * {@code NystromKernelPCA.fit} on data already loaded and cached); then, only when they apply,
- * {@code confidence} and {@code reconstructionErrorBound} (fit {@code --confidence}: Theorem 4 of Hallgren's
- * thesis, the bound on the excess reconstruction error over exact kernel PCA for d = 1..k, see
- * {@code NystromConfidenceBound}) and {@code landmarkResidualCurve} (landmarks chosen by residual growth: the
- * mean probe residual, relative to the mean k(x,x), after each landmark added), {@code statisticsRoute} and
- * {@code landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics pass,
- * whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see docs/gram-route.md) and
- * {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound, or the a-posteriori check with its
- * estimates).
+ * <p>JSON keys, in this order: {@code n}, {@code d}, {@code m}, {@code rank}, {@code k}, {@code
+ * gamma} (null when the kernel has none: linear, cosine), {@code centered}, {@code eigenvalues}
+ * (the first k, equal to {@code explainedVariance}), {@code explainedVariance}, {@code
+ * explainedVarianceRatio}, {@code totalVariance}, {@code reconstructionError} and {@code
+ * fitSeconds} (wall time of {@code NystromKernelPCA.fit} on data already loaded and cached); then,
+ * only when they apply, {@code confidence} and {@code reconstructionErrorBound} (fit {@code
+ * --confidence}: Theorem 4 of Hallgren's thesis, the bound on the excess reconstruction error over
+ * exact kernel PCA for d = 1..k, see {@code NystromConfidenceBound}) and {@code
+ * landmarkResidualCurve} (landmarks chosen by residual growth: the mean probe residual, relative to
+ * the mean k(x,x), after each landmark added), {@code statisticsRoute} and {@code
+ * landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics
+ * pass, whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see
+ * docs/gram-route.md) and {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound,
+ * or the a-posteriori check with its estimates).
  *
  * @param n training rows
  * @param d input dimension
@@ -48,57 +50,95 @@ import org.apache.hadoop.fs.FileSystem;
  * @param totalVariance total feature-space variance
  * @param reconstructionError total variance minus the captured variance, for 1..k components
  * @param fitSeconds wall time of the fit
- * @param confidence the confidence level of {@code reconstructionErrorBound} (NaN when there is none)
+ * @param confidence the confidence level of {@code reconstructionErrorBound} (NaN when there is
+ *     none)
  * @param reconstructionErrorBound Theorem 4's bound on R_n(Ṽ_d) − R_n(V̂_d) for d = 1..k, or null
- * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual growth), or null
+ * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual
+ *     growth), or null
  * @param statisticsRoute the statistics route of a Nyström fit (whitened or gram), or null
  * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
  * @param statisticsRouteCheck why the route was taken (null when unknown)
  */
-public record FitSummary(long n, int d, int m, int rank, int k, String kernel, double gamma, boolean centered,
-    double[] explainedVariance, double[] explainedVarianceRatio, double totalVariance,
-    double[] reconstructionError, double fitSeconds, double confidence, double[] reconstructionErrorBound,
-    double[] landmarkResidualCurve, String statisticsRoute, double landmarkConditionEstimate,
+public record FitSummary(
+    long n,
+    int d,
+    int m,
+    int rank,
+    int k,
+    String kernel,
+    double gamma,
+    boolean centered,
+    double[] explainedVariance,
+    double[] explainedVarianceRatio,
+    double totalVariance,
+    double[] reconstructionError,
+    double fitSeconds,
+    double confidence,
+    double[] reconstructionErrorBound,
+    double[] landmarkResidualCurve,
+    String statisticsRoute,
+    double landmarkConditionEstimate,
     String statisticsRouteCheck) {
 
   /** The keys of the JSON document, in their order. */
-  static final List<String> JSON_KEYS = List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues",
-      "explainedVariance", "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds");
+  static final List<String> JSON_KEYS =
+      List.of(
+          "n",
+          "d",
+          "m",
+          "rank",
+          "k",
+          "gamma",
+          "centered",
+          "eigenvalues",
+          "explainedVariance",
+          "explainedVarianceRatio",
+          "totalVariance",
+          "reconstructionError",
+          "fitSeconds");
+
   /** Keys that follow {@link #JSON_KEYS} when they apply, in this order. */
-  static final List<String> OPTIONAL_KEYS = List.of("confidence", "reconstructionErrorBound",
-      "landmarkResidualCurve", "statisticsRoute", "landmarkConditionEstimate", "statisticsRouteCheck");
+  static final List<String> OPTIONAL_KEYS =
+      List.of(
+          "confidence",
+          "reconstructionErrorBound",
+          "landmarkResidualCurve",
+          "statisticsRoute",
+          "landmarkConditionEstimate",
+          "statisticsRouteCheck");
 
   /** Files larger than this are not summaries (k numbers in three arrays). */
   private static final long MAX_SUMMARY_BYTES = 1 << 24;
 
   /**
-   * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object with
-   * exactly {@link #JSON_KEYS}, in order, followed by some of {@link #OPTIONAL_KEYS}, in order.
+   * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object
+   * with exactly {@link #JSON_KEYS}, in order, followed by some of {@link #OPTIONAL_KEYS}, in
+   * order.
    */
   static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS, OPTIONAL_KEYS);
 
   /**
-   * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace: a file
-   * (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
+   * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace:
+   * a file (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
    */
   static SafeOutput.Kind jsonSummary(String command, List<String> keys) {
     return jsonSummary(command, keys, List.of());
   }
 
   /**
-   * As {@link #jsonSummary(String, List)}, the object's keys being {@code keys} followed by a subsequence of
-   * {@code optional}.
+   * As {@link #jsonSummary(String, List)}, the object's keys being {@code keys} followed by a
+   * subsequence of {@code optional}.
    */
   static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional) {
     return jsonSummary(command, keys, optional, List.of());
   }
 
   /**
-   * As {@link #jsonSummary(String, List, List)}, the object ending with exactly {@code trailing} after the
-   * optional keys (e.g. fit's summary with a command's own section appended).
+   * As {@link #jsonSummary(String, List, List)}, the object ending with exactly {@code trailing}
+   * after the optional keys (e.g. fit's summary with a command's own section appended).
    */
-  static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional,
-      List<String> trailing) {
+  static SafeOutput.Kind jsonSummary(
+      String command, List<String> keys, List<String> optional, List<String> trailing) {
     return new SafeOutput.Kind() {
       @Override
       public String description() {
@@ -106,7 +146,8 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
       }
 
       @Override
-      public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
+      public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path)
+          throws IOException {
         FileStatus status = fs.getFileStatus(path);
         if (status.isDirectory()) {
           return "is a directory";
@@ -122,9 +163,11 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
           return notOurs;
         }
         int end = found.size() - trailing.size();
-        boolean ours = end >= keys.size() && found.subList(0, keys.size()).equals(keys)
-            && found.subList(end, found.size()).equals(trailing)
-            && isSubsequence(found.subList(keys.size(), end), optional);
+        boolean ours =
+            end >= keys.size()
+                && found.subList(0, keys.size()).equals(keys)
+                && found.subList(end, found.size()).equals(trailing)
+                && isSubsequence(found.subList(keys.size(), end), optional);
         return ours ? null : notOurs;
       }
     };
@@ -143,12 +186,17 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
   }
 
   /**
-   * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces only a
-   * saved spark-kpca stage, with {@code overwrite}), writes this summary to {@code summaryOutput} when
-   * given, and prints it: the ending that fit and update share.
+   * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces
+   * only a saved spark-kpca stage, with {@code overwrite}), writes this summary to {@code
+   * summaryOutput} when given, and prints it: the ending that fit and update share.
    */
-  void saveWithModel(AbstractKernelPCAModel<?> model, String modelOut, boolean overwrite, SafeOutput summaryOutput,
-      java.io.PrintWriter out) throws java.io.IOException {
+  void saveWithModel(
+      AbstractKernelPCAModel<?> model,
+      String modelOut,
+      boolean overwrite,
+      SafeOutput summaryOutput,
+      java.io.PrintWriter out)
+      throws java.io.IOException {
     SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
     org.apache.spark.ml.util.MLWriter writer = model.write();
     if (overwrite) {
@@ -164,29 +212,60 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
 
   /** The summary of a fitted model. */
   public static FitSummary of(AbstractKernelPCAModel<?> model, double fitSeconds) {
-    return new FitSummary(model.numRows(), model.numFeatures(), model.hasLandmarks() ? model.numSupportPoints()
-        : model.rank(), model.rank(),
-        model.numComponents(), model.getKernel(), model.getGamma(), model.getCentered(),
-        model.explainedVariance().toArray(), model.explainedVarianceRatio().toArray(), model.totalVariance(),
-        model.reconstructionError().toArray(), fitSeconds, Double.NaN, null,
+    return new FitSummary(
+        model.numRows(),
+        model.numFeatures(),
+        model.hasLandmarks() ? model.numSupportPoints() : model.rank(),
+        model.rank(),
+        model.numComponents(),
+        model.getKernel(),
+        model.getGamma(),
+        model.getCentered(),
+        model.explainedVariance().toArray(),
+        model.explainedVarianceRatio().toArray(),
+        model.totalVariance(),
+        model.reconstructionError().toArray(),
+        fitSeconds,
+        Double.NaN,
+        null,
         model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null,
         model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteTaken() : null,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkConditionEstimate() : Double.NaN,
+        model instanceof NystromKernelPCAModel nystrom
+            ? nystrom.getLandmarkConditionEstimate()
+            : Double.NaN,
         model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteCheck() : null);
   }
 
   /**
-   * This summary with Theorem 4's bound at {@code confidence} for the (uncentred, bounded-kernel) Nyström
-   * model it describes ({@link NystromConfidenceBound#compute(NystromKernelPCAModel, double)}).
+   * This summary with Theorem 4's bound at {@code confidence} for the (uncentred, bounded-kernel)
+   * Nyström model it describes ({@link NystromConfidenceBound#compute(NystromKernelPCAModel,
+   * double)}).
    *
-   * @throws IllegalArgumentException as {@code NystromConfidenceBound.compute}: centred model, unbounded
-   *                                  kernel, k-means landmarks, k ≥ m
+   * @throws IllegalArgumentException as {@code NystromConfidenceBound.compute}: centred model,
+   *     unbounded kernel, k-means landmarks, k ≥ m
    */
   public FitSummary withBound(NystromKernelPCAModel model, double confidence) {
     double[] bound = NystromConfidenceBound.compute(model, confidence).reconstructionErrorBound();
-    return new FitSummary(n, d, m, rank, k, kernel, gamma, centered, explainedVariance, explainedVarianceRatio,
-        totalVariance, reconstructionError, fitSeconds, confidence, bound, landmarkResidualCurve, statisticsRoute,
-        landmarkConditionEstimate, statisticsRouteCheck);
+    return new FitSummary(
+        n,
+        d,
+        m,
+        rank,
+        k,
+        kernel,
+        gamma,
+        centered,
+        explainedVariance,
+        explainedVarianceRatio,
+        totalVariance,
+        reconstructionError,
+        fitSeconds,
+        confidence,
+        bound,
+        landmarkResidualCurve,
+        statisticsRoute,
+        landmarkConditionEstimate,
+        statisticsRouteCheck);
   }
 
   /** The JSON document, keys in the documented order. */
@@ -214,8 +293,9 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
     }
     if (statisticsRoute != null) {
       json.put("statisticsRoute", statisticsRoute);
-      json.put("landmarkConditionEstimate", Double.isFinite(landmarkConditionEstimate) ? landmarkConditionEstimate
-          : null);
+      json.put(
+          "landmarkConditionEstimate",
+          Double.isFinite(landmarkConditionEstimate) ? landmarkConditionEstimate : null);
       if (statisticsRouteCheck != null) {
         json.put("statisticsRouteCheck", statisticsRouteCheck);
       }
@@ -256,29 +336,67 @@ public record FitSummary(long n, int d, int m, int rank, int k, String kernel, d
 
   /** Prints the header line, one row per component and the cumulative ratio. */
   public void print(PrintWriter out) {
-    out.printf(Locale.ROOT, "n = %d, d = %d, m = %d, rank = %d, k = %d, kernel = %s, gamma = %s, %s%n", n, d,
-        m, rank, k, kernel, Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
+    out.printf(
+        Locale.ROOT,
+        "n = %d, d = %d, m = %d, rank = %d, k = %d, kernel = %s, gamma = %s, %s%n",
+        n,
+        d,
+        m,
+        rank,
+        k,
+        kernel,
+        Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
         centered ? "centred" : "uncentred");
-    out.printf(Locale.ROOT, "fit: %.2f s, total variance %.6g%s%n", fitSeconds, totalVariance,
-        statisticsRoute == null ? "" : String.format(Locale.ROOT, ", statistics route %s (cond(K_mm) ~ %.3g%s)",
-            statisticsRoute, landmarkConditionEstimate, statisticsRouteCheck == null ? "" : "; "
-            + statisticsRouteCheck));
-    out.printf(Locale.ROOT, "%9s  %12s  %9s  %10s  %14s%n", "component", "eigenvalue", "ratio", "cumulative",
+    out.printf(
+        Locale.ROOT,
+        "fit: %.2f s, total variance %.6g%s%n",
+        fitSeconds,
+        totalVariance,
+        statisticsRoute == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                ", statistics route %s (cond(K_mm) ~ %.3g%s)",
+                statisticsRoute,
+                landmarkConditionEstimate,
+                statisticsRouteCheck == null ? "" : "; " + statisticsRouteCheck));
+    out.printf(
+        Locale.ROOT,
+        "%9s  %12s  %9s  %10s  %14s%n",
+        "component",
+        "eigenvalue",
+        "ratio",
+        "cumulative",
         "recon. error");
     double cumulative = 0;
     for (int i = 0; i < k; i++) {
       cumulative += explainedVarianceRatio[i];
-      out.printf(Locale.ROOT, "%9d  %12.6g  %9.4f  %10.4f  %14.6g%n", i + 1, explainedVariance[i],
-          explainedVarianceRatio[i], cumulative, reconstructionError[i]);
+      out.printf(
+          Locale.ROOT,
+          "%9d  %12.6g  %9.4f  %10.4f  %14.6g%n",
+          i + 1,
+          explainedVariance[i],
+          explainedVarianceRatio[i],
+          cumulative,
+          reconstructionError[i]);
     }
-    out.printf(Locale.ROOT, "cumulative explained variance ratio (k = %d): %.4f%n", k, cumulativeRatio());
+    out.printf(
+        Locale.ROOT, "cumulative explained variance ratio (k = %d): %.4f%n", k, cumulativeRatio());
     if (reconstructionErrorBound != null) {
-      out.printf(Locale.ROOT, "excess reconstruction error over exact kernel PCA, bound at confidence %s "
-          + "(Hallgren, Theorem 4), d = 1..%d: %s%n", confidence, k, formatted(reconstructionErrorBound));
+      out.printf(
+          Locale.ROOT,
+          "excess reconstruction error over exact kernel PCA, bound at confidence %s "
+              + "(Hallgren, Theorem 4), d = 1..%d: %s%n",
+          confidence,
+          k,
+          formatted(reconstructionErrorBound));
     }
     if (landmarkResidualCurve != null && landmarkResidualCurve.length > 0) {
-      out.printf(Locale.ROOT, "landmarks by residual growth: m = %d, relative probe residual %.4g%n",
-          landmarkResidualCurve.length, landmarkResidualCurve[landmarkResidualCurve.length - 1]);
+      out.printf(
+          Locale.ROOT,
+          "landmarks by residual growth: m = %d, relative probe residual %.4g%n",
+          landmarkResidualCurve.length,
+          landmarkResidualCurve[landmarkResidualCurve.length - 1]);
     }
     out.flush();
   }

@@ -19,67 +19,98 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca grow}: adds landmarks to a saved Nyström model one by one, updating the landmark kernel
- * matrix's eigendecomposition by rank-one modifications ({@link IncrementalNystrom}), refits the components on
- * the input rows and saves the grown model; the summary reports the drift of the incremental decomposition
- * from a batch one.
+ * {@code spark-kpca grow}: adds landmarks to a saved Nyström model one by one, updating the
+ * landmark kernel matrix's eigendecomposition by rank-one modifications ({@link
+ * IncrementalNystrom}), refits the components on the input rows and saves the grown model; the
+ * summary reports the drift of the incremental decomposition from a batch one.
  */
-@Command(name = "grow", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "grow",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     resourceBundle = "io.github.sparkkpca.examples.cli.GrowCommand",
-    description = "Add landmarks to a saved Nystrom model incrementally (rank-one updates of the landmark kernel "
-        + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
+    description =
+        "Add landmarks to a saved Nystrom model incrementally (rank-one updates of the landmark kernel "
+            + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
 public final class GrowCommand implements Callable<Integer> {
 
   /**
-   * An earlier summary of grow, which {@code --overwrite} may replace: fit's keys, those of fit's optional keys
-   * that apply, then {@code incremental} (the drift).
+   * An earlier summary of grow, which {@code --overwrite} may replace: fit's keys, those of fit's
+   * optional keys that apply, then {@code incremental} (the drift).
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("grow", FitSummary.JSON_KEYS,
-      FitSummary.OPTIONAL_KEYS, List.of("incremental"));
+  static final SafeOutput.Kind EARLIER_SUMMARY =
+      FitSummary.jsonSummary(
+          "grow", FitSummary.JSON_KEYS, FitSummary.OPTIONAL_KEYS, List.of("incremental"));
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A Nystrom model saved by fit, "
-      + "update or grow.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A Nystrom model saved by fit, " + "update or grow.")
   String model;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Option(names = "--add-landmarks", required = true, paramLabel = "N", description = "Landmarks to add, drawn "
-      + "uniformly without replacement from the input rows (rows equal to a current landmark are skipped).")
+  @Option(
+      names = "--add-landmarks",
+      required = true,
+      paramLabel = "N",
+      description =
+          "Landmarks to add, drawn "
+              + "uniformly without replacement from the input rows (rows equal to a current landmark are skipped).")
   int addLandmarks;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Seed of the new landmarks' sample (default: the "
-      + "model's seed).")
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      description = "Seed of the new landmarks' sample (default: the " + "model's seed).")
   Long seed;
 
-  @Option(names = "--orthogonality-tolerance", paramLabel = "T", defaultValue = "1e-10", description = "Recompute "
-      + "the decomposition in batch when ||V^T V - I|| exceeds T (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--orthogonality-tolerance",
+      paramLabel = "T",
+      defaultValue = "1e-10",
+      description =
+          "Recompute "
+              + "the decomposition in batch when ||V^T V - I|| exceeds T (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
-  @Option(names = "--full-check-every", paramLabel = "U", defaultValue = "50", description = "Compute the full "
-      + "||V^T V - I||_F every U rank-one updates (0: only the O(m^2) probe; default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--full-check-every",
+      paramLabel = "U",
+      defaultValue = "50",
+      description =
+          "Compute the full "
+              + "||V^T V - I||_F every U rank-one updates (0: only the O(m^2) probe; default: ${DEFAULT-VALUE}).")
   int fullCheckEvery;
 
-  @Option(names = "--recompute-every", paramLabel = "U", defaultValue = "0", description = "Also recompute in "
-      + "batch every U rank-one updates (0: never; default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--recompute-every",
+      paramLabel = "U",
+      defaultValue = "0",
+      description =
+          "Also recompute in "
+              + "batch every U rank-one updates (0: never; default: ${DEFAULT-VALUE}).")
   int recomputeEvery;
 
-  @Mixin
-  ModelOutputOptions output;
+  @Mixin ModelOutputOptions output;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
-    SparkKpcaCli.require(spec, addLandmarks >= 1, "--add-landmarks must be >= 1, got " + addLandmarks);
-    SparkKpcaCli.require(spec, tolerance > 0 && Double.isFinite(tolerance),
+    SparkKpcaCli.require(
+        spec, addLandmarks >= 1, "--add-landmarks must be >= 1, got " + addLandmarks);
+    SparkKpcaCli.require(
+        spec,
+        tolerance > 0 && Double.isFinite(tolerance),
         "--orthogonality-tolerance must be finite and > 0, got " + tolerance);
-    SparkKpcaCli.require(spec, fullCheckEvery >= 0, "--full-check-every must be >= 0, got " + fullCheckEvery);
-    SparkKpcaCli.require(spec, recomputeEvery >= 0, "--recompute-every must be >= 0, got " + recomputeEvery);
+    SparkKpcaCli.require(
+        spec, fullCheckEvery >= 0, "--full-check-every must be >= 0, got " + fullCheckEvery);
+    SparkKpcaCli.require(
+        spec, recomputeEvery >= 0, "--recompute-every must be >= 0, got " + recomputeEvery);
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
@@ -88,19 +119,32 @@ public final class GrowCommand implements Callable<Integer> {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(model);
       if (!(loaded instanceof NystromKernelPCAModel nystrom) || !loaded.isUpdatable()) {
-        throw SparkKpcaCli.usage(spec, "--model " + model + " is not a Nystrom model that keeps its statistics ("
-            + loaded.getClass().getSimpleName() + "); grow adds landmarks to Nystrom models saved by this version");
+        throw SparkKpcaCli.usage(
+            spec,
+            "--model "
+                + model
+                + " is not a Nystrom model that keeps its statistics ("
+                + loaded.getClass().getSimpleName()
+                + "); grow adds landmarks to Nystrom models saved by this version");
       }
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(nystrom.numFeatures()), out);
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, input.toSourceOptions().withExpectedFeatures(nystrom.numFeatures()), out);
       try {
         nystrom.setInputCol(data.featuresCol());
-        SparkKpcaCli.progress(out, "adding %d landmarks to %d, one rank-one-updated eigendecomposition each...",
-            addLandmarks, nystrom.numSupportPoints());
+        SparkKpcaCli.progress(
+            out,
+            "adding %d landmarks to %d, one rank-one-updated eigendecomposition each...",
+            addLandmarks,
+            nystrom.numSupportPoints());
         long start = System.nanoTime();
-        IncrementalNystrom.Growth growth = IncrementalNystrom.grow(nystrom, data.data(), addLandmarks,
-            seed != null ? seed : nystrom.getSeed(),
-            new IncrementalEigen.Monitoring(tolerance, fullCheckEvery, recomputeEvery));
+        IncrementalNystrom.Growth growth =
+            IncrementalNystrom.grow(
+                nystrom,
+                data.data(),
+                addLandmarks,
+                seed != null ? seed : nystrom.getSeed(),
+                new IncrementalEigen.Monitoring(tolerance, fullCheckEvery, recomputeEvery));
         double seconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(growth.model(), seconds);
         summary.saveWithModel(growth.model(), output.modelOut, output.overwrite, null, out);
@@ -138,13 +182,26 @@ public final class GrowCommand implements Callable<Integer> {
   }
 
   private static void printDrift(PrintWriter out, IncrementalNystrom.Drift drift) {
-    out.printf(Locale.ROOT, "grown from m = %d to %d landmarks: eigenvalue drift %.3g (relative to lambda_max), "
-        + "||V^T V - I||_F %.3g, pseudo-inverse drift %.3g, rank %d (batch %d)%n", drift.initialLandmarks(),
-        drift.landmarks(), drift.eigenvalueDrift(), drift.orthogonality(), drift.inverseDrift(),
-        drift.rankIncremental(), drift.rankBatch());
-    out.printf(Locale.ROOT, "%d rank-one updates, %d components deflated, %d rotations, %d full checks, "
-        + "%d recomputations%n", drift.stats().rankOneUpdates(), drift.stats().deflated(), drift.stats().rotations(),
-        drift.stats().fullChecks(), drift.stats().recomputations());
+    out.printf(
+        Locale.ROOT,
+        "grown from m = %d to %d landmarks: eigenvalue drift %.3g (relative to lambda_max), "
+            + "||V^T V - I||_F %.3g, pseudo-inverse drift %.3g, rank %d (batch %d)%n",
+        drift.initialLandmarks(),
+        drift.landmarks(),
+        drift.eigenvalueDrift(),
+        drift.orthogonality(),
+        drift.inverseDrift(),
+        drift.rankIncremental(),
+        drift.rankBatch());
+    out.printf(
+        Locale.ROOT,
+        "%d rank-one updates, %d components deflated, %d rotations, %d full checks, "
+            + "%d recomputations%n",
+        drift.stats().rankOneUpdates(),
+        drift.stats().deflated(),
+        drift.stats().rotations(),
+        drift.stats().fullChecks(),
+        drift.stats().recomputations());
     out.flush();
   }
 }

@@ -13,49 +13,79 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code spark-kpca reproduce hallgren}: experiments of Hallgren's thesis; see {@link HallgrenReproduction}. */
-@Command(name = "hallgren", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Hallgren (2021), Kernel PCA and the Nystrom method, on MNIST and synthetic data: the residual "
-        + "curve of ch. 3 (Fig. 3.5), MPRESS-selected k (Table 5.1), Theorem 4's bound against the measured error "
-        + "(Figs 6.1-6.3) and held-out variance of Nystrom vs subset PCA vs exact KPCA (Table 6.1).",
-        "Writes CSV files, PNG charts and summary.txt into --out."})
+/**
+ * {@code spark-kpca reproduce hallgren}: experiments of Hallgren's thesis; see {@link
+ * HallgrenReproduction}.
+ */
+@Command(
+    name = "hallgren",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Hallgren (2021), Kernel PCA and the Nystrom method, on MNIST and synthetic data: the residual "
+          + "curve of ch. 3 (Fig. 3.5), MPRESS-selected k (Table 5.1), Theorem 4's bound against the measured error "
+          + "(Figs 6.1-6.3) and held-out variance of Nystrom vs subset PCA vs exact KPCA (Table 6.1).",
+      "Writes CSV files, PNG charts and summary.txt into --out."
+    })
 public final class HallgrenCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
   Path out;
 
-  @Option(names = "--experiments", split = ",", paramLabel = "NAME", defaultValue = "residual,select-k,bound,variance",
+  @Option(
+      names = "--experiments",
+      split = ",",
+      paramLabel = "NAME",
+      defaultValue = "residual,select-k,bound,variance",
       description = "Which experiments. Default: ${DEFAULT-VALUE}.")
   List<String> experiments;
 
-  @Option(names = "--n", paramLabel = "N", defaultValue = "1000",
-      description = "Rows per data set (residual, bound, variance; >= 100). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--n",
+      paramLabel = "N",
+      defaultValue = "1000",
+      description =
+          "Rows per data set (residual, bound, variance; >= 100). Default: ${DEFAULT-VALUE}.")
   int n;
 
-  @Option(names = "--reps", paramLabel = "R", defaultValue = "10",
-      description = "Random orders, landmark draws or splits per data set. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--reps",
+      paramLabel = "R",
+      defaultValue = "10",
+      description =
+          "Random orders, landmark draws or splits per data set. Default: ${DEFAULT-VALUE}.")
   int reps;
 
-  @Option(names = "--m", paramLabel = "M", defaultValue = "100",
+  @Option(
+      names = "--m",
+      paramLabel = "M",
+      defaultValue = "100",
       description = "Landmarks of the bound and variance experiments. Default: ${DEFAULT-VALUE}.")
   int m;
 
-  @Option(names = "--mnist-dir", paramLabel = "DIR",
-      description = "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist).")
+  @Option(
+      names = "--mnist-dir",
+      paramLabel = "DIR",
+      description =
+          "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist).")
   Path mnistDir;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
     List<String> chosen = experiments.stream().map(x -> x.trim().toLowerCase(Locale.ROOT)).toList();
     for (String x : chosen) {
-      SparkKpcaCli.require(spec, HallgrenReproduction.EXPERIMENTS.contains(x), "--experiments: expected "
-          + String.join(", ", HallgrenReproduction.EXPERIMENTS) + ", got '" + x + "'");
+      SparkKpcaCli.require(
+          spec,
+          HallgrenReproduction.EXPERIMENTS.contains(x),
+          "--experiments: expected "
+              + String.join(", ", HallgrenReproduction.EXPERIMENTS)
+              + ", got '"
+              + x
+              + "'");
     }
     SparkKpcaCli.require(spec, n >= 100, "--n must be >= 100, got " + n);
     SparkKpcaCli.require(spec, reps >= 1, "--reps must be >= 1, got " + reps);
@@ -63,9 +93,17 @@ public final class HallgrenCommand implements Callable<Integer> {
     sparkOptions.validate(spec);
     PrintWriter w = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      List<Path> files = HallgrenReproduction.run(spark.session(), new HallgrenReproduction.Config(out,
-          mnistDir == null ? MnistIdx.defaultDirectory() : mnistDir, chosen, n, reps, m),
-          line -> SparkKpcaCli.progress(w, "%s", line));
+      List<Path> files =
+          HallgrenReproduction.run(
+              spark.session(),
+              new HallgrenReproduction.Config(
+                  out,
+                  mnistDir == null ? MnistIdx.defaultDirectory() : mnistDir,
+                  chosen,
+                  n,
+                  reps,
+                  m),
+              line -> SparkKpcaCli.progress(w, "%s", line));
       SparkKpcaCli.progress(w, "wrote %d files to %s", files.size(), out);
     }
     return 0;

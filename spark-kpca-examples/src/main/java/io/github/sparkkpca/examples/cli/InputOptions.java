@@ -10,36 +10,55 @@ import picocli.CommandLine.Option;
  */
 public final class InputOptions {
 
-  @Option(names = "--input", required = true, paramLabel = "PATH",
-      description = "Input file, directory or glob (any Hadoop file system), or a built-in source: "
-          + "mnist:train, mnist:test (optionally :digit=D, e.g. mnist:train:digit=5) or "
-          + "synthetic:n=N,d=D,seed=S[,clusters=C][,partitions=P].")
+  @Option(
+      names = "--input",
+      required = true,
+      paramLabel = "PATH",
+      description =
+          "Input file, directory or glob (any Hadoop file system), or a built-in source: "
+              + "mnist:train, mnist:test (optionally :digit=D, e.g. mnist:train:digit=5) or "
+              + "synthetic:n=N,d=D,seed=S[,clusters=C][,partitions=P].")
   String input;
 
-  @Option(names = "--format", paramLabel = "FORMAT",
-      description = "Input file format: ${COMPLETION-CANDIDATES}. Default: from the file extension "
-          + "(.parquet/.pq, .libsvm/.svm), else csv. CSV has a header row and every column except "
-          + "--label-col is a numeric feature; Parquet uses the vector column --features-col if it exists, "
-          + "else assembles all numeric columns except --label-col. Ignored for built-in sources.")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description =
+          "Input file format: ${COMPLETION-CANDIDATES}. Default: from the file extension "
+              + "(.parquet/.pq, .libsvm/.svm), else csv. CSV has a header row and every column except "
+              + "--label-col is a numeric feature; Parquet uses the vector column --features-col if it exists, "
+              + "else assembles all numeric columns except --label-col. Ignored for built-in sources.")
   InputFormat format;
 
-  @Option(names = "--features-col", paramLabel = "NAME", defaultValue = "features",
-      description = "Name of the feature vector column (read from Parquet, else created). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--features-col",
+      paramLabel = "NAME",
+      defaultValue = "features",
+      description =
+          "Name of the feature vector column (read from Parquet, else created). "
+              + "Default: ${DEFAULT-VALUE}.")
   String featuresCol;
 
-  @Option(names = "--label-col", paramLabel = "NAME",
-      description = "CSV/Parquet: the column that is not a feature (kept in transform output). "
-          + "Built-in and libsvm sources: the name of their label column (default label).")
+  @Option(
+      names = "--label-col",
+      paramLabel = "NAME",
+      description =
+          "CSV/Parquet: the column that is not a feature (kept in transform output). "
+              + "Built-in and libsvm sources: the name of their label column (default label).")
   String labelCol;
 
-  @Option(names = "--partitions", paramLabel = "N",
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
       description = "Repartition the input into N partitions (built-in sources: generate/read N).")
   Integer partitions;
 
-  @Option(names = "--mnist-dir", paramLabel = "DIR",
-      description = "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist; "
-          + "bin/fetch-mnist downloads them).")
+  @Option(
+      names = "--mnist-dir",
+      paramLabel = "DIR",
+      description =
+          "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist; "
+              + "bin/fetch-mnist downloads them).")
   String mnistDir;
 
   /** The options as a data-source request. */

@@ -16,18 +16,17 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * The landmarks of {@code fit --landmarks-file}: a local headerless CSV file, one landmark per line, numbers
- * separated by commas (blank lines skipped). Read on the driver before any Spark job; every problem fails
- * with one line naming the file, the 1-based line and column, and the vectors pass the same check as data
- * rows ({@link InputVectors}).
+ * The landmarks of {@code fit --landmarks-file}: a local headerless CSV file, one landmark per
+ * line, numbers separated by commas (blank lines skipped). Read on the driver before any Spark job;
+ * every problem fails with one line naming the file, the 1-based line and column, and the vectors
+ * pass the same check as data rows ({@link InputVectors}).
  */
 final class LandmarkFile {
 
   /** Files larger than this are refused: landmarks are read and held on the driver. */
   static final long MAX_BYTES = 1L << 30;
 
-  private LandmarkFile() {
-  }
+  private LandmarkFile() {}
 
   /** The landmarks of {@code file}, in file order. */
   static Vector[] read(Path file) {
@@ -40,7 +39,8 @@ final class LandmarkFile {
     int widthLine = 0;
     try {
       if (Files.size(file) > MAX_BYTES) {
-        throw new IllegalArgumentException(name + ": larger than 1 GiB; landmarks are held on the driver");
+        throw new IllegalArgumentException(
+            name + ": larger than 1 GiB; landmarks are held on the driver");
       }
       try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
         String line;
@@ -55,8 +55,16 @@ final class LandmarkFile {
             width = cells.length;
             widthLine = number;
           } else if (cells.length != width) {
-            throw new IllegalArgumentException(name + ": line " + number + " has " + cells.length
-                + " columns, line " + widthLine + " has " + width);
+            throw new IllegalArgumentException(
+                name
+                    + ": line "
+                    + number
+                    + " has "
+                    + cells.length
+                    + " columns, line "
+                    + widthLine
+                    + " has "
+                    + width);
           }
           double[] values = new double[width];
           for (int c = 0; c < width; c++) {
@@ -71,7 +79,8 @@ final class LandmarkFile {
       throw new IllegalArgumentException(name + ": cannot be read: " + e.getMessage(), e);
     }
     if (rows.isEmpty()) {
-      throw new IllegalArgumentException(name + ": holds no landmarks (headerless CSV, one landmark per line)");
+      throw new IllegalArgumentException(
+          name + ": holds no landmarks (headerless CSV, one landmark per line)");
     }
     return rows.toArray(new Vector[0]);
   }
@@ -81,8 +90,16 @@ final class LandmarkFile {
     try {
       return Double.parseDouble(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + ": line " + line + ", column " + column + ": '" + cell
-          + "' is not a number" + (line == 1 ? " (the file must have no header line)" : ""));
+      throw new IllegalArgumentException(
+          name
+              + ": line "
+              + line
+              + ", column "
+              + column
+              + ": '"
+              + cell
+              + "' is not a number"
+              + (line == 1 ? " (the file must have no header line)" : ""));
     }
   }
 
@@ -91,11 +108,19 @@ final class LandmarkFile {
     int size = AttributeGroup.fromStructField(data.schema().apply(column)).size();
     if (size < 0) {
       List<Row> first = data.select(LoadedData.column(column)).limit(1).collectAsList();
-      size = first.isEmpty() || first.get(0).get(0) == null ? -1 : ((Vector) first.get(0).get(0)).size();
+      size =
+          first.isEmpty() || first.get(0).get(0) == null
+              ? -1
+              : ((Vector) first.get(0).get(0)).size();
     }
     if (size >= 0 && landmarks[0].size() != size) {
-      throw new IllegalArgumentException("--landmarks-file " + file + ": the landmarks have " + landmarks[0].size()
-          + " columns but the input vectors have " + size);
+      throw new IllegalArgumentException(
+          "--landmarks-file "
+              + file
+              + ": the landmarks have "
+              + landmarks[0].size()
+              + " columns but the input vectors have "
+              + size);
     }
   }
 }

@@ -15,101 +15,176 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca reproduce landmarks}: uniform vs leverage-score vs k-means landmarks at equal m; see
- * {@link LandmarkComparison}.
+ * {@code spark-kpca reproduce landmarks}: uniform vs leverage-score vs k-means landmarks at equal
+ * m; see {@link LandmarkComparison}.
  */
-@Command(name = "landmarks", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Compare landmark selection (uniform, leverage, kmeans) at equal m: centred Nystrom "
-        + "reconstruction error at a few l relative to exact kernel PCA, and fit time, over seeds 1..R.",
-        "Writes landmarks.csv, datasets.csv, summary.txt and PNG charts into --out."})
+@Command(
+    name = "landmarks",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Compare landmark selection (uniform, leverage, kmeans) at equal m: centred Nystrom "
+          + "reconstruction error at a few l relative to exact kernel PCA, and fit time, over seeds 1..R.",
+      "Writes landmarks.csv, datasets.csv, summary.txt and PNG charts into --out."
+    })
 public final class LandmarksCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
   Path out;
 
-  @Option(names = "--datasets", split = ",", paramLabel = "SPEC", defaultValue = "mnist:5,mnist:2,fashion:random:6000",
-      description = "Data sets: mnist:D (MNIST training digit D), fashion:C (Fashion-MNIST training class C), "
-          + "mnist:random:N or fashion:random:N (N training images drawn with seed 1). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--datasets",
+      split = ",",
+      paramLabel = "SPEC",
+      defaultValue = "mnist:5,mnist:2,fashion:random:6000",
+      description =
+          "Data sets: mnist:D (MNIST training digit D), fashion:C (Fashion-MNIST training class C), "
+              + "mnist:random:N or fashion:random:N (N training images drawn with seed 1). Default: ${DEFAULT-VALUE}.")
   List<String> datasets;
 
-  @Option(names = "--m", split = ",", paramLabel = "M", defaultValue = "100,500",
+  @Option(
+      names = "--m",
+      split = ",",
+      paramLabel = "M",
+      defaultValue = "100,500",
       description = "Numbers of landmarks. Default: ${DEFAULT-VALUE}.")
   List<Integer> ms;
 
-  @Option(names = "--ell", split = ",", paramLabel = "L", defaultValue = "10,50,100",
-      description = "Components at which the error is compared (only l <= m). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--ell",
+      split = ",",
+      paramLabel = "L",
+      defaultValue = "10,50,100",
+      description =
+          "Components at which the error is compared (only l <= m). Default: ${DEFAULT-VALUE}.")
   List<Integer> ells;
 
-  @Option(names = "--methods", split = ",", paramLabel = "NAME", defaultValue = "uniform,leverage,kmeans",
+  @Option(
+      names = "--methods",
+      split = ",",
+      paramLabel = "NAME",
+      defaultValue = "uniform,leverage,kmeans",
       description = "Landmark strategies. Default: ${DEFAULT-VALUE}.")
   List<String> methods;
 
-  @Option(names = "--reps", paramLabel = "R", defaultValue = "5",
+  @Option(
+      names = "--reps",
+      paramLabel = "R",
+      defaultValue = "5",
       description = "Seeds 1..R per method and m. Default: ${DEFAULT-VALUE}.")
   int reps;
 
-  @Option(names = "--gamma", paramLabel = "G", defaultValue = "1e-7",
-      description = "Gaussian kernel gamma for MNIST (raw 0-255 pixels). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--gamma",
+      paramLabel = "G",
+      defaultValue = "1e-7",
+      description =
+          "Gaussian kernel gamma for MNIST (raw 0-255 pixels). Default: ${DEFAULT-VALUE}.")
   double gamma;
 
-  @Option(names = "--fashion-gamma", paramLabel = "G",
-      description = "Gamma for Fashion-MNIST. Default: the median heuristic over the first 1000 images.")
+  @Option(
+      names = "--fashion-gamma",
+      paramLabel = "G",
+      description =
+          "Gamma for Fashion-MNIST. Default: the median heuristic over the first 1000 images.")
   Double fashionGamma;
 
-  @Option(names = "--kmeans-iter", paramLabel = "N", defaultValue = "0",
+  @Option(
+      names = "--kmeans-iter",
+      paramLabel = "N",
+      defaultValue = "0",
       description = "Lloyd iterations of kmeans landmarks (0: the library default, 20).")
   int kmeansIter;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "0",
-      description = "Use only the first N images of each data set (0: all). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Use only the first N images of each data set (0: all). Default: ${DEFAULT-VALUE}.")
   int limit;
 
-  @Option(names = "--mnist-dir", paramLabel = "DIR",
-      description = "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist).")
+  @Option(
+      names = "--mnist-dir",
+      paramLabel = "DIR",
+      description =
+          "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist).")
   Path mnistDir;
 
-  @Option(names = "--fashion-dir", paramLabel = "DIR",
-      description = "Directory of the Fashion-MNIST IDX files, plain or .gz (default: $FASHION_MNIST_DIR, else "
-          + ImageData.DEBIAN_FASHION_DIR + ", Debian's dataset-fashion-mnist).")
+  @Option(
+      names = "--fashion-dir",
+      paramLabel = "DIR",
+      description =
+          "Directory of the Fashion-MNIST IDX files, plain or .gz (default: $FASHION_MNIST_DIR, else "
+              + ImageData.DEBIAN_FASHION_DIR
+              + ", Debian's dataset-fashion-mnist).")
   Path fashionDir;
 
-  @Option(names = "--exact-cache", paramLabel = "DIR",
-      description = "Cache exact spectra in DIR and reuse them (keyed by the images, gamma and centring).")
+  @Option(
+      names = "--exact-cache",
+      paramLabel = "DIR",
+      description =
+          "Cache exact spectra in DIR and reuse them (keyed by the images, gamma and centring).")
   Path exactCache;
 
-  @Option(names = "--partitions", paramLabel = "P", defaultValue = "0",
+  @Option(
+      names = "--partitions",
+      paramLabel = "P",
+      defaultValue = "0",
       description = "Partitions of the cached data (0: Spark's default parallelism).")
   int partitions;
 
-  @Option(names = "--replot",
-      description = "Only redraw the charts from the CSV files already in --out (no Spark, no fitting).")
+  @Option(
+      names = "--replot",
+      description =
+          "Only redraw the charts from the CSV files already in --out (no Spark, no fitting).")
   boolean replot;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() {
     if (replot) {
       List<Path> files = LandmarkComparison.replot(out);
-      SparkKpcaCli.progress(spec.commandLine().getOut(), "redrew %d charts in %s", files.size(), out);
+      SparkKpcaCli.progress(
+          spec.commandLine().getOut(), "redrew %d charts in %s", files.size(), out);
       return 0;
     }
     LandmarkComparison.Config config = config();
     PrintWriter w = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      LandmarkComparison.Result r = LandmarkComparison.run(spark.session(), config,
-          line -> SparkKpcaCli.progress(w, "%s", line));
-      w.printf(Locale.ROOT, "%-22s %-9s %5s %4s %12s %12s %10s%n", "dataset", "method", "m", "l", "R(l)",
-          "R/R_exact", "fit s");
+      LandmarkComparison.Result r =
+          LandmarkComparison.run(
+              spark.session(), config, line -> SparkKpcaCli.progress(w, "%s", line));
+      w.printf(
+          Locale.ROOT,
+          "%-22s %-9s %5s %4s %12s %12s %10s%n",
+          "dataset",
+          "method",
+          "m",
+          "l",
+          "R(l)",
+          "R/R_exact",
+          "fit s");
       for (LandmarkComparison.Row row : r.rows()) {
-        w.printf(Locale.ROOT, "%-22s %-9s %5d %4d %12.6g %12.5f %10.2f%n", row.dataset(), row.method(), row.m(),
-            row.ell(), row.meanError(), row.meanRatio(), row.meanFitSeconds());
+        w.printf(
+            Locale.ROOT,
+            "%-22s %-9s %5d %4d %12.6g %12.5f %10.2f%n",
+            row.dataset(),
+            row.method(),
+            row.m(),
+            row.ell(),
+            row.meanError(),
+            row.meanRatio(),
+            row.meanFitSeconds());
       }
-      w.printf(Locale.ROOT, "Ky Fan check: %d checks, %d violations%n", r.kyFanChecks(), r.kyFanViolations());
+      w.printf(
+          Locale.ROOT,
+          "Ky Fan check: %d checks, %d violations%n",
+          r.kyFanChecks(),
+          r.kyFanViolations());
       w.printf(Locale.ROOT, "results in %s (%.1f s)%n", out, r.wallSeconds());
       w.flush();
     }
@@ -118,16 +193,25 @@ public final class LandmarksCommand implements Callable<Integer> {
 
   LandmarkComparison.Config config() {
     SparkKpcaCli.require(spec, reps >= 1, "--reps must be >= 1, got " + reps);
-    SparkKpcaCli.require(spec, gamma > 0 && Double.isFinite(gamma), "--gamma must be finite and > 0, got " + gamma);
-    SparkKpcaCli.require(spec, fashionGamma == null || (fashionGamma > 0 && Double.isFinite(fashionGamma)),
+    SparkKpcaCli.require(
+        spec, gamma > 0 && Double.isFinite(gamma), "--gamma must be finite and > 0, got " + gamma);
+    SparkKpcaCli.require(
+        spec,
+        fashionGamma == null || (fashionGamma > 0 && Double.isFinite(fashionGamma)),
         "--fashion-gamma must be finite and > 0, got " + fashionGamma);
     SparkKpcaCli.require(spec, kmeansIter >= 0, "--kmeans-iter must be >= 0, got " + kmeansIter);
     SparkKpcaCli.require(spec, limit >= 0, "--limit must be >= 0, got " + limit);
     SparkKpcaCli.require(spec, partitions >= 0, "--partitions must be >= 0, got " + partitions);
     List<String> m = methods.stream().map(x -> x.trim().toLowerCase(Locale.ROOT)).toList();
     for (String x : m) {
-      SparkKpcaCli.require(spec, LandmarkComparison.METHODS.contains(x),
-          "--methods: expected " + String.join(", ", LandmarkComparison.METHODS) + ", got '" + x + "'");
+      SparkKpcaCli.require(
+          spec,
+          LandmarkComparison.METHODS.contains(x),
+          "--methods: expected "
+              + String.join(", ", LandmarkComparison.METHODS)
+              + ", got '"
+              + x
+              + "'");
     }
     for (String d : datasets) {
       try {
@@ -137,9 +221,21 @@ public final class LandmarksCommand implements Callable<Integer> {
       }
     }
     try {
-      return new LandmarkComparison.Config(datasets, ms, ells, m, reps, gamma, fashionGamma, limit, kmeansIter,
+      return new LandmarkComparison.Config(
+          datasets,
+          ms,
+          ells,
+          m,
+          reps,
+          gamma,
+          fashionGamma,
+          limit,
+          kmeansIter,
           mnistDir != null ? mnistDir : MnistIdx.defaultDirectory(),
-          fashionDir != null ? fashionDir : ImageData.defaultFashionDirectory(), partitions, exactCache, out);
+          fashionDir != null ? fashionDir : ImageData.defaultFashionDirectory(),
+          partitions,
+          exactCache,
+          out);
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, e.getMessage());
     }

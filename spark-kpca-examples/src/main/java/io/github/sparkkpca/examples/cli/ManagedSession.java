@@ -5,12 +5,14 @@ import org.apache.spark.sql.SparkSession;
 import scala.Option;
 
 /**
- * The SparkSession of one command: reuses a running session (tests, notebooks, an application calling
- * {@link SparkKpcaCli#run}) and leaves it running, or builds one and stops it when the command ends.
+ * The SparkSession of one command: reuses a running session (tests, notebooks, an application
+ * calling {@link SparkKpcaCli#run}) and leaves it running, or builds one and stops it when the
+ * command ends.
  *
  * <p>A new session is named {@code spark-kpca}. Its master is {@code --master} when given, else
- * {@code spark.master} from the configuration (set by {@code spark-submit}), else {@code local[*]}, so the
- * plain-{@code java} launcher runs locally on all cores. Console logging is kept to warnings.
+ * {@code spark.master} from the configuration (set by {@code spark-submit}), else {@code local[*]},
+ * so the plain-{@code java} launcher runs locally on all cores. Console logging is kept to
+ * warnings.
  */
 final class ManagedSession implements AutoCloseable {
 

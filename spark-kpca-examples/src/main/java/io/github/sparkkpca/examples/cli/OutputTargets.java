@@ -10,11 +10,11 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The files and directories one command writes, checked together when the command starts, before any Spark
- * job: each against {@link SafeOutput}'s rules (an existing target is replaced only when it is an earlier
- * result of its kind and {@code --overwrite} is given; never one that is or contains an input), and all of
- * them against each other (no output inside another, which the other's swap would delete). A refusal is a
- * one-line error naming the option, exit code 2.
+ * The files and directories one command writes, checked together when the command starts, before
+ * any Spark job: each against {@link SafeOutput}'s rules (an existing target is replaced only when
+ * it is an earlier result of its kind and {@code --overwrite} is given; never one that is or
+ * contains an input), and all of them against each other (no output inside another, which the
+ * other's swap would delete). A refusal is a one-line error naming the option, exit code 2.
  */
 final class OutputTargets {
 
@@ -27,7 +27,8 @@ final class OutputTargets {
   /**
    * @param conf the Hadoop configuration of the session (file systems of the paths)
    * @param overwrite whether {@code --overwrite} was given
-   * @param inputs the paths the command reads (files, directories, globs, the model), never replaced
+   * @param inputs the paths the command reads (files, directories, globs, the model), never
+   *     replaced
    */
   OutputTargets(Configuration conf, boolean overwrite, List<String> inputs) {
     this.conf = conf;
@@ -42,15 +43,20 @@ final class OutputTargets {
 
   /** Checks a local output (charts, the summary), which the driver writes with java.nio. */
   SafeOutput addLocal(String option, java.nio.file.Path target, SafeOutput.Kind kind) {
-    return add(option, target.toString(), target.toAbsolutePath().normalize().toUri().toString(), kind);
+    return add(
+        option, target.toString(), target.toAbsolutePath().normalize().toUri().toString(), kind);
   }
 
   private SafeOutput add(String option, String shown, String target, SafeOutput.Kind kind) {
     String name = option + " " + shown;
     SafeOutput output;
     try {
-      output = SafeOutput.to(target, kind).overwrite(overwrite).named(name, "add --overwrite").protecting(inputs)
-          .prepare(conf);
+      output =
+          SafeOutput.to(target, kind)
+              .overwrite(overwrite)
+              .named(name, "add --overwrite")
+              .protecting(inputs)
+              .prepare(conf);
     } catch (FileAlreadyExistsException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     } catch (IOException e) {
@@ -59,8 +65,8 @@ final class OutputTargets {
     for (int i = 0; i < outputs.size(); i++) {
       Path other = outputs.get(i).target();
       if (contains(other, output.target()) || contains(output.target(), other)) {
-        throw new IllegalArgumentException(name + ": it overlaps " + options.get(i) + "; give the outputs "
-            + "separate paths");
+        throw new IllegalArgumentException(
+            name + ": it overlaps " + options.get(i) + "; give the outputs " + "separate paths");
       }
     }
     options.add(name);
@@ -78,7 +84,9 @@ final class OutputTargets {
     return false;
   }
 
-  /** A local path of the Hadoop local file system (a {@code file:} path or URI) as a java.nio path. */
+  /**
+   * A local path of the Hadoop local file system (a {@code file:} path or URI) as a java.nio path.
+   */
   static java.nio.file.Path local(String path) {
     return java.nio.file.Path.of(new Path(path).toUri());
   }

@@ -15,14 +15,21 @@ import picocli.CommandLine.Option;
 /** The chart options of fit, transform and demo (a picocli mixin); see {@link ModelPlots}. */
 public final class PlotOptions {
 
-  @Option(names = "--plots", paramLabel = "DIR",
-      description = "Write PNG charts into DIR: scree.png, reconstruction-error.png and embedding.png (the "
-          + "first two components of up to --plot-points rows, coloured by the label column if any). An "
-          + "existing DIR is replaced only with --overwrite, and only when it holds charts of an earlier run.")
+  @Option(
+      names = "--plots",
+      paramLabel = "DIR",
+      description =
+          "Write PNG charts into DIR: scree.png, reconstruction-error.png and embedding.png (the "
+              + "first two components of up to --plot-points rows, coloured by the label column if any). An "
+              + "existing DIR is replaced only with --overwrite, and only when it holds charts of an earlier run.")
   Path plots;
 
-  @Option(names = "--plot-points", paramLabel = "N", defaultValue = "" + ModelPlots.DEFAULT_MAX_POINTS,
-      description = "Rows scored for the embedding and the measured error curve. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--plot-points",
+      paramLabel = "N",
+      defaultValue = "" + ModelPlots.DEFAULT_MAX_POINTS,
+      description =
+          "Rows scored for the embedding and the measured error curve. Default: ${DEFAULT-VALUE}.")
   int plotPoints;
 
   private SafeOutput output;
@@ -33,8 +40,9 @@ public final class PlotOptions {
   }
 
   /**
-   * Checks the {@code --plots} directory with the command's other outputs: it is written beside and swapped
-   * in, and replaces only charts of an earlier run (marked by {@link SafeOutput#MARKED_DIRECTORY}).
+   * Checks the {@code --plots} directory with the command's other outputs: it is written beside and
+   * swapped in, and replaces only charts of an earlier run (marked by {@link
+   * SafeOutput#MARKED_DIRECTORY}).
    */
   void prepare(OutputTargets targets) {
     if (plots != null) {
@@ -43,7 +51,8 @@ public final class PlotOptions {
   }
 
   /** Writes the charts when {@code --plots} was given, with progress lines. */
-  void write(PrintWriter out, AbstractKernelPCAModel<?> model, LoadedData data, long seed, String title)
+  void write(
+      PrintWriter out, AbstractKernelPCAModel<?> model, LoadedData data, long seed, String title)
       throws IOException {
     if (plots == null) {
       return;
@@ -51,10 +60,21 @@ public final class PlotOptions {
     if (output == null) {
       throw new IllegalStateException("--plots was not checked before the run");
     }
-    SparkKpcaCli.progress(out, "drawing the charts from up to %d rows into %s...", plotPoints, plots);
+    SparkKpcaCli.progress(
+        out, "drawing the charts from up to %d rows into %s...", plotPoints, plots);
     List<Path> files = new ArrayList<>();
-    output.write(staging -> files.addAll(ModelPlots.writeAll(OutputTargets.local(staging), model, data.data(),
-        data.labelCol(), data.rows(), plotPoints, seed, title)));
+    output.write(
+        staging ->
+            files.addAll(
+                ModelPlots.writeAll(
+                    OutputTargets.local(staging),
+                    model,
+                    data.data(),
+                    data.labelCol(),
+                    data.rows(),
+                    plotPoints,
+                    seed,
+                    title)));
     for (Path file : files) {
       SparkKpcaCli.progress(out, "wrote %s", plots.resolve(file.getFileName()));
     }

@@ -20,41 +20,56 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca predict}: the predictions of a kernel PCR model saved by {@code rde}, one row per input row in
- * input order: {@code prediction} (real ŷ; its sign is the class for ±1 labels; the class for multiclass models)
- * and the label column when the input has one.
+ * {@code spark-kpca predict}: the predictions of a kernel PCR model saved by {@code rde}, one row
+ * per input row in input order: {@code prediction} (real ŷ; its sign is the class for ±1 labels;
+ * the class for multiclass models) and the label column when the input has one.
  */
-@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Predict with a kernel PCA regression model saved by 'rde': writes the column 'prediction' (and "
-        + "the label column when present), in input row order.")
+@Command(
+    name = "predict",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description =
+        "Predict with a kernel PCA regression model saved by 'rde': writes the column 'prediction' (and "
+            + "the label column when present), in input row order.")
 public final class PredictCommand implements Callable<Integer> {
 
   static final String PREDICTION_COL = "prediction";
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by rde.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A model saved by rde.")
   String model;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Option(names = "--output", required = true, paramLabel = "DIR",
-      description = "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
-          + "an earlier output of spark-kpca (marked by its " + SafeOutput.MARKER + " file).")
+  @Option(
+      names = "--output",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
+              + "an earlier output of spark-kpca (marked by its "
+              + SafeOutput.MARKER
+              + " file).")
   String output;
 
-  @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "csv",
-      description = "${COMPLETION-CANDIDATES}: prediction[,label] with a header (csv) or as columns (parquet). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--output-format",
+      paramLabel = "FORMAT",
+      defaultValue = "csv",
+      description =
+          "${COMPLETION-CANDIDATES}: prediction[,label] with a header (csv) or as columns (parquet). "
+              + "Default: ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
   @Option(names = "--overwrite", description = "Replace the output of an earlier run.")
   boolean overwrite;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws java.io.IOException {
@@ -66,12 +81,13 @@ public final class PredictCommand implements Callable<Integer> {
       TransformCommand.requireSavedModel(spark, model);
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.add(model);
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          reads);
+      OutputTargets targets =
+          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
       SafeOutput target = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       KernelPCARegressionModel regression = KernelPCARegressionModel.load(model);
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(regression.numFeatures()), out);
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, input.toSourceOptions().withExpectedFeatures(regression.numFeatures()), out);
       try {
         List<Column> keep = new ArrayList<>();
         keep.add(column(data.featuresCol()));
@@ -80,23 +96,32 @@ public final class PredictCommand implements Callable<Integer> {
         }
         data.orderCols().forEach(c -> keep.add(column(c)));
         regression.setFeaturesCol(data.featuresCol()).setPredictionCol(PREDICTION_COL);
-        Dataset<Row> scored = regression.transform(data.data().select(keep.toArray(new Column[0])))
-            .orderBy(data.orderBy());
+        Dataset<Row> scored =
+            regression
+                .transform(data.data().select(keep.toArray(new Column[0])))
+                .orderBy(data.orderBy());
         List<Column> columns = new ArrayList<>();
         columns.add(column(PREDICTION_COL));
         if (data.labelCol() != null) {
           columns.add(column(data.labelCol()));
         }
         Dataset<Row> result = scored.select(columns.toArray(new Column[0]));
-        SparkKpcaCli.progress(out, "predicting %d rows (d = %d, %s labels) and writing %s to %s...", data.rows(),
-            regression.getDimension(), regression.labelCoding(), outputFormat, output);
-        target.write(staging -> {
-          if (outputFormat == ScoreWriter.Format.CSV) {
-            result.write().option("header", "true").csv(staging);
-          } else {
-            result.write().parquet(staging);
-          }
-        });
+        SparkKpcaCli.progress(
+            out,
+            "predicting %d rows (d = %d, %s labels) and writing %s to %s...",
+            data.rows(),
+            regression.getDimension(),
+            regression.labelCoding(),
+            outputFormat,
+            output);
+        target.write(
+            staging -> {
+              if (outputFormat == ScoreWriter.Format.CSV) {
+                result.write().option("header", "true").csv(staging);
+              } else {
+                result.write().parquet(staging);
+              }
+            });
         SparkKpcaCli.progress(out, "wrote %d rows to %s", data.rows(), output);
       } finally {
         data.unpersist();

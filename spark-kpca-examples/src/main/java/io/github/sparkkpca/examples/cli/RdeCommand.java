@@ -31,93 +31,166 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca rde}: Braun, Buhmann and Müller's relevant dimension estimate and the kernel PCR model on the
- * d components found ({@link RelevantDimensionEstimator}); with {@code --dimension d} a kernel PCR with a fixed
- * kernel and d (Hallgren's Nyström kernel PCR, {@link KernelPCARegressor}).
+ * {@code spark-kpca rde}: Braun, Buhmann and Müller's relevant dimension estimate and the kernel
+ * PCR model on the d components found ({@link RelevantDimensionEstimator}); with {@code --dimension
+ * d} a kernel PCR with a fixed kernel and d (Hallgren's Nyström kernel PCR, {@link
+ * KernelPCARegressor}).
  */
-@Command(name = "rde", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Relevant dimension estimation (Braun, Buhmann and Mueller): how many kernel PCA components "
-        + "carry the label, which kernel width, how noisy the labels are; fits the kernel PCA regression (kPCR) "
-        + "on those components and saves it for 'predict'.",
-        "With --dimension d: kernel PCR with a fixed kernel (--gamma, else the median heuristic) and d components "
-            + "(Hallgren's Nystroem kernel PCR)."})
+@Command(
+    name = "rde",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Relevant dimension estimation (Braun, Buhmann and Mueller): how many kernel PCA components "
+          + "carry the label, which kernel width, how noisy the labels are; fits the kernel PCA regression (kPCR) "
+          + "on those components and saves it for 'predict'.",
+      "With --dimension d: kernel PCR with a fixed kernel (--gamma, else the median heuristic) and d components "
+          + "(Hallgren's Nystroem kernel PCR)."
+    })
 public final class RdeCommand implements Callable<Integer> {
 
   /** The keys of the --summary-out JSON document, in order. */
-  static final List<String> JSON_KEYS = List.of("dimension", "gamma", "estimatedErrorRate", "logLikelihood",
-      "noiseVariance", "signalVariance", "dimensionCv", "gammaCv", "leaveOneOut", "trainingError", "widths", "n", "m",
-      "kernel", "labelMode", "intercept", "fitSeconds");
+  static final List<String> JSON_KEYS =
+      List.of(
+          "dimension",
+          "gamma",
+          "estimatedErrorRate",
+          "logLikelihood",
+          "noiseVariance",
+          "signalVariance",
+          "dimensionCv",
+          "gammaCv",
+          "leaveOneOut",
+          "trainingError",
+          "widths",
+          "n",
+          "m",
+          "kernel",
+          "labelMode",
+          "intercept",
+          "fitSeconds");
 
   static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("rde", JSON_KEYS);
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rbf",
-      description = "Kernel: rbf exp(-gamma ||x-y||^2) (the paper's exp(-||x-y||^2/w), gamma = 1/w), laplacian, "
-          + "polynomial, sigmoid; linear and cosine with --dimension only. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--kernel",
+      paramLabel = "NAME",
+      defaultValue = "rbf",
+      description =
+          "Kernel: rbf exp(-gamma ||x-y||^2) (the paper's exp(-||x-y||^2/w), gamma = 1/w), laplacian, "
+              + "polynomial, sigmoid; linear and cosine with --dimension only. Default: ${DEFAULT-VALUE}.")
   String kernel;
 
-  @Option(names = "--gamma-grid", paramLabel = "G1,G2,...", split = ",",
-      description = "The kernel scales gamma > 0 to choose from by the likelihood. Default: the paper's 20 widths w "
-          + "log-spaced in [1e-2, 1e4], gamma = 1/w.")
+  @Option(
+      names = "--gamma-grid",
+      paramLabel = "G1,G2,...",
+      split = ",",
+      description =
+          "The kernel scales gamma > 0 to choose from by the likelihood. Default: the paper's 20 widths w "
+              + "log-spaced in [1e-2, 1e4], gamma = 1/w.")
   List<Double> gammaGrid;
 
-  @Option(names = "--gamma", paramLabel = "G",
-      description = "One kernel scale gamma > 0 (with --dimension: the kernel of the kPCR; else a grid of one).")
+  @Option(
+      names = "--gamma",
+      paramLabel = "G",
+      description =
+          "One kernel scale gamma > 0 (with --dimension: the kernel of the kPCR; else a grid of one).")
   Double gamma;
 
-  @Option(names = "--dimension", paramLabel = "D",
+  @Option(
+      names = "--dimension",
+      paramLabel = "D",
       description = "Fit the kPCR with D components instead of choosing D (no --gamma-grid).")
   Integer dimension;
 
-  @Option(names = "--landmarks", paramLabel = "M", defaultValue = "100",
-      description = "m, landmarks sampled uniformly (<= n rows; m = n is the exact method). Default: "
-          + "${DEFAULT-VALUE}.")
+  @Option(
+      names = "--landmarks",
+      paramLabel = "M",
+      defaultValue = "100",
+      description =
+          "m, landmarks sampled uniformly (<= n rows; m = n is the exact method). Default: "
+              + "${DEFAULT-VALUE}.")
   int landmarks;
 
-  @Option(names = "--max-dimension", paramLabel = "K", defaultValue = "0",
-      description = "Evaluate l(d) and the leave-one-out curve for d = 1..K only (0: every usable component). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-dimension",
+      paramLabel = "K",
+      defaultValue = "0",
+      description =
+          "Evaluate l(d) and the leave-one-out curve for d = 1..K only (0: every usable component). "
+              + "Default: ${DEFAULT-VALUE}.")
   int maxDimension;
 
-  @Option(names = "--label-mode", paramLabel = "MODE", defaultValue = "auto",
-      description = "auto (binary when every label is -1 or +1, else real), real, binary, multiclass (one-vs-rest). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--label-mode",
+      paramLabel = "MODE",
+      defaultValue = "auto",
+      description =
+          "auto (binary when every label is -1 or +1, else real), real, binary, multiclass (one-vs-rest). "
+              + "Default: ${DEFAULT-VALUE}.")
   String labelMode;
 
-  @Option(names = "--intercept", description = "Centre the kernel PCA and fit the label mean as intercept "
-      + "(Hallgren); default uncentred without intercept (Braun et al.).")
+  @Option(
+      names = "--intercept",
+      description =
+          "Centre the kernel PCA and fit the label mean as intercept "
+              + "(Hallgren); default uncentred without intercept (Braun et al.).")
   boolean intercept;
 
-  @Option(names = "--degree", paramLabel = "P", defaultValue = "3", description = "Polynomial degree.")
+  @Option(
+      names = "--degree",
+      paramLabel = "P",
+      defaultValue = "3",
+      description = "Polynomial degree.")
   int degree;
 
-  @Option(names = "--coef0", paramLabel = "C", defaultValue = "1", description = "Polynomial/sigmoid constant.")
+  @Option(
+      names = "--coef0",
+      paramLabel = "C",
+      defaultValue = "1",
+      description = "Polynomial/sigmoid constant.")
   double coef0;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of the landmark sample.")
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
+      description = "Seed of the landmark sample.")
   long seed;
 
-  @Option(names = "--model-out", required = true, paramLabel = "DIR", description = "Where to save the model.")
+  @Option(
+      names = "--model-out",
+      required = true,
+      paramLabel = "DIR",
+      description = "Where to save the model.")
   String modelOut;
 
-  @Option(names = "--summary-out", paramLabel = "FILE.json", description = "Also write the results as JSON: "
-      + "dimension, gamma, estimatedErrorRate, logLikelihood (l(d) at the width chosen), noiseVariance, ...")
+  @Option(
+      names = "--summary-out",
+      paramLabel = "FILE.json",
+      description =
+          "Also write the results as JSON: "
+              + "dimension, gamma, estimatedErrorRate, logLikelihood (l(d) at the width chosen), noiseVariance, ...")
   Path summaryOut;
 
-  @Option(names = "--plots", paramLabel = "DIR", description = "Write the charts of Braun et al.'s Figure 2 per "
-      + "width (spectrum of contributions with eigenvalues and errors; l(d) with its minimum) and widths.png.")
+  @Option(
+      names = "--plots",
+      paramLabel = "DIR",
+      description =
+          "Write the charts of Braun et al.'s Figure 2 per "
+              + "width (spectrum of contributions with eigenvalues and errors; l(d) with its minimum) and widths.png.")
   Path plots;
 
-  @Option(names = "--overwrite", description = "Replace the outputs of an earlier rde (model, summary, charts).")
+  @Option(
+      names = "--overwrite",
+      description = "Replace the outputs of an earlier rde (model, summary, charts).")
   boolean overwrite;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
@@ -126,12 +199,18 @@ public final class RdeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          new ArrayList<>(DataSources.inputPaths(input.toSourceOptions())));
+      OutputTargets targets =
+          new OutputTargets(
+              spark.session().sparkContext().hadoopConfiguration(),
+              overwrite,
+              new ArrayList<>(DataSources.inputPaths(input.toSourceOptions())));
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
-      SafeOutput summaryOutput = summaryOut == null ? null : targets.addLocal("--summary-out", summaryOut,
-          EARLIER_SUMMARY);
-      SafeOutput plotOutput = plots == null ? null : targets.addLocal("--plots", plots, SafeOutput.MARKED_DIRECTORY);
+      SafeOutput summaryOutput =
+          summaryOut == null
+              ? null
+              : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
+      SafeOutput plotOutput =
+          plots == null ? null : targets.addLocal("--plots", plots, SafeOutput.MARKED_DIRECTORY);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       try {
         String label = data.labelCol();
@@ -139,13 +218,22 @@ public final class RdeCommand implements Callable<Integer> {
           throw SparkKpcaCli.usage(spec, "--label-col is required: rde needs labels");
         }
         estimator.setFeaturesCol(data.featuresCol()).setLabelCol(label);
-        SparkKpcaCli.progress(out, dimension != null ? "fitting kernel PCR with d = %d components (%s kernel, m = %d)..."
-            : "estimating the relevant dimension over %d kernel width(s) (%s kernel, m = %d)...",
-            dimension != null ? dimension : gammas().length, kernel, landmarks);
+        SparkKpcaCli.progress(
+            out,
+            dimension != null
+                ? "fitting kernel PCR with d = %d components (%s kernel, m = %d)..."
+                : "estimating the relevant dimension over %d kernel width(s) (%s kernel, m = %d)...",
+            dimension != null ? dimension : gammas().length,
+            kernel,
+            landmarks);
         long start = System.nanoTime();
-        // try_cast: a label that is not a number becomes null, which the fit reports with its position.
-        Dataset<Row> labelled = data.data().withColumn(label, functions.expr("try_cast(`" + label.replace("`", "``")
-            + "` AS DOUBLE)"));
+        // try_cast: a label that is not a number becomes null, which the fit reports with its
+        // position.
+        Dataset<Row> labelled =
+            data.data()
+                .withColumn(
+                    label,
+                    functions.expr("try_cast(`" + label.replace("`", "``") + "` AS DOUBLE)"));
         KernelPCARegressionModel model = estimator.fit(labelled);
         double seconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
@@ -156,21 +244,26 @@ public final class RdeCommand implements Callable<Integer> {
         writer.save(modelOut);
         Map<String, Object> json = summary(model, seconds);
         if (summaryOutput != null) {
-          summaryOutput.write(staging -> {
-            Path file = OutputTargets.local(staging);
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-              Files.createDirectories(parent);
-            }
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
-          });
+          summaryOutput.write(
+              staging -> {
+                Path file = OutputTargets.local(staging);
+                Path parent = file.toAbsolutePath().getParent();
+                if (parent != null) {
+                  Files.createDirectories(parent);
+                }
+                new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValue(file.toFile(), json);
+              });
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
         }
         print(out, model);
         if (plotOutput != null) {
           List<Path> files = new ArrayList<>();
-          plotOutput.write(staging -> files.addAll(RdePlots.writeAll(OutputTargets.local(staging), model,
-              data.description())));
+          plotOutput.write(
+              staging ->
+                  files.addAll(
+                      RdePlots.writeAll(OutputTargets.local(staging), model, data.description())));
           SparkKpcaCli.progress(out, "wrote %d charts to %s", files.size(), plots);
         }
       } finally {
@@ -184,7 +277,9 @@ public final class RdeCommand implements Callable<Integer> {
     if (gammaGrid != null) {
       return gammaGrid.stream().mapToDouble(Double::doubleValue).toArray();
     }
-    return gamma != null ? new double[] {gamma} : io.github.sparkkpca.ml.KernelPCARegressionParams.paperGammaGrid();
+    return gamma != null
+        ? new double[] {gamma}
+        : io.github.sparkkpca.ml.KernelPCARegressionParams.paperGammaGrid();
   }
 
   /** The estimator the options ask for; usage errors before Spark starts. */
@@ -196,31 +291,58 @@ public final class RdeCommand implements Callable<Integer> {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
     SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
-    SparkKpcaCli.require(spec, maxDimension >= 0, "--max-dimension must be >= 0, got " + maxDimension);
-    SparkKpcaCli.require(spec, gamma == null || (gamma > 0 && Double.isFinite(gamma)),
+    SparkKpcaCli.require(
+        spec, maxDimension >= 0, "--max-dimension must be >= 0, got " + maxDimension);
+    SparkKpcaCli.require(
+        spec,
+        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
         "--gamma must be finite and > 0, got " + gamma);
-    SparkKpcaCli.require(spec, gammaGrid == null || gammaGrid.stream().allMatch(g -> g != null && g > 0
-        && Double.isFinite(g)), "--gamma-grid values must be finite and > 0, got " + gammaGrid);
-    SparkKpcaCli.require(spec, gammaGrid == null || gamma == null, "give --gamma or --gamma-grid, not both");
-    SparkKpcaCli.require(spec, List.of("auto", "real", "binary", "multiclass").contains(labelMode),
+    SparkKpcaCli.require(
+        spec,
+        gammaGrid == null
+            || gammaGrid.stream().allMatch(g -> g != null && g > 0 && Double.isFinite(g)),
+        "--gamma-grid values must be finite and > 0, got " + gammaGrid);
+    SparkKpcaCli.require(
+        spec, gammaGrid == null || gamma == null, "give --gamma or --gamma-grid, not both");
+    SparkKpcaCli.require(
+        spec,
+        List.of("auto", "real", "binary", "multiclass").contains(labelMode),
         "--label-mode must be auto, real, binary or multiclass, got '" + labelMode + "'");
     SparkKpcaCli.require(spec, degree >= 1, "--degree must be >= 1, got " + degree);
     if (dimension != null) {
       SparkKpcaCli.require(spec, dimension >= 1, "--dimension must be >= 1, got " + dimension);
-      SparkKpcaCli.require(spec, gammaGrid == null, "--gamma-grid chooses the dimension; with --dimension give "
-          + "--gamma");
-      KernelPCARegressor regressor = new KernelPCARegressor().setKernel(type.paramName()).setDimension(dimension)
-          .setNumLandmarks(landmarks).setMaxDimension(maxDimension).setLabelMode(labelMode).setFitIntercept(intercept)
-          .setDegree(degree).setCoef0(coef0).setSeed(seed);
+      SparkKpcaCli.require(
+          spec,
+          gammaGrid == null,
+          "--gamma-grid chooses the dimension; with --dimension give " + "--gamma");
+      KernelPCARegressor regressor =
+          new KernelPCARegressor()
+              .setKernel(type.paramName())
+              .setDimension(dimension)
+              .setNumLandmarks(landmarks)
+              .setMaxDimension(maxDimension)
+              .setLabelMode(labelMode)
+              .setFitIntercept(intercept)
+              .setDegree(degree)
+              .setCoef0(coef0)
+              .setSeed(seed);
       if (gamma != null) {
         regressor.setGamma(gamma);
       }
       return regressor;
     }
-    SparkKpcaCli.require(spec, type.usesGamma(), "--kernel " + kernel + " has no width to choose; give --dimension");
-    return new RelevantDimensionEstimator().setKernel(type.paramName()).setGammaGrid(gammas())
-        .setNumLandmarks(landmarks).setMaxDimension(maxDimension).setLabelMode(labelMode).setFitIntercept(intercept)
-        .setDegree(degree).setCoef0(coef0).setSeed(seed);
+    SparkKpcaCli.require(
+        spec, type.usesGamma(), "--kernel " + kernel + " has no width to choose; give --dimension");
+    return new RelevantDimensionEstimator()
+        .setKernel(type.paramName())
+        .setGammaGrid(gammas())
+        .setNumLandmarks(landmarks)
+        .setMaxDimension(maxDimension)
+        .setLabelMode(labelMode)
+        .setFitIntercept(intercept)
+        .setDegree(degree)
+        .setCoef0(coef0)
+        .setSeed(seed);
   }
 
   /** The JSON document, keys as {@link #JSON_KEYS}. */
@@ -228,7 +350,8 @@ public final class RdeCommand implements Callable<Integer> {
     Map<String, Object> json = new LinkedHashMap<>();
     boolean classification = model.labelCoding().isClassification();
     json.put("dimension", model.getDimension());
-    json.put("gamma", model.fittedKernel().type().usesGamma() ? model.fittedKernel().gamma() : null);
+    json.put(
+        "gamma", model.fittedKernel().type().usesGamma() ? model.fittedKernel().gamma() : null);
     json.put("estimatedErrorRate", classification ? model.trainingError() : null);
     json.put("logLikelihood", model.logLikelihood());
     json.put("noiseVariance", mean(model.noiseVariance()));
@@ -269,13 +392,28 @@ public final class RdeCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%12s %6s %16s %10s%n", "gamma", "dim", "min l(d)", "dim (cv)");
     for (int w = 0; w < model.widths().size(); w++) {
       WidthDiagnostics x = model.widths().get(w);
-      out.printf(Locale.ROOT, "%12.5g %6d %16.8g %10d%s%n", x.gamma(), x.dimension(), x.minimumLogLikelihood(),
-          x.dimensionCv(), w == model.chosenWidth() ? "  <- chosen" : "");
+      out.printf(
+          Locale.ROOT,
+          "%12.5g %6d %16.8g %10d%s%n",
+          x.gamma(),
+          x.dimension(),
+          x.minimumLogLikelihood(),
+          x.dimensionCv(),
+          w == model.chosenWidth() ? "  <- chosen" : "");
     }
-    out.printf(Locale.ROOT, "dimension = %d, gamma = %.6g, %s = %.6g, noise variance = %.6g, dim (cv) = %d "
-            + "(gamma %.6g)%n", model.getDimension(), model.fittedKernel().gamma(),
-        model.labelCoding().isClassification() ? "estimated error rate" : "training mean squared residual",
-        model.trainingError(), mean(model.noiseVariance()), model.dimensionCv(), model.gammaCv());
+    out.printf(
+        Locale.ROOT,
+        "dimension = %d, gamma = %.6g, %s = %.6g, noise variance = %.6g, dim (cv) = %d "
+            + "(gamma %.6g)%n",
+        model.getDimension(),
+        model.fittedKernel().gamma(),
+        model.labelCoding().isClassification()
+            ? "estimated error rate"
+            : "training mean squared residual",
+        model.trainingError(),
+        mean(model.noiseVariance()),
+        model.dimensionCv(),
+        model.gammaCv());
     out.flush();
   }
 }

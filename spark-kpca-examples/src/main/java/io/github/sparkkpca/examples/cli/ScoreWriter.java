@@ -14,18 +14,20 @@ import org.apache.spark.sql.Row;
 /**
  * Writes transform output in input row order.
  *
- * <p><b>Order.</b> The scored rows are sorted by the input's order columns (file name and position within
- * the file, or the built-in source's row index; see {@link LoadedData#orderCols()}), which were attached
- * when the input was read, before any repartitioning. A global sort range-partitions the rows, so part
- * file i holds only rows that precede those of part file i+1: concatenating the part files in name order
- * gives the input order, while the writing stays parallel (no {@code coalesce(1)}). The sort shuffles
- * only the k scores, the residual, the reconstruction and the label.
+ * <p><b>Order.</b> The scored rows are sorted by the input's order columns (file name and position
+ * within the file, or the built-in source's row index; see {@link LoadedData#orderCols()}), which
+ * were attached when the input was read, before any repartitioning. A global sort range-partitions
+ * the rows, so part file i holds only rows that precede those of part file i+1: concatenating the
+ * part files in name order gives the input order, while the writing stays parallel (no {@code
+ * coalesce(1)}). The sort shuffles only the k scores, the residual, the reconstruction and the
+ * label.
  *
- * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}), then
- * {@code rec_1..rec_d} (with {@code --reconstruction}), then the label column when the input has one. Spark writes a header into every part file, so each part is a
- * valid CSV file and the directory reads back with {@code spark.read().option("header", true).csv(dir)};
- * to concatenate the parts into one file, drop the first line of all but the first part.
- * <b>Parquet</b> gets the label, the score vector column, the residual and the reconstruction vector.
+ * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}),
+ * then {@code rec_1..rec_d} (with {@code --reconstruction}), then the label column when the input
+ * has one. Spark writes a header into every part file, so each part is a valid CSV file and the
+ * directory reads back with {@code spark.read().option("header", true).csv(dir)}; to concatenate
+ * the parts into one file, drop the first line of all but the first part. <b>Parquet</b> gets the
+ * label, the score vector column, the residual and the reconstruction vector.
  */
 final class ScoreWriter {
 
@@ -40,20 +42,29 @@ final class ScoreWriter {
     }
   }
 
-  private ScoreWriter() {
-  }
+  private ScoreWriter() {}
 
   /**
-   * @param scored the transform output (input columns plus {@code scoresCol} and maybe {@code residualCol})
+   * @param scored the transform output (input columns plus {@code scoresCol} and maybe {@code
+   *     residualCol})
    * @param input the loaded input (order and label columns)
    * @param k number of components
    * @param residualCol the residual column, or null
    * @param reconstructionCol the reconstruction (pre-image) vector column, or null
    * @param d the input dimension, the size of the reconstruction
-   * @param output a directory that does not exist yet (the caller swaps it in; see {@code SafeOutput})
+   * @param output a directory that does not exist yet (the caller swaps it in; see {@code
+   *     SafeOutput})
    */
-  static void write(Dataset<Row> scored, LoadedData input, String scoresCol, int k, String residualCol,
-      String reconstructionCol, int d, Format format, String output) {
+  static void write(
+      Dataset<Row> scored,
+      LoadedData input,
+      String scoresCol,
+      int k,
+      String residualCol,
+      String reconstructionCol,
+      int d,
+      Format format,
+      String output) {
     Dataset<Row> ordered = scored.orderBy(input.orderBy());
     List<Column> columns = new ArrayList<>();
     if (format == Format.CSV) {

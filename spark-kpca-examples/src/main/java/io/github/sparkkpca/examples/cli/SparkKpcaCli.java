@@ -22,43 +22,63 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code spark-kpca} command line: {@code fit}, {@code transform}, {@code demo} and {@code reproduce}.
+ * The {@code spark-kpca} command line: {@code fit}, {@code transform}, {@code demo} and {@code
+ * reproduce}.
  *
- * <p>Runs under {@code spark-submit --class io.github.sparkkpca.examples.cli.SparkKpcaCli} or with plain
- * {@code java} through {@code bin/spark-kpca} (then on {@code local[*]}). {@link #run} executes in-process
- * and returns the exit code, reusing a running SparkSession; {@link #main} exits with it.
+ * <p>Runs under {@code spark-submit --class io.github.sparkkpca.examples.cli.SparkKpcaCli} or with
+ * plain {@code java} through {@code bin/spark-kpca} (then on {@code local[*]}). {@link #run}
+ * executes in-process and returns the exit code, reusing a running SparkSession; {@link #main}
+ * exits with it.
  *
- * <p><b>Exit codes and errors.</b> 0 on success; 2 for usage errors and bad input or parameters, including
- * any {@link IllegalArgumentException} from the library, however deeply Spark wrapped it; 1 for other
- * failures. Errors are one line on stderr, {@code spark-kpca: error: ...}, without a stack trace unless
- * {@code --debug} is given.
+ * <p><b>Exit codes and errors.</b> 0 on success; 2 for usage errors and bad input or parameters,
+ * including any {@link IllegalArgumentException} from the library, however deeply Spark wrapped it;
+ * 1 for other failures. Errors are one line on stderr, {@code spark-kpca: error: ...}, without a
+ * stack trace unless {@code --debug} is given.
  */
-@Command(name = "spark-kpca", mixinStandardHelpOptions = true, versionProvider = SparkKpcaCli.Version.class,
+@Command(
+    name = "spark-kpca",
+    mixinStandardHelpOptions = true,
+    versionProvider = SparkKpcaCli.Version.class,
     description = "Distributed Nyström kernel PCA on Apache Spark.",
-    subcommands = {FitCommand.class, TransformCommand.class, UpdateCommand.class, GrowCommand.class,
-        ExportCommand.class, StreamCommand.class, EvaluateCommand.class, SelectKCommand.class, RdeCommand.class,
-        PredictCommand.class,
-        DemoCommand.class, ReproduceCommand.class,
-        io.github.sparkkpca.examples.bench.BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      FitCommand.class,
+      TransformCommand.class,
+      UpdateCommand.class,
+      GrowCommand.class,
+      ExportCommand.class,
+      StreamCommand.class,
+      EvaluateCommand.class,
+      SelectKCommand.class,
+      RdeCommand.class,
+      PredictCommand.class,
+      DemoCommand.class,
+      ReproduceCommand.class,
+      io.github.sparkkpca.examples.bench.BenchCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class SparkKpcaCli implements Callable<Integer> {
 
   /** The prefix of every error line. */
   public static final String ERROR_PREFIX = "spark-kpca: error: ";
+
   /** Exit code for usage errors and bad input. */
   public static final int EXIT_USAGE = 2;
+
   /** Exit code for other failures. */
   public static final int EXIT_FAILURE = 1;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--debug", scope = ScopeType.INHERIT,
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
       description = "Print the stack trace of an error.")
   boolean debug;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "a command is needed: fit, transform, demo or reproduce");
+    throw new ParameterException(
+        spec.commandLine(), "a command is needed: fit, transform, demo or reproduce");
   }
 
   public static void main(String[] args) {
@@ -70,54 +90,73 @@ public final class SparkKpcaCli implements Callable<Integer> {
     return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
   }
 
-  /** Runs a command line in this JVM, printing to {@code out} and {@code err}, and returns its exit code. */
+  /**
+   * Runs a command line in this JVM, printing to {@code out} and {@code err}, and returns its exit
+   * code.
+   */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new SparkKpcaCli());
     cli.setOut(out);
     cli.setErr(err);
     cli.registerConverter(InputFormat.class, value -> lowerCaseEnum(InputFormat.class, value));
-    cli.registerConverter(ScoreWriter.Format.class, value -> lowerCaseEnum(ScoreWriter.Format.class, value));
-    cli.setParameterExceptionHandler((e, arguments) -> {
-      CommandLine command = e.getCommandLine();
-      err.println(ERROR_PREFIX + oneLine(e.getMessage()) + " (see '"
-          + command.getCommandSpec().qualifiedName() + " --help')");
-      err.flush();
-      return EXIT_USAGE;
-    });
-    cli.setExecutionExceptionHandler((e, command, parseResult) -> {
-      boolean showTrace = debugRequested(parseResult);
-      if (showTrace) {
-        e.printStackTrace(err);
-      }
-      Throwable badInput = rootIllegalArgument(e);
-      int code;
-      if (badInput != null) {
-        err.println(ERROR_PREFIX + oneLine(message(badInput)));
-        code = EXIT_USAGE;
-      } else {
-        err.println(ERROR_PREFIX + oneLine(describe(e))
-            + (showTrace ? "" : " (run with --debug for the stack trace)"));
-        code = EXIT_FAILURE;
-      }
-      err.flush();
-      return code;
-    });
+    cli.registerConverter(
+        ScoreWriter.Format.class, value -> lowerCaseEnum(ScoreWriter.Format.class, value));
+    cli.setParameterExceptionHandler(
+        (e, arguments) -> {
+          CommandLine command = e.getCommandLine();
+          err.println(
+              ERROR_PREFIX
+                  + oneLine(e.getMessage())
+                  + " (see '"
+                  + command.getCommandSpec().qualifiedName()
+                  + " --help')");
+          err.flush();
+          return EXIT_USAGE;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, command, parseResult) -> {
+          boolean showTrace = debugRequested(parseResult);
+          if (showTrace) {
+            e.printStackTrace(err);
+          }
+          Throwable badInput = rootIllegalArgument(e);
+          int code;
+          if (badInput != null) {
+            err.println(ERROR_PREFIX + oneLine(message(badInput)));
+            code = EXIT_USAGE;
+          } else {
+            err.println(
+                ERROR_PREFIX
+                    + oneLine(describe(e))
+                    + (showTrace ? "" : " (run with --debug for the stack trace)"));
+            code = EXIT_FAILURE;
+          }
+          err.flush();
+          return code;
+        });
     int code = cli.execute(args);
     out.flush();
     err.flush();
     return code;
   }
 
-  /** Parses an enum constant case-insensitively; the error lists the lower-case names users type. */
+  /**
+   * Parses an enum constant case-insensitively; the error lists the lower-case names users type.
+   */
   static <E extends Enum<E>> E lowerCaseEnum(Class<E> type, String value) {
     for (E constant : type.getEnumConstants()) {
       if (constant.name().equalsIgnoreCase(value.trim())) {
         return constant;
       }
     }
-    throw new CommandLine.TypeConversionException("expected one of " + Arrays.stream(type.getEnumConstants())
-        .map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")) + " but was '" + value
-        + "'");
+    throw new CommandLine.TypeConversionException(
+        "expected one of "
+            + Arrays.stream(type.getEnumConstants())
+                .map(c -> c.name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", "))
+            + " but was '"
+            + value
+            + "'");
   }
 
   /** Loads the input, caches it and validates it, with progress lines. */
@@ -127,7 +166,12 @@ public final class SparkKpcaCli implements Callable<Integer> {
     progress(out, "loading %s...", data.description());
     long rows = data.persistAndValidate();
     int partitions = data.data().rdd().getNumPartitions();
-    progress(out, "loaded %d rows in %d partition%s (%.1f s)", rows, partitions, partitions == 1 ? "" : "s",
+    progress(
+        out,
+        "loaded %d rows in %d partition%s (%.1f s)",
+        rows,
+        partitions,
+        partitions == 1 ? "" : "s",
         (System.nanoTime() - start) / 1e9);
     return data;
   }
@@ -160,8 +204,8 @@ public final class SparkKpcaCli implements Callable<Integer> {
   }
 
   /**
-   * The innermost {@link IllegalArgumentException} in the cause chain: the library's message about the
-   * input, without the SparkException (or other) wrappers around it; null if there is none.
+   * The innermost {@link IllegalArgumentException} in the cause chain: the library's message about
+   * the input, without the SparkException (or other) wrappers around it; null if there is none.
    */
   static Throwable rootIllegalArgument(Throwable e) {
     Throwable found = null;
@@ -202,11 +246,16 @@ public final class SparkKpcaCli implements Callable<Integer> {
     @Override
     public String[] getVersion() {
       String version = "unknown";
-      // The artifact is named with the Scala binary version it was built for (spark-kpca-examples_2.13), the
+      // The artifact is named with the Scala binary version it was built for
+      // (spark-kpca-examples_2.13), the
       // one it runs with.
-      String scalaBinary = scala.util.Properties.versionNumberString().replaceAll("^(\\d+\\.\\d+).*", "$1");
-      try (InputStream in = SparkKpcaCli.class.getResourceAsStream(
-          "/META-INF/maven/io.github.sparkkpca/spark-kpca-examples_" + scalaBinary + "/pom.properties")) {
+      String scalaBinary =
+          scala.util.Properties.versionNumberString().replaceAll("^(\\d+\\.\\d+).*", "$1");
+      try (InputStream in =
+          SparkKpcaCli.class.getResourceAsStream(
+              "/META-INF/maven/io.github.sparkkpca/spark-kpca-examples_"
+                  + scalaBinary
+                  + "/pom.properties")) {
         if (in != null) {
           Properties p = new Properties();
           p.load(in);
@@ -215,8 +264,13 @@ public final class SparkKpcaCli implements Callable<Integer> {
       } catch (java.io.IOException ignored) {
         // Keep "unknown".
       }
-      return new String[] {"spark-kpca " + version, "Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION()
-          + ", Java " + System.getProperty("java.version")};
+      return new String[] {
+        "spark-kpca " + version,
+        "Spark "
+            + org.apache.spark.package$.MODULE$.SPARK_VERSION()
+            + ", Java "
+            + System.getProperty("java.version")
+      };
     }
   }
 }

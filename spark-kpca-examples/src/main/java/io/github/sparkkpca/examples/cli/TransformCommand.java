@@ -27,78 +27,109 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca transform}: scores an input with a saved model and writes the scores in input row
- * order (see {@link ScoreWriter}).
+ * {@code spark-kpca transform}: scores an input with a saved model and writes the scores in input
+ * row order (see {@link ScoreWriter}).
  *
- * <p>The input is read with the model's dimension (libsvm files need not mention the last feature), cached
- * and validated first, so bad cells fail with their column and row instead of inside a task.
+ * <p>The input is read with the model's dimension (libsvm files need not mention the last feature),
+ * cached and validated first, so bad cells fail with their column and row instead of inside a task.
  */
-@Command(name = "transform", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "transform",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = "Score an input with a saved model; output keeps the input row order.")
 public final class TransformCommand implements Callable<Integer> {
 
   /** The score vector column of Parquet output. */
   static final String SCORES_COL = "kpca";
+
   /** The residual column. */
   static final String RESIDUAL_COL = "residual";
+
   /** The reconstruction (pre-image) vector column of Parquet output; CSV gets rec_1..rec_d. */
   static final String RECONSTRUCTION_COL = "reconstruction";
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by fit.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A model saved by fit.")
   String model;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Option(names = "--output", required = true, paramLabel = "DIR",
-      description = "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
-          + "an earlier output of spark-kpca (marked by its " + SafeOutput.MARKER + " file).")
+  @Option(
+      names = "--output",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Output directory. An existing DIR is replaced only with --overwrite, and only when it holds "
+              + "an earlier output of spark-kpca (marked by its "
+              + SafeOutput.MARKER
+              + " file).")
   String output;
 
-  @Option(names = "--overwrite",
-      description = "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
-          + "else is replaced, nor a path that is or holds the input or the model.")
+  @Option(
+      names = "--overwrite",
+      description =
+          "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
+              + "else is replaced, nor a path that is or holds the input or the model.")
   boolean overwrite;
 
-  @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "csv",
-      description = "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,rec_1..rec_d][,label] with a "
-          + "header; parquet writes the label, the score vector '" + SCORES_COL + "', the residual and the "
-          + "reconstruction. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--output-format",
+      paramLabel = "FORMAT",
+      defaultValue = "csv",
+      description =
+          "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,rec_1..rec_d][,label] with a "
+              + "header; parquet writes the label, the score vector '"
+              + SCORES_COL
+              + "', the residual and the "
+              + "reconstruction. "
+              + "Default: ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
-  @Option(names = "--residual",
-      description = "Also write each row's feature-space reconstruction residual (a novelty score).")
+  @Option(
+      names = "--residual",
+      description =
+          "Also write each row's feature-space reconstruction residual (a novelty score).")
   boolean residual;
 
-  @Option(names = "--reconstruction",
-      description = "Also write each row's reconstruction in input space: the pre-image of its projection on "
-          + "the k components (kernel PCA denoising); CSV columns rec_1..rec_d, Parquet vector '"
-          + RECONSTRUCTION_COL + "'.")
+  @Option(
+      names = "--reconstruction",
+      description =
+          "Also write each row's reconstruction in input space: the pre-image of its projection on "
+              + "the k components (kernel PCA denoising); CSV columns rec_1..rec_d, Parquet vector '"
+              + RECONSTRUCTION_COL
+              + "'.")
   boolean reconstruction;
 
-  @Option(names = "--preimage-method", paramLabel = "NAME",
-      description = "Pre-image of --reconstruction: fixed-point (Mika et al. 1999, rbf models only) or ridge "
-          + "(a kernel ridge map from scores back to inputs, any kernel). Default: fixed-point for rbf models, "
-          + "else ridge.")
+  @Option(
+      names = "--preimage-method",
+      paramLabel = "NAME",
+      description =
+          "Pre-image of --reconstruction: fixed-point (Mika et al. 1999, rbf models only) or ridge "
+              + "(a kernel ridge map from scores back to inputs, any kernel). Default: fixed-point for rbf models, "
+              + "else ridge.")
   String preimageMethod;
 
-  @Option(names = "--preimage-max-iter", paramLabel = "N",
+  @Option(
+      names = "--preimage-max-iter",
+      paramLabel = "N",
       description = "fixed-point: the maximum number of iterations (>= 1). Default 100.")
   Integer preimageMaxIter;
 
-  @Option(names = "--preimage-ridge", paramLabel = "ALPHA",
+  @Option(
+      names = "--preimage-ridge",
+      paramLabel = "ALPHA",
       description = "ridge: the ridge alpha of the map (> 0). Default 0.01.")
   Double preimageRidge;
 
-  @Mixin
-  PlotOptions plotOptions;
+  @Mixin PlotOptions plotOptions;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws IOException {
@@ -113,16 +144,17 @@ public final class TransformCommand implements Callable<Integer> {
       // The outputs are checked before the first Spark job; see OutputTargets.
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.add(model);
-      OutputTargets targets = new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite,
-          reads);
+      OutputTargets targets =
+          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
       SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       plotOptions.prepare(targets);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       if (reconstruction) {
         configurePreimage(kpca, method);
       }
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
       try {
         long rows = data.rows();
         // Only the columns needed, so the score columns cannot clash with input columns.
@@ -132,19 +164,38 @@ public final class TransformCommand implements Callable<Integer> {
           keep.add(column(data.labelCol()));
         }
         data.orderCols().forEach(c -> keep.add(column(c)));
-        kpca.setInputCol(data.featuresCol()).setOutputCol(SCORES_COL)
+        kpca.setInputCol(data.featuresCol())
+            .setOutputCol(SCORES_COL)
             .setResidualCol(residual ? RESIDUAL_COL : "");
         Dataset<Row> scored = kpca.transform(data.data().select(keep.toArray(new Column[0])));
-        SparkKpcaCli.progress(out, "scoring %d rows (k = %d%s) and writing %s to %s...", rows,
-            kpca.numComponents(), reconstruction ? ", " + kpca.getPreimageMethod() + " pre-images" : "",
-            outputFormat, output);
-        scores.write(staging -> ScoreWriter.write(scored, data, SCORES_COL, kpca.numComponents(),
-            residual ? RESIDUAL_COL : null, reconstruction ? RECONSTRUCTION_COL : null, kpca.numFeatures(),
-            outputFormat, staging));
+        SparkKpcaCli.progress(
+            out,
+            "scoring %d rows (k = %d%s) and writing %s to %s...",
+            rows,
+            kpca.numComponents(),
+            reconstruction ? ", " + kpca.getPreimageMethod() + " pre-images" : "",
+            outputFormat,
+            output);
+        scores.write(
+            staging ->
+                ScoreWriter.write(
+                    scored,
+                    data,
+                    SCORES_COL,
+                    kpca.numComponents(),
+                    residual ? RESIDUAL_COL : null,
+                    reconstruction ? RECONSTRUCTION_COL : null,
+                    kpca.numFeatures(),
+                    outputFormat,
+                    staging));
         SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
         kpca.setReconstructionCol(""); // the charts need the scores only
-        plotOptions.write(out, kpca, data, 1L, String.format(java.util.Locale.ROOT, "model %s on %s", model,
-            data.description()));
+        plotOptions.write(
+            out,
+            kpca,
+            data,
+            1L,
+            String.format(java.util.Locale.ROOT, "model %s on %s", model, data.description()));
       } finally {
         data.unpersist();
       }
@@ -153,55 +204,88 @@ public final class TransformCommand implements Callable<Integer> {
   }
 
   /**
-   * The pre-image method asked for (null for the model's kind's default); fails with the option's name on a
-   * bad value, or on a pre-image option without {@code --reconstruction}, before Spark starts.
+   * The pre-image method asked for (null for the model's kind's default); fails with the option's
+   * name on a bad value, or on a pre-image option without {@code --reconstruction}, before Spark
+   * starts.
    */
   Preimage.Method preimageMethod() {
-    SparkKpcaCli.require(spec, reconstruction || (preimageMethod == null && preimageMaxIter == null
-        && preimageRidge == null), "--preimage-method, --preimage-max-iter and --preimage-ridge apply to "
-        + "--reconstruction only");
+    SparkKpcaCli.require(
+        spec,
+        reconstruction
+            || (preimageMethod == null && preimageMaxIter == null && preimageRidge == null),
+        "--preimage-method, --preimage-max-iter and --preimage-ridge apply to "
+            + "--reconstruction only");
     Preimage.Method method = null;
     if (preimageMethod != null) {
-      method = Arrays.stream(Preimage.Method.values())
-          .filter(m -> m.paramName().equalsIgnoreCase(preimageMethod.trim())).findFirst()
-          .orElseThrow(() -> SparkKpcaCli.usage(spec, "--preimage-method: expected one of "
-              + String.join(", ", Preimage.Method.NAMES) + ", got '" + preimageMethod + "'"));
+      method =
+          Arrays.stream(Preimage.Method.values())
+              .filter(m -> m.paramName().equalsIgnoreCase(preimageMethod.trim()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      SparkKpcaCli.usage(
+                          spec,
+                          "--preimage-method: expected one of "
+                              + String.join(", ", Preimage.Method.NAMES)
+                              + ", got '"
+                              + preimageMethod
+                              + "'"));
     }
-    SparkKpcaCli.require(spec, preimageMaxIter == null || preimageMaxIter >= 1,
+    SparkKpcaCli.require(
+        spec,
+        preimageMaxIter == null || preimageMaxIter >= 1,
         "--preimage-max-iter must be >= 1, got " + preimageMaxIter);
-    SparkKpcaCli.require(spec, preimageRidge == null || (preimageRidge > 0 && Double.isFinite(preimageRidge)),
+    SparkKpcaCli.require(
+        spec,
+        preimageRidge == null || (preimageRidge > 0 && Double.isFinite(preimageRidge)),
         "--preimage-ridge must be finite and > 0, got " + preimageRidge);
     if (method != null) {
       requireMatchingPreimageOptions(method);
     } else {
-      SparkKpcaCli.require(spec, preimageMaxIter == null || preimageRidge == null,
+      SparkKpcaCli.require(
+          spec,
+          preimageMaxIter == null || preimageRidge == null,
           "--preimage-max-iter and --preimage-ridge belong to different --preimage-method values; give one");
     }
     return method;
   }
 
   private void requireMatchingPreimageOptions(Preimage.Method method) {
-    SparkKpcaCli.require(spec, preimageMaxIter == null || method == Preimage.Method.FIXED_POINT,
+    SparkKpcaCli.require(
+        spec,
+        preimageMaxIter == null || method == Preimage.Method.FIXED_POINT,
         "--preimage-max-iter applies to --preimage-method fixed-point only, the pre-image is ridge");
-    SparkKpcaCli.require(spec, preimageRidge == null || method == Preimage.Method.RIDGE,
+    SparkKpcaCli.require(
+        spec,
+        preimageRidge == null || method == Preimage.Method.RIDGE,
         "--preimage-ridge applies to --preimage-method ridge only, the pre-image is fixed-point");
   }
 
   /**
-   * Sets the reconstruction column and pre-image params on the loaded model: the method asked for, else
-   * fixed-point for rbf models (the library's default) and ridge for the others, since the fixed-point
-   * iteration exists for the Gaussian kernel only.
+   * Sets the reconstruction column and pre-image params on the loaded model: the method asked for,
+   * else fixed-point for rbf models (the library's default) and ridge for the others, since the
+   * fixed-point iteration exists for the Gaussian kernel only.
    */
   private void configurePreimage(AbstractKernelPCAModel<?> kpca, Preimage.Method asked) {
     if (!kpca.solution().projector().hasLandmarks()) {
-      throw SparkKpcaCli.usage(spec, "--reconstruction needs a landmark model; " + model + " is a random feature "
-          + "model, whose components have no pre-image here");
+      throw SparkKpcaCli.usage(
+          spec,
+          "--reconstruction needs a landmark model; "
+              + model
+              + " is a random feature "
+              + "model, whose components have no pre-image here");
     }
     boolean rbf = kpca.fittedKernel().type() == KernelType.RBF;
-    Preimage.Method method = asked != null ? asked : rbf ? Preimage.Method.FIXED_POINT : Preimage.Method.RIDGE;
+    Preimage.Method method =
+        asked != null ? asked : rbf ? Preimage.Method.FIXED_POINT : Preimage.Method.RIDGE;
     if (method == Preimage.Method.FIXED_POINT && !rbf) {
-      throw SparkKpcaCli.usage(spec, "--preimage-method fixed-point needs an rbf model, " + model + " uses the "
-          + kpca.fittedKernel().type().paramName() + " kernel; use --preimage-method ridge");
+      throw SparkKpcaCli.usage(
+          spec,
+          "--preimage-method fixed-point needs an rbf model, "
+              + model
+              + " uses the "
+              + kpca.fittedKernel().type().paramName()
+              + " kernel; use --preimage-method ridge");
     }
     requireMatchingPreimageOptions(method);
     kpca.setReconstructionCol(RECONSTRUCTION_COL).setPreimageMethod(method.paramName());
@@ -214,16 +298,20 @@ public final class TransformCommand implements Callable<Integer> {
   }
 
   /**
-   * Fails with a one-line message when {@code dir} holds no saved model, before Spark's reader would log a
-   * warning with a stack trace about the missing metadata.
+   * Fails with a one-line message when {@code dir} holds no saved model, before Spark's reader
+   * would log a warning with a stack trace about the missing metadata.
    */
   static void requireSavedModel(ManagedSession spark, String dir) {
     Path metadata = new Path(dir, "metadata");
     try {
       FileSystem fs = metadata.getFileSystem(spark.session().sparkContext().hadoopConfiguration());
       if (!fs.exists(metadata)) {
-        throw new IllegalArgumentException("--model: no saved model in " + dir + " (" + (fs.exists(new Path(dir))
-            ? "it has no metadata directory" : "no such directory") + "); save one with spark-kpca fit --model-out");
+        throw new IllegalArgumentException(
+            "--model: no saved model in "
+                + dir
+                + " ("
+                + (fs.exists(new Path(dir)) ? "it has no metadata directory" : "no such directory")
+                + "); save one with spark-kpca fit --model-out");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("--model " + dir + ": " + e.getMessage(), e);

@@ -12,30 +12,34 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spark-kpca update}: absorbs more rows into a saved model and saves the result. The model keeps
- * its sufficient statistics, so the result equals, to rounding, a fit on the old and new rows together with
- * the same landmarks (or random features): {@code AbstractKernelPCAModel#update}.
+ * {@code spark-kpca update}: absorbs more rows into a saved model and saves the result. The model
+ * keeps its sufficient statistics, so the result equals, to rounding, a fit on the old and new rows
+ * together with the same landmarks (or random features): {@code AbstractKernelPCAModel#update}.
  */
-@Command(name = "update", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+    name = "update",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
     resourceBundle = "io.github.sparkkpca.examples.cli.UpdateCommand",
-    description = "Absorb more rows into a saved model (exactly: as a fit on all rows with the same landmarks "
-        + "would) and save the updated model.")
+    description =
+        "Absorb more rows into a saved model (exactly: as a fit on all rows with the same landmarks "
+            + "would) and save the updated model.")
 public final class UpdateCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--model", required = true, paramLabel = "DIR", description = "A model saved by fit or update.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A model saved by fit or update.")
   String model;
 
-  @Mixin
-  InputOptions input;
+  @Mixin InputOptions input;
 
-  @Mixin
-  ModelOutputOptions output;
+  @Mixin ModelOutputOptions output;
 
-  @Mixin
-  SparkOptions sparkOptions;
+  @Mixin SparkOptions sparkOptions;
 
   @Override
   public Integer call() throws Exception {
@@ -47,20 +51,27 @@ public final class UpdateCommand implements Callable<Integer> {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       if (!kpca.isUpdatable()) {
-        throw SparkKpcaCli.usage(spec, "--model " + model + " keeps no statistics (a model saved by spark-kpca 0.1 "
-            + "or an exact kernel PCA) and cannot be updated; fit a new one (fit --landmarks-from " + model
-            + " keeps its landmarks)");
+        throw SparkKpcaCli.usage(
+            spec,
+            "--model "
+                + model
+                + " keeps no statistics (a model saved by spark-kpca 0.1 "
+                + "or an exact kernel PCA) and cannot be updated; fit a new one (fit --landmarks-from "
+                + model
+                + " keeps its landmarks)");
       }
-      LoadedData data = SparkKpcaCli.loadAndCache(spark,
-          input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark, input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
       try {
         kpca.setInputCol(data.featuresCol());
-        SparkKpcaCli.progress(out, "absorbing %d rows into a model of %d rows...", data.rows(), kpca.numRows());
+        SparkKpcaCli.progress(
+            out, "absorbing %d rows into a model of %d rows...", data.rows(), kpca.numRows());
         long start = System.nanoTime();
         AbstractKernelPCAModel<?> updated = kpca.update(data.data());
         double seconds = (System.nanoTime() - start) / 1e9;
-        FitSummary.of(updated, seconds).saveWithModel(updated, output.modelOut, output.overwrite, summaryOutput,
-            out);
+        FitSummary.of(updated, seconds)
+            .saveWithModel(updated, output.modelOut, output.overwrite, summaryOutput, out);
       } finally {
         data.unpersist();
       }

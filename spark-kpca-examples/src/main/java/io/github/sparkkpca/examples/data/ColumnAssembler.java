@@ -11,16 +11,17 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Turns rows of scalar cells (CSV strings or Parquet numbers) into one dense feature vector per row.
+ * Turns rows of scalar cells (CSV strings or Parquet numbers) into one dense feature vector per
+ * row.
  *
- * <p>Spark's {@code VectorAssembler} would need numeric columns first, and a cast turns bad cells into
- * nulls (or, under ANSI mode, fails without saying which column). This assembler parses each cell itself
- * and never throws: a CSV row with more or fewer cells than the header, or else the first bad cell of a
- * row, is described in {@link LoadedData#ERROR_COL} (which {@link LoadedData#persistAndValidate()} reports
- * with its row number) and the row gets a zero vector.
+ * <p>Spark's {@code VectorAssembler} would need numeric columns first, and a cast turns bad cells
+ * into nulls (or, under ANSI mode, fails without saying which column). This assembler parses each
+ * cell itself and never throws: a CSV row with more or fewer cells than the header, or else the
+ * first bad cell of a row, is described in {@link LoadedData#ERROR_COL} (which {@link
+ * LoadedData#persistAndValidate()} reports with its row number) and the row gets a zero vector.
  *
- * <p>Output columns: the vector (with size metadata), the label (unchanged) if any, the pass-through
- * columns (the row-order columns), then the error column.
+ * <p>Output columns: the vector (with size metadata), the label (unchanged) if any, the
+ * pass-through columns (the row-order columns), then the error column.
  */
 final class ColumnAssembler implements MapFunction<Row, Row> {
 
@@ -39,11 +40,16 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
    * @param features the columns to assemble, in order
    * @param label the label column to keep, or null
    * @param pass further columns to keep (after the label)
-   * @param malformed the column holding the text of a CSV row whose cell count differs from the header's
-   *     (null for other rows), or null when the source has none
+   * @param malformed the column holding the text of a CSV row whose cell count differs from the
+   *     header's (null for other rows), or null when the source has none
    * @param headerColumns the number of columns of the header (features and label)
    */
-  ColumnAssembler(StructType input, List<String> features, String label, List<String> pass, String malformed,
+  ColumnAssembler(
+      StructType input,
+      List<String> features,
+      String label,
+      List<String> pass,
+      String malformed,
       int headerColumns) {
     this.featureIndex = features.stream().mapToInt(input::fieldIndex).toArray();
     this.featureNames = features.toArray(new String[0]);
@@ -54,7 +60,8 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
   }
 
   /** The schema of the assembled rows. */
-  static StructType outputSchema(StructType input, String featuresCol, int d, String label, List<String> pass) {
+  static StructType outputSchema(
+      StructType input, String featuresCol, int d, String label, List<String> pass) {
     StructType out = new StructType().add(new AttributeGroup(featuresCol, d).toStructField());
     if (label != null) {
       out = out.add(input.apply(label));
@@ -70,11 +77,14 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
     double[] values = new double[featureIndex.length];
     String error = null;
     if (malformedIndex >= 0 && !row.isNullAt(malformedIndex)) {
-      // Its cells were cut to the header's width or padded with nulls, so they may sit under the wrong
+      // Its cells were cut to the header's width or padded with nulls, so they may sit under the
+      // wrong
       // column: refuse the row instead of reading them.
       int cells = CsvCells.count(row.getString(malformedIndex));
-      error = (cells >= 0 ? cells + " cells" : "a different number of cells") + " instead of the header's "
-          + headerColumns;
+      error =
+          (cells >= 0 ? cells + " cells" : "a different number of cells")
+              + " instead of the header's "
+              + headerColumns;
     }
     for (int j = 0; error == null && j < featureIndex.length; j++) {
       Object cell = row.get(featureIndex[j]);
@@ -89,7 +99,8 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
         try {
           v = Double.parseDouble(text);
         } catch (NumberFormatException e) {
-          error = "column '" + featureNames[j] + "' has a non-numeric value '" + abbreviate(text) + "'";
+          error =
+              "column '" + featureNames[j] + "' has a non-numeric value '" + abbreviate(text) + "'";
           break;
         }
       }

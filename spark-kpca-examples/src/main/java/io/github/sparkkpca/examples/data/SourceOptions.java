@@ -1,24 +1,32 @@
 package io.github.sparkkpca.examples.data;
 
 /**
- * What to load and how to name it: the command-line input options as a plain value, so the data sources
- * stay independent of the command-line parser and can be used (and tested) directly.
+ * What to load and how to name it: the command-line input options as a plain value, so the data
+ * sources stay independent of the command-line parser and can be used (and tested) directly.
  *
  * @param input a path (file, directory or glob, any Hadoop file system) or a built-in source:
- *     {@code mnist:train}, {@code mnist:test} (optionally {@code :digit=D}) or
- *     {@code synthetic[:n=..,d=..,seed=..,clusters=..,partitions=..]}
+ *     {@code mnist:train}, {@code mnist:test} (optionally {@code :digit=D}) or {@code
+ *     synthetic[:n=..,d=..,seed=..,clusters=..,partitions=..]}
  * @param format the file format, or null to infer it from the path ({@link InputFormat#fromPath})
  * @param featuresCol the name of the vector column to produce (or, for Parquet, to read)
- * @param labelCol the label column, or null: for CSV/Parquet the one column that is not a feature; for the
- *     built-in and libsvm sources the name given to their label column (default {@code label})
- * @param partitions the number of partitions to repartition to (for built-in sources: to generate or
- *     read), or null to keep what the source gives
- * @param mnistDir the directory holding the MNIST IDX files, or null for {@link MnistSource#defaultDir()}
- * @param expectedFeatures the vector size the data must have, or null; libsvm files are read with this
- *     size (a test file need not mention the highest feature index)
+ * @param labelCol the label column, or null: for CSV/Parquet the one column that is not a feature;
+ *     for the built-in and libsvm sources the name given to their label column (default {@code
+ *     label})
+ * @param partitions the number of partitions to repartition to (for built-in sources: to generate
+ *     or read), or null to keep what the source gives
+ * @param mnistDir the directory holding the MNIST IDX files, or null for {@link
+ *     MnistSource#defaultDir()}
+ * @param expectedFeatures the vector size the data must have, or null; libsvm files are read with
+ *     this size (a test file need not mention the highest feature index)
  */
-public record SourceOptions(String input, InputFormat format, String featuresCol, String labelCol,
-    Integer partitions, String mnistDir, Integer expectedFeatures) {
+public record SourceOptions(
+    String input,
+    InputFormat format,
+    String featuresCol,
+    String labelCol,
+    Integer partitions,
+    String mnistDir,
+    Integer expectedFeatures) {
 
   public SourceOptions {
     if (input == null || input.isBlank()) {

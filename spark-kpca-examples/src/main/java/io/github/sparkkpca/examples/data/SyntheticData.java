@@ -19,24 +19,25 @@ import org.apache.spark.sql.types.StructType;
  * A synthetic data set with structure kernel PCA can find, generated on the executors: a mixture of
  * Gaussian clusters in a low-dimensional subspace of R^d plus isotropic noise.
  *
- * <p><b>Model.</b> With q = min(3, d) latent dimensions, c clusters with centres μ_j ~ N(0, 4² I_q), a
- * random d×q matrix B with orthonormal columns, row i draws its cluster j uniformly, z = μ_j + N(0, I_q)
- * and x = B z + 0.1·N(0, I_d). The label is j. Centres and B depend on the seed only.
+ * <p><b>Model.</b> With q = min(3, d) latent dimensions, c clusters with centres μ_j ~ N(0, 4²
+ * I_q), a random d×q matrix B with orthonormal columns, row i draws its cluster j uniformly, z =
+ * μ_j + N(0, I_q) and x = B z + 0.1·N(0, I_d). The label is j. Centres and B depend on the seed
+ * only.
  *
- * <p><b>Reproducibility.</b> Row i is drawn from its own SplitMix64 stream seeded by a hash of (seed, i),
- * with a hand-written Box–Muller transform, so the data are identical for any number of partitions, any
- * executor and any JVM version. Rows come from {@code spark.range(n)}, so nothing is built on the driver
- * but the centres and B.
+ * <p><b>Reproducibility.</b> Row i is drawn from its own SplitMix64 stream seeded by a hash of
+ * (seed, i), with a hand-written Box–Muller transform, so the data are identical for any number of
+ * partitions, any executor and any JVM version. Rows come from {@code spark.range(n)}, so nothing
+ * is built on the driver but the centres and B.
  */
 public final class SyntheticData {
 
   /** Latent (signal) dimensions, at most d. */
   public static final int LATENT_DIMENSIONS = 3;
+
   static final double CENTRE_SCALE = 4.0;
   static final double NOISE = 0.1;
 
-  private SyntheticData() {
-  }
+  private SyntheticData() {}
 
   /**
    * The parameters of a synthetic data set.
@@ -51,6 +52,7 @@ public final class SyntheticData {
 
     /** Defaults of {@link #parse}. */
     public static final long DEFAULT_N = 10_000;
+
     public static final int DEFAULT_D = 20;
     public static final long DEFAULT_SEED = 1;
     public static final int DEFAULT_CLUSTERS = 4;
@@ -72,8 +74,8 @@ public final class SyntheticData {
 
     /**
      * Parses {@code key=value} pairs separated by commas, keys {@code n}, {@code d}, {@code seed},
-     * {@code clusters} and {@code partitions}; missing keys take the defaults (n = 10000, d = 20, seed 1,
-     * 4 clusters). An empty string gives all defaults.
+     * {@code clusters} and {@code partitions}; missing keys take the defaults (n = 10000, d = 20,
+     * seed 1, 4 clusters). An empty string gives all defaults.
      */
     public static Spec parse(String text) {
       Map<String, String> values = new LinkedHashMap<>();
@@ -81,19 +83,24 @@ public final class SyntheticData {
         for (String part : text.split(",")) {
           int eq = part.indexOf('=');
           if (eq <= 0) {
-            throw new IllegalArgumentException("synthetic: expected key=value, got '" + part.trim()
-                + "' (keys: n, d, seed, clusters, partitions)");
+            throw new IllegalArgumentException(
+                "synthetic: expected key=value, got '"
+                    + part.trim()
+                    + "' (keys: n, d, seed, clusters, partitions)");
           }
           String key = part.substring(0, eq).trim().toLowerCase(Locale.ROOT);
           if (!java.util.Set.of("n", "d", "seed", "clusters", "partitions").contains(key)) {
-            throw new IllegalArgumentException("synthetic: unknown key '" + key
-                + "' (keys: n, d, seed, clusters, partitions)");
+            throw new IllegalArgumentException(
+                "synthetic: unknown key '" + key + "' (keys: n, d, seed, clusters, partitions)");
           }
           values.put(key, part.substring(eq + 1).trim());
         }
       }
-      return new Spec(number(values, "n", DEFAULT_N), (int) number(values, "d", DEFAULT_D),
-          number(values, "seed", DEFAULT_SEED), (int) number(values, "clusters", DEFAULT_CLUSTERS),
+      return new Spec(
+          number(values, "n", DEFAULT_N),
+          (int) number(values, "d", DEFAULT_D),
+          number(values, "seed", DEFAULT_SEED),
+          (int) number(values, "clusters", DEFAULT_CLUSTERS),
           values.containsKey("partitions") ? (int) number(values, "partitions", 0) : null);
     }
 
@@ -104,12 +111,15 @@ public final class SyntheticData {
       }
       try {
         long parsed = Long.parseLong(v.replace("_", ""));
-        if (!key.equals("n") && !key.equals("seed") && (parsed > Integer.MAX_VALUE || parsed < Integer.MIN_VALUE)) {
+        if (!key.equals("n")
+            && !key.equals("seed")
+            && (parsed > Integer.MAX_VALUE || parsed < Integer.MIN_VALUE)) {
           throw new IllegalArgumentException("synthetic: " + key + " = " + v + " is too large");
         }
         return parsed;
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("synthetic: " + key + " must be an integer, got '" + v + "'");
+        throw new IllegalArgumentException(
+            "synthetic: " + key + " must be an integer, got '" + v + "'");
       }
     }
 
@@ -120,25 +130,35 @@ public final class SyntheticData {
 
     @Override
     public String toString() {
-      return "synthetic:n=" + n + ",d=" + d + ",seed=" + seed + ",clusters=" + clusters
+      return "synthetic:n="
+          + n
+          + ",d="
+          + d
+          + ",seed="
+          + seed
+          + ",clusters="
+          + clusters
           + (partitions == null ? "" : ",partitions=" + partitions);
     }
   }
 
   /**
-   * Generates the data set: columns {@code id} (long, 0..n-1), {@code featuresCol} (dense vector of size d,
-   * with size metadata) and {@code labelCol} (int cluster id).
+   * Generates the data set: columns {@code id} (long, 0..n-1), {@code featuresCol} (dense vector of
+   * size d, with size metadata) and {@code labelCol} (int cluster id).
    */
-  public static Dataset<Row> generate(SparkSession spark, Spec spec, String featuresCol, String labelCol) {
-    int partitions = spec.partitions() != null ? spec.partitions()
-        : spark.sparkContext().defaultParallelism();
-    StructType schema = new StructType()
-        .add("id", DataTypes.LongType, false)
-        .add(new AttributeGroup(featuresCol, spec.d()).toStructField())
-        .add(labelCol, DataTypes.IntegerType, false);
+  public static Dataset<Row> generate(
+      SparkSession spark, Spec spec, String featuresCol, String labelCol) {
+    int partitions =
+        spec.partitions() != null ? spec.partitions() : spark.sparkContext().defaultParallelism();
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add(new AttributeGroup(featuresCol, spec.d()).toStructField())
+            .add(labelCol, DataTypes.IntegerType, false);
     return VectorColumns.withSize(
         spark.range(0, spec.n(), 1, partitions).map(new RowGenerator(spec), Encoders.row(schema)),
-        featuresCol, spec.d());
+        featuresCol,
+        spec.d());
   }
 
   /** Draws row i from the mixture; holds the centres and the basis (a few kB). */
@@ -148,8 +168,10 @@ public final class SyntheticData {
     private final int d;
     private final int q;
     private final int clusters;
+
     /** clusters × q, row-major. */
     private final double[] centres;
+
     /** d × q, row-major, orthonormal columns. */
     private final double[] basis;
 

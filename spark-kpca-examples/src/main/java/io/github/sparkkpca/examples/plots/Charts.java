@@ -24,27 +24,37 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG charts for the reproductions, comparisons and diagnostics (line charts with ±bands, grouped bar
- * charts), drawn headless with XChart. The API takes plain arrays and lists, so callers need no plotting
- * types (the examples jar relocates XChart).
+ * PNG charts for the reproductions, comparisons and diagnostics (line charts with ±bands, grouped
+ * bar charts), drawn headless with XChart. The API takes plain arrays and lists, so callers need no
+ * plotting types (the examples jar relocates XChart).
  *
- * <p>AWT is switched to headless mode when this class loads, unless {@code java.awt.headless} was set
- * explicitly: the charts are drawn off-screen on machines without a display (CI, cluster drivers).
+ * <p>AWT is switched to headless mode when this class loads, unless {@code java.awt.headless} was
+ * set explicitly: the charts are drawn off-screen on machines without a display (CI, cluster
+ * drivers).
  *
- * <p>Logarithmic axes cannot show values ≤ 0; such values (e.g. the lower end of a mean − 2 sd band, or
- * an error that is exactly 0) are drawn at half the smallest positive value of the chart, which keeps the
- * axis range meaningful. The numbers themselves belong in CSV files next to the charts.
+ * <p>Logarithmic axes cannot show values ≤ 0; such values (e.g. the lower end of a mean − 2 sd
+ * band, or an error that is exactly 0) are drawn at half the smallest positive value of the chart,
+ * which keeps the axis range meaningful. The numbers themselves belong in CSV files next to the
+ * charts.
  */
 public final class Charts {
 
   /** Default image size in pixels. */
   public static final int WIDTH = 960;
+
   public static final int HEIGHT = 640;
 
   /** A colour-blind-safe palette (Okabe and Ito), black first, used in series order unless set. */
-  public static final List<Color> PALETTE = List.of(
-      new Color(0, 0, 0), new Color(0, 114, 178), new Color(230, 159, 0), new Color(0, 158, 115),
-      new Color(204, 121, 167), new Color(213, 94, 0), new Color(86, 180, 233), new Color(240, 228, 66));
+  public static final List<Color> PALETTE =
+      List.of(
+          new Color(0, 0, 0),
+          new Color(0, 114, 178),
+          new Color(230, 159, 0),
+          new Color(0, 158, 115),
+          new Color(204, 121, 167),
+          new Color(213, 94, 0),
+          new Color(86, 180, 233),
+          new Color(240, 228, 66));
 
   static {
     if (System.getProperty("java.awt.headless") == null) {
@@ -52,12 +62,11 @@ public final class Charts {
     }
   }
 
-  private Charts() {
-  }
+  private Charts() {}
 
   /**
-   * One line of a line chart, optionally with a band (e.g. mean ± 2 sd) drawn as two thin lines of the
-   * same colour that are not listed in the legend.
+   * One line of a line chart, optionally with a band (e.g. mean ± 2 sd) drawn as two thin lines of
+   * the same colour that are not listed in the legend.
    *
    * @param name legend entry (unique within a chart)
    * @param x abscissae
@@ -67,7 +76,13 @@ public final class Charts {
    * @param color colour, or null for the palette's next
    * @param dashed whether the line is dashed
    */
-  public record Line(String name, double[] x, double[] y, double[] lower, double[] upper, Color color,
+  public record Line(
+      String name,
+      double[] x,
+      double[] y,
+      double[] lower,
+      double[] upper,
+      Color color,
       boolean dashed) {
 
     public Line {
@@ -75,12 +90,19 @@ public final class Charts {
       Objects.requireNonNull(x, "x");
       Objects.requireNonNull(y, "y");
       if (x.length != y.length || x.length == 0) {
-        throw new IllegalArgumentException("line '" + name + "': " + x.length + " x values and " + y.length
-            + " y values; both must be equal and > 0");
+        throw new IllegalArgumentException(
+            "line '"
+                + name
+                + "': "
+                + x.length
+                + " x values and "
+                + y.length
+                + " y values; both must be equal and > 0");
       }
       if ((lower == null) != (upper == null)
           || (lower != null && (lower.length != x.length || upper.length != x.length))) {
-        throw new IllegalArgumentException("line '" + name + "': the band needs lower and upper values, one per x");
+        throw new IllegalArgumentException(
+            "line '" + name + "': the band needs lower and upper values, one per x");
       }
     }
 
@@ -117,8 +139,8 @@ public final class Charts {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(values, "values");
       if (errors != null && errors.length != values.length) {
-        throw new IllegalArgumentException("bars '" + name + "': " + values.length + " values but "
-            + errors.length + " errors");
+        throw new IllegalArgumentException(
+            "bars '" + name + "': " + values.length + " values but " + errors.length + " errors");
       }
     }
   }
@@ -136,15 +158,14 @@ public final class Charts {
       Objects.requireNonNull(x, "x");
       Objects.requireNonNull(y, "y");
       if (x.length != y.length) {
-        throw new IllegalArgumentException("points '" + name + "': " + x.length + " x values and " + y.length
-            + " y values");
+        throw new IllegalArgumentException(
+            "points '" + name + "': " + x.length + " x values and " + y.length + " y values");
       }
     }
   }
 
   /** The axis titles and scale of a chart. */
-  public record Axes(String title, String xLabel, String yLabel, boolean logY) {
-  }
+  public record Axes(String title, String xLabel, String yLabel, boolean logY) {}
 
   /** Writes a line chart of default size to {@code png}. */
   public static Path lineChart(Path png, Axes axes, List<Line> lines) {
@@ -152,8 +173,8 @@ public final class Charts {
   }
 
   /**
-   * Writes a line chart (no markers, legend inside the top right corner) to {@code png}, creating its
-   * directory; returns {@code png}.
+   * Writes a line chart (no markers, legend inside the top right corner) to {@code png}, creating
+   * its directory; returns {@code png}.
    */
   public static Path lineChart(Path png, Axes axes, List<Line> lines, int width, int height) {
     if (lines.isEmpty()) {
@@ -175,15 +196,19 @@ public final class Charts {
       Color color = line.color() != null ? line.color() : PALETTE.get(next++ % PALETTE.size());
       XYSeries main = chart.addSeries(line.name(), line.x(), positive(line.y(), floor));
       main.setMarker(SeriesMarkers.NONE);
-      // XChart dashes each segment separately, so densely sampled dashed lines look solid; a lighter tint
+      // XChart dashes each segment separately, so densely sampled dashed lines look solid; a
+      // lighter tint
       // keeps them apart from the solid ones anyway.
       main.setLineColor(line.dashed() ? tint(color) : color);
       main.setLineStyle(stroke(2.0f, line.dashed()));
       if (line.lower() != null) {
         Color faint = new Color(color.getRed(), color.getGreen(), color.getBlue(), 140);
         for (int b = 0; b < 2; b++) {
-          XYSeries band = chart.addSeries(line.name() + (b == 0 ? " (lower)" : " (upper)"), line.x(),
-              positive(b == 0 ? line.lower() : line.upper(), floor));
+          XYSeries band =
+              chart.addSeries(
+                  line.name() + (b == 0 ? " (lower)" : " (upper)"),
+                  line.x(),
+                  positive(b == 0 ? line.lower() : line.upper(), floor));
           band.setMarker(SeriesMarkers.NONE);
           band.setLineColor(faint);
           band.setLineStyle(stroke(0.8f, false));
@@ -195,9 +220,9 @@ public final class Charts {
   }
 
   /**
-   * Writes a scatter chart (one colour per group, in palette order, then in hues spread around the colour
-   * wheel when there are more groups than palette colours) to {@code png}, creating its directory; returns
-   * {@code png}. Empty groups are left out.
+   * Writes a scatter chart (one colour per group, in palette order, then in hues spread around the
+   * colour wheel when there are more groups than palette colours) to {@code png}, creating its
+   * directory; returns {@code png}. Empty groups are left out.
    */
   public static Path scatterChart(Path png, Axes axes, List<Points> groups, int width, int height) {
     List<Points> drawn = groups.stream().filter(g -> g.x().length > 0).toList();
@@ -213,8 +238,11 @@ public final class Charts {
       if (!names.add(g.name())) {
         throw new IllegalArgumentException("duplicate group name '" + g.name() + "'");
       }
-      Color color = i < PALETTE.size() ? PALETTE.get(i)
-          : Color.getHSBColor((float) (i - PALETTE.size()) / (drawn.size() - PALETTE.size()), 0.75f, 0.8f);
+      Color color =
+          i < PALETTE.size()
+              ? PALETTE.get(i)
+              : Color.getHSBColor(
+                  (float) (i - PALETTE.size()) / (drawn.size() - PALETTE.size()), 0.75f, 0.8f);
       XYSeries series = chart.addSeries(g.name(), g.x(), g.y());
       series.setMarker(SeriesMarkers.CIRCLE);
       series.setMarkerColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 170));
@@ -222,17 +250,28 @@ public final class Charts {
     return write(png, chart);
   }
 
-  /** An XY chart with the axes' titles and scale, white and lightly gridded, its legend framed in grey. */
+  /**
+   * An XY chart with the axes' titles and scale, white and lightly gridded, its legend framed in
+   * grey.
+   */
   private static XYChart xyChart(Axes axes, int width, int height, Styler.LegendPosition legend) {
-    XYChart chart = new XYChartBuilder().width(width).height(height).title(axes.title())
-        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(width)
+            .height(height)
+            .title(axes.title())
+            .xAxisTitle(axes.xLabel())
+            .yAxisTitle(axes.yLabel())
+            .build();
     chart.getStyler().setYAxisLogarithmic(axes.logY());
     whiteStyle(chart.getStyler(), legend);
     chart.getStyler().setLegendBorderColor(new Color(200, 200, 200));
     return chart;
   }
 
-  /** The charts' common look: white chart and plot, light grey grid lines, the legend where given. */
+  /**
+   * The charts' common look: white chart and plot, light grey grid lines, the legend where given.
+   */
   private static void whiteStyle(AxesChartStyler styler, Styler.LegendPosition legend) {
     styler.setLegendPosition(legend);
     styler.setChartBackgroundColor(Color.WHITE);
@@ -249,13 +288,19 @@ public final class Charts {
    * Writes a grouped bar chart (one group per category, one bar per series, optional error bars) to
    * {@code png}, creating its directory; returns {@code png}.
    */
-  public static Path barChart(Path png, Axes axes, List<String> categories, List<Bars> series, int width,
-      int height) {
+  public static Path barChart(
+      Path png, Axes axes, List<String> categories, List<Bars> series, int width, int height) {
     if (categories.isEmpty() || series.isEmpty()) {
       throw new IllegalArgumentException("a bar chart needs at least one category and one series");
     }
-    CategoryChart chart = new CategoryChartBuilder().width(width).height(height).title(axes.title())
-        .xAxisTitle(axes.xLabel()).yAxisTitle(axes.yLabel()).build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(width)
+            .height(height)
+            .title(axes.title())
+            .xAxisTitle(axes.xLabel())
+            .yAxisTitle(axes.yLabel())
+            .build();
     AxesChartStyler styler = chart.getStyler();
     chart.getStyler().setYAxisLogarithmic(axes.logY());
     chart.getStyler().setErrorBarsColorSeriesColor(false);
@@ -281,8 +326,14 @@ public final class Charts {
     int next = 1;
     for (Bars b : series) {
       if (b.values().length != categories.size()) {
-        throw new IllegalArgumentException("bars '" + b.name() + "': " + b.values().length + " values for "
-            + categories.size() + " categories");
+        throw new IllegalArgumentException(
+            "bars '"
+                + b.name()
+                + "': "
+                + b.values().length
+                + " values for "
+                + categories.size()
+                + " categories");
       }
       List<Number> values = new ArrayList<>();
       for (double v : positive(b.values(), floor)) {
@@ -309,7 +360,8 @@ public final class Charts {
 
   private static BasicStroke stroke(float width, boolean dashed) {
     return dashed
-        ? new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f)
+        ? new BasicStroke(
+            width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 5f}, 0f)
         : new BasicStroke(width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND);
   }
 

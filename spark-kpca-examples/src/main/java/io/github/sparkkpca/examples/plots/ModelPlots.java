@@ -17,38 +17,41 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * The diagnostic charts of a fitted kernel PCA model as PNG files: the scree plot, the reconstruction-error
- * curves and the 2-D embedding coloured by label. {@code spark-kpca fit|transform|demo --plots DIR} writes
- * them, and notebooks call the same methods (plain Spark and Java types in, file paths out, so they work
- * with the relocated plotting library of the examples jar).
+ * The diagnostic charts of a fitted kernel PCA model as PNG files: the scree plot, the
+ * reconstruction-error curves and the 2-D embedding coloured by label. {@code spark-kpca
+ * fit|transform|demo --plots DIR} writes them, and notebooks call the same methods (plain Spark and
+ * Java types in, file paths out, so they work with the relocated plotting library of the examples
+ * jar).
  *
  * <ul>
- *   <li><b>Scree</b> ({@code scree.png}): Σ_i / total for the leading components of the whole spectrum the
- *       fit found, their running sum, and a marker at the k components kept.
- *   <li><b>Reconstruction error</b> ({@code reconstruction-error.png}): R(ℓ)/total for ℓ = 1..k, the mean
- *       squared feature-space distance to the ℓ-dimensional principal subspace, from the fit (training
- *       data) and measured on the plotted rows as mean e_ℓ(x) with e_ℓ(x) = e(x) + Σ_{ℓ&lt;c≤k} y_c(x)²,
- *       where e(x) is the model's per-row residual. On training rows the two curves agree (up to sampling);
- *       on new rows the second is the held-out error.
- *   <li><b>Embedding</b> ({@code embedding.png}): the rows on the first two components, one colour per
- *       label (one group when there is no label column, or more than {@value #MAX_LABELS} labels).
+ *   <li><b>Scree</b> ({@code scree.png}): Σ_i / total for the leading components of the whole
+ *       spectrum the fit found, their running sum, and a marker at the k components kept.
+ *   <li><b>Reconstruction error</b> ({@code reconstruction-error.png}): R(ℓ)/total for ℓ = 1..k,
+ *       the mean squared feature-space distance to the ℓ-dimensional principal subspace, from the
+ *       fit (training data) and measured on the plotted rows as mean e_ℓ(x) with e_ℓ(x) = e(x) +
+ *       Σ_{ℓ&lt;c≤k} y_c(x)², where e(x) is the model's per-row residual. On training rows the two
+ *       curves agree (up to sampling); on new rows the second is the held-out error.
+ *   <li><b>Embedding</b> ({@code embedding.png}): the rows on the first two components, one colour
+ *       per label (one group when there is no label column, or more than {@value #MAX_LABELS}
+ *       labels).
  * </ul>
  */
 public final class ModelPlots {
 
   /** Rows scored for the embedding and the measured error curve, unless told otherwise. */
   public static final int DEFAULT_MAX_POINTS = 5000;
+
   /** Components shown by the scree plot, at most. */
   public static final int SCREE_COMPONENTS = 50;
+
   /** Labels drawn as separate groups, at most. */
   public static final int MAX_LABELS = 30;
 
-  private ModelPlots() {
-  }
+  private ModelPlots() {}
 
   /**
-   * A sample of scored rows: their scores (k per row), residuals e(x) and labels (null when there is no
-   * label column).
+   * A sample of scored rows: their scores (k per row), residuals e(x) and labels (null when there
+   * is no label column).
    */
   public record ScoredSample(double[][] scores, double[] residuals, String[] labels) {
     public int size() {
@@ -57,15 +60,20 @@ public final class ModelPlots {
   }
 
   /**
-   * Scores up to {@code maxPoints} rows of {@code data}, a uniform sample fixed by {@code seed}, with a copy
-   * of {@code model} (the model itself is not changed).
+   * Scores up to {@code maxPoints} rows of {@code data}, a uniform sample fixed by {@code seed},
+   * with a copy of {@code model} (the model itself is not changed).
    *
-   * @param rows the number of rows of {@code data} if known (sets the sampling fraction), else ≤ 0 (then
-   *             it is counted)
+   * @param rows the number of rows of {@code data} if known (sets the sampling fraction), else ≤ 0
+   *     (then it is counted)
    * @param labelCol the label column, or null
    */
-  public static ScoredSample sample(AbstractKernelPCAModel<?> model, Dataset<Row> data, String labelCol,
-      long rows, int maxPoints, long seed) {
+  public static ScoredSample sample(
+      AbstractKernelPCAModel<?> model,
+      Dataset<Row> data,
+      String labelCol,
+      long rows,
+      int maxPoints,
+      long seed) {
     if (maxPoints < 1) {
       throw new IllegalArgumentException("maxPoints must be >= 1, got " + maxPoints);
     }
@@ -84,11 +92,17 @@ public final class ModelPlots {
     if (labelCol != null) {
       columns.add(LoadedData.column(labelCol));
     }
-    List<Row> scored = copy.transform(picked.select(columns.toArray(new Column[0])).limit(maxPoints))
-        .select(labelCol == null
-            ? new Column[] {LoadedData.column(scoresCol), LoadedData.column(residualCol)}
-            : new Column[] {LoadedData.column(scoresCol), LoadedData.column(residualCol), LoadedData.column(labelCol)})
-        .collectAsList();
+    List<Row> scored =
+        copy.transform(picked.select(columns.toArray(new Column[0])).limit(maxPoints))
+            .select(
+                labelCol == null
+                    ? new Column[] {LoadedData.column(scoresCol), LoadedData.column(residualCol)}
+                    : new Column[] {
+                      LoadedData.column(scoresCol),
+                      LoadedData.column(residualCol),
+                      LoadedData.column(labelCol)
+                    })
+            .collectAsList();
     double[][] scores = new double[scored.size()][];
     double[] residuals = new double[scored.size()];
     String[] labels = labelCol == null ? null : new String[scored.size()];
@@ -119,21 +133,26 @@ public final class ModelPlots {
       cumulative[i] = sum;
     }
     int k = model.numComponents();
-    List<Charts.Line> lines = List.of(
-        Charts.Line.of("eigenvalue / total variance", x, ratio),
-        Charts.Line.of("cumulative", x, cumulative).asDashed(),
-        Charts.Line.of("k = " + k + " kept", new double[] {k, k}, new double[] {0, Math.max(1.0, sum)})
-            .withColor(Charts.PALETTE.get(5)));
-    return Charts.lineChart(png, new Charts.Axes(title(title, "spectrum"), "component",
-        "fraction of the total variance", false), lines);
+    List<Charts.Line> lines =
+        List.of(
+            Charts.Line.of("eigenvalue / total variance", x, ratio),
+            Charts.Line.of("cumulative", x, cumulative).asDashed(),
+            Charts.Line.of(
+                    "k = " + k + " kept", new double[] {k, k}, new double[] {0, Math.max(1.0, sum)})
+                .withColor(Charts.PALETTE.get(5)));
+    return Charts.lineChart(
+        png,
+        new Charts.Axes(
+            title(title, "spectrum"), "component", "fraction of the total variance", false),
+        lines);
   }
 
   /**
-   * The reconstruction-error curves R(ℓ)/total, ℓ = 1..k: from the fit, and measured on {@code sample}
-   * (skipped when null or empty).
+   * The reconstruction-error curves R(ℓ)/total, ℓ = 1..k: from the fit, and measured on {@code
+   * sample} (skipped when null or empty).
    */
-  public static Path reconstructionError(Path png, AbstractKernelPCAModel<?> model, ScoredSample sample,
-      String title) {
+  public static Path reconstructionError(
+      Path png, AbstractKernelPCAModel<?> model, ScoredSample sample, String title) {
     int k = model.numComponents();
     double total = model.totalVariance();
     double[] x = new double[k];
@@ -145,11 +164,18 @@ public final class ModelPlots {
     List<Charts.Line> lines = new ArrayList<>();
     lines.add(Charts.Line.of("training (from the fit)", x, fitted));
     if (sample != null && sample.size() > 0) {
-      lines.add(Charts.Line.of("measured on " + sample.size() + " rows plotted", x, measuredError(sample, k, total))
-          .asDashed());
+      lines.add(
+          Charts.Line.of(
+                  "measured on " + sample.size() + " rows plotted",
+                  x,
+                  measuredError(sample, k, total))
+              .asDashed());
     }
-    return Charts.lineChart(png, new Charts.Axes(title(title, "reconstruction error"), "components ℓ",
-        "R(ℓ) / total variance", false), lines);
+    return Charts.lineChart(
+        png,
+        new Charts.Axes(
+            title(title, "reconstruction error"), "components ℓ", "R(ℓ) / total variance", false),
+        lines);
   }
 
   /** mean_x e_ℓ(x) / total for ℓ = 1..k, with e_ℓ(x) = e(x) + Σ_{ℓ<c≤k} y_c(x)². */
@@ -179,8 +205,8 @@ public final class ModelPlots {
       throw new IllegalArgumentException("no rows to plot");
     }
     if (sample.scores()[0].length < 2) {
-      throw new IllegalArgumentException("the embedding needs k >= 2 components, the model has "
-          + sample.scores()[0].length);
+      throw new IllegalArgumentException(
+          "the embedding needs k >= 2 components, the model has " + sample.scores()[0].length);
     }
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
     if (sample.labels() != null) {
@@ -200,25 +226,42 @@ public final class ModelPlots {
       groups.put("rows", all);
     }
     List<Charts.Points> points = new ArrayList<>();
-    groups.forEach((label, members) -> {
-      double[] x = new double[members.size()];
-      double[] y = new double[members.size()];
-      for (int j = 0; j < x.length; j++) {
-        x[j] = sample.scores()[members.get(j)][0];
-        y[j] = sample.scores()[members.get(j)][1];
-      }
-      points.add(new Charts.Points(label, x, y));
-    });
-    return Charts.scatterChart(png, new Charts.Axes(title(title, sample.size() + " rows on the first two "
-        + "components"), "pc 1", "pc 2", false), points, Charts.WIDTH, Charts.HEIGHT);
+    groups.forEach(
+        (label, members) -> {
+          double[] x = new double[members.size()];
+          double[] y = new double[members.size()];
+          for (int j = 0; j < x.length; j++) {
+            x[j] = sample.scores()[members.get(j)][0];
+            y[j] = sample.scores()[members.get(j)][1];
+          }
+          points.add(new Charts.Points(label, x, y));
+        });
+    return Charts.scatterChart(
+        png,
+        new Charts.Axes(
+            title(title, sample.size() + " rows on the first two " + "components"),
+            "pc 1",
+            "pc 2",
+            false),
+        points,
+        Charts.WIDTH,
+        Charts.HEIGHT);
   }
 
   /**
-   * Writes {@code scree.png}, {@code reconstruction-error.png} and (when k ≥ 2) {@code embedding.png} for
-   * {@code model} into {@code dir}, from up to {@code maxPoints} rows of {@code data}; returns the files.
+   * Writes {@code scree.png}, {@code reconstruction-error.png} and (when k ≥ 2) {@code
+   * embedding.png} for {@code model} into {@code dir}, from up to {@code maxPoints} rows of {@code
+   * data}; returns the files.
    */
-  public static List<Path> writeAll(Path dir, AbstractKernelPCAModel<?> model, Dataset<Row> data, String labelCol,
-      long rows, int maxPoints, long seed, String title) {
+  public static List<Path> writeAll(
+      Path dir,
+      AbstractKernelPCAModel<?> model,
+      Dataset<Row> data,
+      String labelCol,
+      long rows,
+      int maxPoints,
+      long seed,
+      String title) {
     ScoredSample sample = sample(model, data, labelCol, rows, maxPoints, seed);
     List<Path> files = new ArrayList<>();
     files.add(scree(dir.resolve("scree.png"), model, title));

@@ -9,13 +9,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-/** Writes small CSV files (comma-separated, header row, numbers in Locale.ROOT, no quoting needed). */
+/**
+ * Writes small CSV files (comma-separated, header row, numbers in Locale.ROOT, no quoting needed).
+ */
 final class Csv {
 
-  private Csv() {
-  }
+  private Csv() {}
 
-  /** Formats a number compactly with 10 significant digits; integers stay integers; NaN is empty. */
+  /**
+   * Formats a number compactly with 10 significant digits; integers stay integers; NaN is empty.
+   */
   static String num(double v) {
     if (Double.isNaN(v)) {
       return "";
@@ -23,7 +26,8 @@ final class Csv {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return Long.toString((long) v);
     }
-    return String.format(Locale.ROOT, "%.10g", v).replaceFirst("(\\.\\d*?)0+(e|$)", "$1$2")
+    return String.format(Locale.ROOT, "%.10g", v)
+        .replaceFirst("(\\.\\d*?)0+(e|$)", "$1$2")
         .replaceFirst("\\.(e|$)", "$1");
   }
 
@@ -48,7 +52,10 @@ final class Csv {
     }
   }
 
-  /** Reads a file written by {@link #write}: the rows after the header, split at commas outside quotes. */
+  /**
+   * Reads a file written by {@link #write}: the rows after the header, split at commas outside
+   * quotes.
+   */
   static List<String[]> read(Path file) {
     List<String> lines;
     try {

@@ -33,32 +33,35 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Experiments of Hallgren, <i>Kernel PCA and the Nyström method</i> (PhD thesis, UCL, 2021) on the data
- * available offline: MNIST (pixels / 255) and a seeded synthetic set (three Gaussian clusters in a 3-D
- * subspace of R¹⁰ plus noise, standardised). The thesis' UCI sets are not used (they cannot be downloaded
- * here). Every kernel is the rbf exp(−γ‖x − y‖²) with γ from the library's median heuristic, except the
- * polynomial (⟨x, y⟩ + 1)⁵ of Table 5.1.
+ * Experiments of Hallgren, <i>Kernel PCA and the Nyström method</i> (PhD thesis, UCL, 2021) on the
+ * data available offline: MNIST (pixels / 255) and a seeded synthetic set (three Gaussian clusters
+ * in a 3-D subspace of R¹⁰ plus noise, standardised). The thesis' UCI sets are not used (they
+ * cannot be downloaded here). Every kernel is the rbf exp(−γ‖x − y‖²) with γ from the library's
+ * median heuristic, except the polynomial (⟨x, y⟩ + 1)⁵ of Table 5.1.
  *
  * <ol>
  *   <li><b>Residual curve</b> (§3.5.3, Fig. 3.5): over R random orders of n rows, the residual
- *       k(x,x) − uᵀK_mm⁻¹u of the (m+1)-th row against the first m (bordered Cholesky), averaged; next to it,
- *       the curve of the library's residual growth ({@code landmarkSampling = residual}): the mean residual of
- *       its held-out probe rows after each landmark admitted.</li>
- *   <li><b>Selected k</b> (§5.3, Table 5.1): the argmin of MPRESS ({@link Mpress}, uncentred, divisor n(n − k))
- *       on the first 10, 50 and 100 rows, k ≤ 9, 49, 89 as in the thesis' code, capped by the rank.</li>
- *   <li><b>Bound</b> (§6.6.2, Figs 6.1–6.3): n rows, m = 100 uniform landmarks, uncentred, confidence 0.9:
- *       Theorem 4's bound, the Nyström excess Σ_{j≤d}λ̂ⁿ_j − Σ_{j≤d}λ̃_j and the subset-PCA excess
- *       Σ_{j≤d}λ̂ⁿ_j − Σ_{j≤d}λ̂^{m,n}_j, λ̂^{m,n}_j = u_jᵀK_mnK_nm u_j / (n λ_j(K_mm)) (Theorem 3 uncentred),
- *       averaged over R landmark draws.</li>
- *   <li><b>Held-out variance</b> (§6.6.1, Table 6.1): a random half split; centred Nyström (m = 100), exact
- *       kernel PCA of the training half, and subset PCA (exact kernel PCA of the m landmark rows only) are
- *       fitted on one half; on the other, the fraction Σ_{j≤d} Var(score_j) / ((1/n)Tr K'_test).</li>
+ *       k(x,x) − uᵀK_mm⁻¹u of the (m+1)-th row against the first m (bordered Cholesky), averaged;
+ *       next to it, the curve of the library's residual growth ({@code landmarkSampling =
+ *       residual}): the mean residual of its held-out probe rows after each landmark admitted.
+ *   <li><b>Selected k</b> (§5.3, Table 5.1): the argmin of MPRESS ({@link Mpress}, uncentred,
+ *       divisor n(n − k)) on the first 10, 50 and 100 rows, k ≤ 9, 49, 89 as in the thesis' code,
+ *       capped by the rank.
+ *   <li><b>Bound</b> (§6.6.2, Figs 6.1–6.3): n rows, m = 100 uniform landmarks, uncentred,
+ *       confidence 0.9: Theorem 4's bound, the Nyström excess Σ_{j≤d}λ̂ⁿ_j − Σ_{j≤d}λ̃_j and the
+ *       subset-PCA excess Σ_{j≤d}λ̂ⁿ_j − Σ_{j≤d}λ̂^{m,n}_j, λ̂^{m,n}_j = u_jᵀK_mnK_nm u_j / (n
+ *       λ_j(K_mm)) (Theorem 3 uncentred), averaged over R landmark draws.
+ *   <li><b>Held-out variance</b> (§6.6.1, Table 6.1): a random half split; centred Nyström (m =
+ *       100), exact kernel PCA of the training half, and subset PCA (exact kernel PCA of the m
+ *       landmark rows only) are fitted on one half; on the other, the fraction Σ_{j≤d} Var(score_j)
+ *       / ((1/n)Tr K'_test).
  * </ol>
  */
 public final class HallgrenReproduction {
 
   /** The experiments, by name. */
-  public static final List<String> EXPERIMENTS = List.of("residual", "select-k", "bound", "variance");
+  public static final List<String> EXPERIMENTS =
+      List.of("residual", "select-k", "bound", "variance");
 
   /**
    * @param out output directory
@@ -68,8 +71,7 @@ public final class HallgrenReproduction {
    * @param reps repetitions (orders, landmark draws, splits)
    * @param m landmarks of the bound and variance experiments
    */
-  public record Config(Path out, Path mnistDir, List<String> experiments, int n, int reps, int m) {
-  }
+  public record Config(Path out, Path mnistDir, List<String> experiments, int n, int reps, int m) {}
 
   /** A data set: n×d row-major points. */
   record Data(String name, double[] points, int n, int d) {
@@ -90,15 +92,17 @@ public final class HallgrenReproduction {
     }
   }
 
-  private HallgrenReproduction() {
-  }
+  private HallgrenReproduction() {}
 
   /** Runs the experiments and writes their CSV files, charts and {@code summary.txt}. */
-  public static List<Path> run(SparkSession spark, Config config, Consumer<String> progress) throws IOException {
+  public static List<Path> run(SparkSession spark, Config config, Consumer<String> progress)
+      throws IOException {
     Files.createDirectories(config.out());
     String loadAtStart = Environment.load();
-    List<Data> sets = List.of(mnist(config.mnistDir(), Math.max(config.n(), 100)), synthetic(Math.max(config.n(),
-        100)));
+    List<Data> sets =
+        List.of(
+            mnist(config.mnistDir(), Math.max(config.n(), 100)),
+            synthetic(Math.max(config.n(), 100)));
     List<Path> written = new ArrayList<>();
     StringBuilder summary = new StringBuilder();
     for (String experiment : config.experiments()) {
@@ -109,10 +113,12 @@ public final class HallgrenReproduction {
         case "select-k" -> written.addAll(selectK(config, sets));
         case "bound" -> written.addAll(bounds(spark, config, sets));
         case "variance" -> written.addAll(heldOutVariance(spark, config, sets));
-        default -> throw new IllegalArgumentException("unknown experiment '" + experiment + "'; expected one of "
-            + EXPERIMENTS);
+        default ->
+            throw new IllegalArgumentException(
+                "unknown experiment '" + experiment + "'; expected one of " + EXPERIMENTS);
       }
-      String line = String.format(Locale.ROOT, "%s: %.1f s%n", experiment, (System.nanoTime() - start) / 1e9);
+      String line =
+          String.format(Locale.ROOT, "%s: %.1f s%n", experiment, (System.nanoTime() - start) / 1e9);
       summary.append(line);
       progress.accept(line.strip());
     }
@@ -151,10 +157,17 @@ public final class HallgrenReproduction {
     double[] p = new double[n * d];
     for (int i = 0; i < n; i++) {
       double[] c = centres[i % 3];
-      double[] z = {c[0] + 0.6 * random.nextGaussian(), c[1] + 0.6 * random.nextGaussian(),
-          c[2] + 0.6 * random.nextGaussian()};
+      double[] z = {
+        c[0] + 0.6 * random.nextGaussian(),
+        c[1] + 0.6 * random.nextGaussian(),
+        c[2] + 0.6 * random.nextGaussian()
+      };
       for (int t = 0; t < d; t++) {
-        p[i * d + t] = z[0] * basis[0][t] + z[1] * basis[1][t] + z[2] * basis[2][t] + 0.3 * random.nextGaussian();
+        p[i * d + t] =
+            z[0] * basis[0][t]
+                + z[1] * basis[1][t]
+                + z[2] * basis[2][t]
+                + 0.3 * random.nextGaussian();
       }
     }
     for (int t = 0; t < d; t++) {
@@ -176,7 +189,8 @@ public final class HallgrenReproduction {
   }
 
   static Kernel rbf(Data data) {
-    return Kernel.rbf(Kernel.medianHeuristicGamma(KernelType.RBF, data.points(), data.n(), data.d(), 1000));
+    return Kernel.rbf(
+        Kernel.medianHeuristicGamma(KernelType.RBF, data.points(), data.n(), data.d(), 1000));
   }
 
   static Dataset<Row> frame(SparkSession spark, Data data) {
@@ -184,11 +198,13 @@ public final class HallgrenReproduction {
     for (int i = 0; i < data.n(); i++) {
       rows.add(RowFactory.create(new DenseVector(data.row(i))));
     }
-    StructType schema = new StructType().add(new AttributeGroup("features", data.d()).toStructField());
+    StructType schema =
+        new StructType().add(new AttributeGroup("features", data.d()).toStructField());
     return spark.createDataFrame(rows, schema).repartition(2);
   }
 
-  // ---- 1. residual curve --------------------------------------------------------------------------
+  // ---- 1. residual curve
+  // --------------------------------------------------------------------------
 
   static List<Path> residualCurves(SparkSession spark, Config config, List<Data> sets) {
     List<String> csv = new ArrayList<>();
@@ -217,14 +233,25 @@ public final class HallgrenReproduction {
           }
         }
       }
-      NystromKernelPCAModel auto = new NystromKernelPCA().setK(1).setGamma(kernel.gamma()).setCentered(false)
-          .setSeed(1).setNumLandmarksAuto(0.01).setMaxLandmarks(steps).fit(frame(spark, rows));
+      NystromKernelPCAModel auto =
+          new NystromKernelPCA()
+              .setK(1)
+              .setGamma(kernel.gamma())
+              .setCentered(false)
+              .setSeed(1)
+              .setNumLandmarksAuto(0.01)
+              .setMaxLandmarks(steps)
+              .fit(frame(spark, rows));
       double[] probe = auto.getLandmarkResidualCurve();
       double[] x = new double[steps];
       for (int j = 0; j < steps; j++) {
         x[j] = j;
-        csv.add(Csv.row(data.name(), j, Csv.num(mean[j]), j == 0 ? "1" : j <= probe.length
-            ? Csv.num(probe[j - 1]) : ""));
+        csv.add(
+            Csv.row(
+                data.name(),
+                j,
+                Csv.num(mean[j]),
+                j == 0 ? "1" : j <= probe.length ? Csv.num(probe[j - 1]) : ""));
       }
       double[] px = new double[probe.length + 1];
       double[] py = new double[probe.length + 1];
@@ -233,15 +260,29 @@ public final class HallgrenReproduction {
         px[j + 1] = j + 1;
         py[j + 1] = probe[j];
       }
-      written.add(Charts.lineChart(config.out().resolve("residual_curve_" + data.name() + ".png"),
-          new Charts.Axes("Residual of the next row vs subset size m (" + data.name() + ", n = " + rows.n()
-              + ", rbf gamma = " + String.format(Locale.ROOT, "%.3g", kernel.gamma()) + ")", "m",
-              "residual / mean k(x,x)", true),
-          List.of(Charts.Line.of("next row, mean of " + config.reps() + " random orders", x, mean),
-              Charts.Line.of("held-out probe mean (residual growth, tau = 0.01)", px, py))));
+      written.add(
+          Charts.lineChart(
+              config.out().resolve("residual_curve_" + data.name() + ".png"),
+              new Charts.Axes(
+                  "Residual of the next row vs subset size m ("
+                      + data.name()
+                      + ", n = "
+                      + rows.n()
+                      + ", rbf gamma = "
+                      + String.format(Locale.ROOT, "%.3g", kernel.gamma())
+                      + ")",
+                  "m",
+                  "residual / mean k(x,x)",
+                  true),
+              List.of(
+                  Charts.Line.of("next row, mean of " + config.reps() + " random orders", x, mean),
+                  Charts.Line.of("held-out probe mean (residual growth, tau = 0.01)", px, py))));
     }
-    written.add(Csv.write(config.out().resolve("residual_curve.csv"), "dataset,m,next_row_residual,"
-        + "probe_mean_residual", csv));
+    written.add(
+        Csv.write(
+            config.out().resolve("residual_curve.csv"),
+            "dataset,m,next_row_residual," + "probe_mean_residual",
+            csv));
     return written;
   }
 
@@ -254,7 +295,8 @@ public final class HallgrenReproduction {
     return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
-  // ---- 2. selected k (Table 5.1) ------------------------------------------------------------------
+  // ---- 2. selected k (Table 5.1)
+  // ------------------------------------------------------------------
 
   static List<Path> selectK(Config config, List<Data> sets) {
     List<String> table = new ArrayList<>();
@@ -266,16 +308,21 @@ public final class HallgrenReproduction {
       for (String kernelName : List.of("rbf", "polynomial")) {
         for (int s = 0; s < sizes.length; s++) {
           Data rows = data.first(sizes[s]);
-          Kernel kernel = kernelName.equals("rbf") ? rbf(rows) : new Kernel(KernelType.POLYNOMIAL, 1.0, 5, 1.0);
-          int rank = SymmetricEigen.of(new LandmarkKernel(kernel, rows.points(), rows.n(), rows.d()).gram(),
-              rows.n()).rank(Mpress.RCOND);
+          Kernel kernel =
+              kernelName.equals("rbf") ? rbf(rows) : new Kernel(KernelType.POLYNOMIAL, 1.0, 5, 1.0);
+          int rank =
+              SymmetricEigen.of(
+                      new LandmarkKernel(kernel, rows.points(), rows.n(), rows.d()).gram(),
+                      rows.n())
+                  .rank(Mpress.RCOND);
           int maxK = Math.min(thesisMaxK[s], rank - 1);
           Mpress.Curve curve = Mpress.compute(kernel, rows.points(), rows.n(), rows.d(), maxK);
           table.add(Csv.row(data.name(), kernelName, rows.n(), maxK, curve.k()));
           double[] k = new double[maxK];
           for (int j = 0; j < maxK; j++) {
             k[j] = j + 1;
-            curves.add(Csv.row(data.name(), kernelName, rows.n(), j + 1, Csv.num(curve.mpress()[j])));
+            curves.add(
+                Csv.row(data.name(), kernelName, rows.n(), j + 1, Csv.num(curve.mpress()[j])));
           }
           if (sizes[s] == 100) {
             lines.add(Charts.Line.of(data.name() + ", " + kernelName, k, curve.mpress()));
@@ -284,14 +331,22 @@ public final class HallgrenReproduction {
       }
     }
     List<Path> written = new ArrayList<>();
-    written.add(Csv.write(config.out().resolve("select_k.csv"), "dataset,kernel,n,max_k,selected_k", table));
-    written.add(Csv.write(config.out().resolve("mpress_curves.csv"), "dataset,kernel,n,k,mpress", curves));
-    written.add(Charts.lineChart(config.out().resolve("mpress_n100.png"), new Charts.Axes(
-        "MPRESS (leave-one-out, uncentred) on the first 100 rows", "k", "MPRESS", true), lines));
+    written.add(
+        Csv.write(
+            config.out().resolve("select_k.csv"), "dataset,kernel,n,max_k,selected_k", table));
+    written.add(
+        Csv.write(config.out().resolve("mpress_curves.csv"), "dataset,kernel,n,k,mpress", curves));
+    written.add(
+        Charts.lineChart(
+            config.out().resolve("mpress_n100.png"),
+            new Charts.Axes(
+                "MPRESS (leave-one-out, uncentred) on the first 100 rows", "k", "MPRESS", true),
+            lines));
     return written;
   }
 
-  // ---- 3. bound vs measured (Figs 6.1-6.3) --------------------------------------------------------
+  // ---- 3. bound vs measured (Figs 6.1-6.3)
+  // --------------------------------------------------------
 
   static List<Path> bounds(SparkSession spark, Config config, List<Data> sets) {
     int dMax = 10;
@@ -301,18 +356,27 @@ public final class HallgrenReproduction {
       Data rows = data.first(config.n());
       Kernel kernel = rbf(rows);
       int n = rows.n();
-      double[] exact = SymmetricEigen.leading(new LandmarkKernel(kernel, rows.points(), n, rows.d()).gram(), n,
-          dMax).values();
+      double[] exact =
+          SymmetricEigen.leading(
+                  new LandmarkKernel(kernel, rows.points(), n, rows.d()).gram(), n, dMax)
+              .values();
       Dataset<Row> df = frame(spark, rows).cache();
       double[] bound = new double[dMax];
       double[] nystrom = new double[dMax];
       double[] subset = new double[dMax];
       for (int r = 0; r < config.reps(); r++) {
-        NystromKernelPCAModel model = new NystromKernelPCA().setK(dMax).setNumLandmarks(config.m())
-            .setGamma(kernel.gamma()).setCentered(false).setSeed(r + 1).fit(df);
+        NystromKernelPCAModel model =
+            new NystromKernelPCA()
+                .setK(dMax)
+                .setNumLandmarks(config.m())
+                .setGamma(kernel.gamma())
+                .setCentered(false)
+                .setSeed(r + 1)
+                .fit(df);
         double[] b = NystromConfidenceBound.compute(model, 0.9).reconstructionErrorBound();
         double[] tilde = model.explainedVariance().toArray();
-        double[] subsetValues = subsetPcaVariances(kernel, rows, rowMajor(model.landmarks()), config.m(), dMax);
+        double[] subsetValues =
+            subsetPcaVariances(kernel, rows, rowMajor(model.landmarks()), config.m(), dMax);
         double cumExact = 0;
         double cumTilde = 0;
         double cumSubset = 0;
@@ -329,24 +393,45 @@ public final class HallgrenReproduction {
       double[] d = new double[dMax];
       for (int j = 0; j < dMax; j++) {
         d[j] = j + 1;
-        csv.add(Csv.row(data.name(), j + 1, Csv.num(bound[j]), Csv.num(nystrom[j]), Csv.num(subset[j])));
+        csv.add(
+            Csv.row(
+                data.name(), j + 1, Csv.num(bound[j]), Csv.num(nystrom[j]), Csv.num(subset[j])));
       }
-      written.add(Charts.lineChart(config.out().resolve("bound_" + data.name() + ".png"), new Charts.Axes(
-          "Theorem 4 bound (confidence 0.9) vs measured excess error (" + data.name() + ", n = " + n + ", m = "
-              + config.m() + ", mean of " + config.reps() + " draws)", "d", "excess reconstruction error", true),
-          List.of(Charts.Line.of("confidence bound", d, bound), Charts.Line.of("Nystrom diff.", d, nystrom),
-              Charts.Line.of("subset diff.", d, subset))));
+      written.add(
+          Charts.lineChart(
+              config.out().resolve("bound_" + data.name() + ".png"),
+              new Charts.Axes(
+                  "Theorem 4 bound (confidence 0.9) vs measured excess error ("
+                      + data.name()
+                      + ", n = "
+                      + n
+                      + ", m = "
+                      + config.m()
+                      + ", mean of "
+                      + config.reps()
+                      + " draws)",
+                  "d",
+                  "excess reconstruction error",
+                  true),
+              List.of(
+                  Charts.Line.of("confidence bound", d, bound),
+                  Charts.Line.of("Nystrom diff.", d, nystrom),
+                  Charts.Line.of("subset diff.", d, subset))));
     }
-    written.add(Csv.write(config.out().resolve("bound.csv"), "dataset,d,bound,nystrom_diff,subset_diff", csv));
+    written.add(
+        Csv.write(
+            config.out().resolve("bound.csv"), "dataset,d,bound,nystrom_diff,subset_diff", csv));
     return written;
   }
 
   /**
-   * λ̂^{m,n}_j = u_jᵀK_mnK_nm u_j / (n λ_j(K_mm)) for the top d eigenpairs (λ_j, u_j) of K_mm: the training
-   * variance along the uncentred subset-PCA axes (Theorem 3 without centring).
+   * λ̂^{m,n}_j = u_jᵀK_mnK_nm u_j / (n λ_j(K_mm)) for the top d eigenpairs (λ_j, u_j) of K_mm: the
+   * training variance along the uncentred subset-PCA axes (Theorem 3 without centring).
    */
-  static double[] subsetPcaVariances(Kernel kernel, Data rows, double[] landmarks, int m, int dMax) {
-    SymmetricEigen eig = SymmetricEigen.leading(new LandmarkKernel(kernel, landmarks, m, rows.d()).gram(), m, dMax);
+  static double[] subsetPcaVariances(
+      Kernel kernel, Data rows, double[] landmarks, int m, int dMax) {
+    SymmetricEigen eig =
+        SymmetricEigen.leading(new LandmarkKernel(kernel, landmarks, m, rows.d()).gram(), m, dMax);
     double[] out = new double[dMax];
     double[] z = new double[rows.d()];
     for (int i = 0; i < rows.n(); i++) {
@@ -377,7 +462,8 @@ public final class HallgrenReproduction {
     return out;
   }
 
-  // ---- 4. held-out variance (Table 6.1) -----------------------------------------------------------
+  // ---- 4. held-out variance (Table 6.1)
+  // -----------------------------------------------------------
 
   static List<Path> heldOutVariance(SparkSession spark, Config config, List<Data> sets) {
     int dMax = 10;
@@ -394,16 +480,36 @@ public final class HallgrenReproduction {
         Data test = all.subset(Arrays.copyOfRange(order, half, all.n()));
         Dataset<Row> testFrame = frame(spark, test).cache();
         double total = centredTrace(kernel, test);
-        NystromKernelPCAModel nystrom = new NystromKernelPCA().setK(dMax).setNumLandmarks(config.m())
-            .setGamma(kernel.gamma()).setSeed(r + 1).setOutputCol("scores").fit(frame(spark, train));
-        Data landmarkRows = new Data(data.name(), rowMajor(nystrom.landmarks()), nystrom.numSupportPoints(),
-            all.d());
-        KernelPCAModel subset = new KernelPCA().setK(dMax).setKernel("rbf").setGamma(kernel.gamma())
-            .setOutputCol("scores").fit(frame(spark, landmarkRows));
-        KernelPCAModel exact = new KernelPCA().setK(dMax).setKernel("rbf").setGamma(kernel.gamma())
-            .setOutputCol("scores").fit(frame(spark, train));
-        double[][] variances = {scoreVariances(subset.transform(testFrame), dMax),
-            scoreVariances(nystrom.transform(testFrame), dMax), scoreVariances(exact.transform(testFrame), dMax)};
+        NystromKernelPCAModel nystrom =
+            new NystromKernelPCA()
+                .setK(dMax)
+                .setNumLandmarks(config.m())
+                .setGamma(kernel.gamma())
+                .setSeed(r + 1)
+                .setOutputCol("scores")
+                .fit(frame(spark, train));
+        Data landmarkRows =
+            new Data(
+                data.name(), rowMajor(nystrom.landmarks()), nystrom.numSupportPoints(), all.d());
+        KernelPCAModel subset =
+            new KernelPCA()
+                .setK(dMax)
+                .setKernel("rbf")
+                .setGamma(kernel.gamma())
+                .setOutputCol("scores")
+                .fit(frame(spark, landmarkRows));
+        KernelPCAModel exact =
+            new KernelPCA()
+                .setK(dMax)
+                .setKernel("rbf")
+                .setGamma(kernel.gamma())
+                .setOutputCol("scores")
+                .fit(frame(spark, train));
+        double[][] variances = {
+          scoreVariances(subset.transform(testFrame), dMax),
+          scoreVariances(nystrom.transform(testFrame), dMax),
+          scoreVariances(exact.transform(testFrame), dMax)
+        };
         for (int method = 0; method < 3; method++) {
           double cum = 0;
           for (int j = 0; j < dMax; j++) {
@@ -416,18 +522,42 @@ public final class HallgrenReproduction {
       double[] d = new double[dMax];
       for (int j = 0; j < dMax; j++) {
         d[j] = j + 1;
-        csv.add(Csv.row(data.name(), j + 1, Csv.num(fractions[0][j]), Csv.num(fractions[1][j]),
-            Csv.num(fractions[2][j])));
+        csv.add(
+            Csv.row(
+                data.name(),
+                j + 1,
+                Csv.num(fractions[0][j]),
+                Csv.num(fractions[1][j]),
+                Csv.num(fractions[2][j])));
       }
-      written.add(Charts.lineChart(config.out().resolve("heldout_variance_" + data.name() + ".png"),
-          new Charts.Axes("Fraction of held-out variance captured (" + data.name() + ", " + all.n() / 2
-              + " train / " + (all.n() - all.n() / 2) + " test, m = " + config.m() + ", mean of " + config.reps()
-              + " splits)", "d", "fraction", false),
-          List.of(Charts.Line.of("subset PCA", d, fractions[0]), Charts.Line.of("Nystrom KPCA", d, fractions[1]),
-              Charts.Line.of("exact KPCA", d, fractions[2]))));
+      written.add(
+          Charts.lineChart(
+              config.out().resolve("heldout_variance_" + data.name() + ".png"),
+              new Charts.Axes(
+                  "Fraction of held-out variance captured ("
+                      + data.name()
+                      + ", "
+                      + all.n() / 2
+                      + " train / "
+                      + (all.n() - all.n() / 2)
+                      + " test, m = "
+                      + config.m()
+                      + ", mean of "
+                      + config.reps()
+                      + " splits)",
+                  "d",
+                  "fraction",
+                  false),
+              List.of(
+                  Charts.Line.of("subset PCA", d, fractions[0]),
+                  Charts.Line.of("Nystrom KPCA", d, fractions[1]),
+                  Charts.Line.of("exact KPCA", d, fractions[2]))));
     }
-    written.add(Csv.write(config.out().resolve("heldout_variance.csv"), "dataset,d,subset_pca,nystrom,exact_kpca",
-        csv));
+    written.add(
+        Csv.write(
+            config.out().resolve("heldout_variance.csv"),
+            "dataset,d,subset_pca,nystrom,exact_kpca",
+            csv));
     return written;
   }
 

@@ -19,20 +19,22 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * An image data set of an experiment: a selection of rows of the MNIST or Fashion-MNIST training set, raw
- * pixels 0–255, held on the driver (for the exact reference and the median heuristic) and as a cached
- * DataFrame with columns {@code features} (vector with size metadata) and {@code label} (double).
+ * An image data set of an experiment: a selection of rows of the MNIST or Fashion-MNIST training
+ * set, raw pixels 0–255, held on the driver (for the exact reference and the median heuristic) and
+ * as a cached DataFrame with columns {@code features} (vector with size metadata) and {@code label}
+ * (double).
  *
- * <p>Specs: {@code mnist:D} is digit D of the MNIST training set (digit 5: n = 5421, digit 2: n = 5958);
- * {@code fashion:C} is class C of the Fashion-MNIST training set (6000 images each);
- * {@code fashion:random:N} and {@code mnist:random:N} are N images drawn uniformly without replacement
- * from the 60,000 training images with {@code java.util.Random(1)} (a partial Fisher–Yates shuffle), kept
- * in file order. A limit L > 0 keeps only the first L selected images.
+ * <p>Specs: {@code mnist:D} is digit D of the MNIST training set (digit 5: n = 5421, digit 2: n =
+ * 5958); {@code fashion:C} is class C of the Fashion-MNIST training set (6000 images each); {@code
+ * fashion:random:N} and {@code mnist:random:N} are N images drawn uniformly without replacement
+ * from the 60,000 training images with {@code java.util.Random(1)} (a partial Fisher–Yates
+ * shuffle), kept in file order. A limit L > 0 keeps only the first L selected images.
  */
 public final class ImageData {
 
   /** Where Debian's {@code dataset-fashion-mnist} installs the gzipped IDX files. */
   public static final String DEBIAN_FASHION_DIR = "/usr/share/datasets/fashion-mnist";
+
   /** Seed of the {@code random:N} subsets. */
   public static final long SUBSET_SEED = 1L;
 
@@ -58,48 +60,61 @@ public final class ImageData {
    */
   public record Spec(String source, Integer label, int sample, int limit) {
 
-    /** Parses {@code mnist:D}, {@code fashion:C}, {@code mnist:random:N} or {@code fashion:random:N}. */
+    /**
+     * Parses {@code mnist:D}, {@code fashion:C}, {@code mnist:random:N} or {@code
+     * fashion:random:N}.
+     */
     public static Spec parse(String text, int limit) {
       String[] parts = text.trim().toLowerCase(Locale.ROOT).split(":");
       if (parts.length < 2 || !(parts[0].equals("mnist") || parts[0].equals("fashion"))) {
-        throw new IllegalArgumentException("data set '" + text + "': expected mnist:D, fashion:C, mnist:random:N "
-            + "or fashion:random:N");
+        throw new IllegalArgumentException(
+            "data set '"
+                + text
+                + "': expected mnist:D, fashion:C, mnist:random:N "
+                + "or fashion:random:N");
       }
       try {
         if (parts.length == 3 && parts[1].equals("random")) {
           int n = Integer.parseInt(parts[2]);
           if (n < 1 || n > 60_000) {
-            throw new IllegalArgumentException("data set '" + text + "': N must be in 1..60000, got " + n);
+            throw new IllegalArgumentException(
+                "data set '" + text + "': N must be in 1..60000, got " + n);
           }
           return new Spec(parts[0], null, n, limit);
         }
         if (parts.length == 2) {
           int label = Integer.parseInt(parts[1]);
           if (label < 0 || label > 9) {
-            throw new IllegalArgumentException("data set '" + text + "': the digit or class must be 0..9, got "
-                + label);
+            throw new IllegalArgumentException(
+                "data set '" + text + "': the digit or class must be 0..9, got " + label);
           }
           return new Spec(parts[0], label, 0, limit);
         }
       } catch (NumberFormatException e) {
         // Reported below.
       }
-      throw new IllegalArgumentException("data set '" + text + "': expected mnist:D, fashion:C, mnist:random:N "
-          + "or fashion:random:N with integers D, C, N");
+      throw new IllegalArgumentException(
+          "data set '"
+              + text
+              + "': expected mnist:D, fashion:C, mnist:random:N "
+              + "or fashion:random:N with integers D, C, N");
     }
 
     /** A short identifier for file names, e.g. {@code mnist-5} or {@code fashion-random-6000}. */
     public String id() {
-      return source + "-" + (label != null ? String.valueOf(label) : "random-" + sample)
+      return source
+          + "-"
+          + (label != null ? String.valueOf(label) : "random-" + sample)
           + (limit > 0 ? "-first" + limit : "");
     }
 
     /** A human-readable description. */
     public String describe() {
       String set = source.equals("mnist") ? "MNIST" : "Fashion-MNIST";
-      String what = label != null
-          ? set + (source.equals("mnist") ? " digit " : " class ") + label + " (training set)"
-          : set + " random subset of " + sample + " training images (seed " + SUBSET_SEED + ")";
+      String what =
+          label != null
+              ? set + (source.equals("mnist") ? " digit " : " class ") + label + " (training set)"
+              : set + " random subset of " + sample + " training images (seed " + SUBSET_SEED + ")";
       return what + (limit > 0 ? ", first " + limit + " images" : "");
     }
   }
@@ -113,35 +128,50 @@ public final class ImageData {
   /**
    * Reads the training split of the spec's source and selects its rows (nothing on Spark yet).
    *
-   * @throws IllegalArgumentException when the files are missing or unreadable (naming them and how to get
-   *     them), or nothing is selected
+   * @throws IllegalArgumentException when the files are missing or unreadable (naming them and how
+   *     to get them), or nothing is selected
    */
-  public static ImageData load(SparkSession spark, Spec spec, Path mnistDir, Path fashionDir, int partitions) {
+  public static ImageData load(
+      SparkSession spark, Spec spec, Path mnistDir, Path fashionDir, int partitions) {
     Path dir = spec.source().equals("mnist") ? mnistDir : fashionDir;
     MnistIdx idx;
     try {
       idx = MnistIdx.read(dir, true);
     } catch (IOException e) {
-      String hint = spec.source().equals("mnist")
-          ? "run bin/fetch-mnist or pass --mnist-dir"
-          : "install the Debian package dataset-fashion-mnist, or pass --fashion-dir (or set $FASHION_MNIST_DIR)";
-      throw new IllegalArgumentException("cannot read the " + (spec.source().equals("mnist") ? "MNIST"
-          : "Fashion-MNIST") + " training set in " + dir + ": " + e.getMessage() + "; " + hint, e);
+      String hint =
+          spec.source().equals("mnist")
+              ? "run bin/fetch-mnist or pass --mnist-dir"
+              : "install the Debian package dataset-fashion-mnist, or pass --fashion-dir (or set $FASHION_MNIST_DIR)";
+      throw new IllegalArgumentException(
+          "cannot read the "
+              + (spec.source().equals("mnist") ? "MNIST" : "Fashion-MNIST")
+              + " training set in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + "; "
+              + hint,
+          e);
     }
     int[] rows = select(idx, spec);
     if (rows.length == 0) {
-      throw new IllegalArgumentException("data set " + spec.describe() + " in " + dir + " has no images");
+      throw new IllegalArgumentException(
+          "data set " + spec.describe() + " in " + dir + " has no images");
     }
     List<Row> out = new ArrayList<>(rows.length);
     for (int i : rows) {
       out.add(RowFactory.create(new DenseVector(idx.image(i)), (double) idx.label(i)));
     }
-    StructType schema = new StructType()
-        .add(new AttributeGroup("features", idx.dim()).toStructField())
-        .add("label", DataTypes.DoubleType, false);
+    StructType schema =
+        new StructType()
+            .add(new AttributeGroup("features", idx.dim()).toStructField())
+            .add("label", DataTypes.DoubleType, false);
     int p = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
-    Dataset<Row> frame = spark.createDataFrame(out, schema).repartition(Math.max(1, p))
-        .persist(StorageLevel.MEMORY_ONLY());
+    Dataset<Row> frame =
+        spark
+            .createDataFrame(out, schema)
+            .repartition(Math.max(1, p))
+            .persist(StorageLevel.MEMORY_ONLY());
     frame.count();
     return new ImageData(spec, idx, rows, frame);
   }
@@ -149,7 +179,10 @@ public final class ImageData {
   static int[] select(MnistIdx idx, Spec spec) {
     int[] rows;
     if (spec.label() != null) {
-      rows = java.util.stream.IntStream.range(0, idx.count()).filter(i -> idx.label(i) == spec.label()).toArray();
+      rows =
+          java.util.stream.IntStream.range(0, idx.count())
+              .filter(i -> idx.label(i) == spec.label())
+              .toArray();
     } else {
       int count = idx.count();
       int n = Math.min(spec.sample(), count);

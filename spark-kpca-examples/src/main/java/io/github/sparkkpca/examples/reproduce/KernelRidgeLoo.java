@@ -4,14 +4,15 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 
 /**
- * The KRR column of Braun, Buhmann and Müller's table: exact kernel ridge regression f(x) = Σ_j α_j k(x, x_j),
- * α = (K + λI)⁻¹Y (no intercept, as the uncentred kPCR), with γ and λ chosen by the closed-form leave-one-out
- * error: with K = VΛVᵀ the hat matrix H = V Λ(Λ + λ)⁻¹ Vᵀ, and the LOO residual of row i is
- * (y_i − f_i)/(1 − H_ii). Squared loss, one eigendecomposition per γ for every λ (O(n³) per γ on the driver).
+ * The KRR column of Braun, Buhmann and Müller's table: exact kernel ridge regression f(x) = Σ_j α_j
+ * k(x, x_j), α = (K + λI)⁻¹Y (no intercept, as the uncentred kPCR), with γ and λ chosen by the
+ * closed-form leave-one-out error: with K = VΛVᵀ the hat matrix H = V Λ(Λ + λ)⁻¹ Vᵀ, and the LOO
+ * residual of row i is (y_i − f_i)/(1 − H_ii). Squared loss, one eigendecomposition per γ for every
+ * λ (O(n³) per γ on the driver).
  *
- * @param gamma  the γ chosen
+ * @param gamma the γ chosen
  * @param lambda the λ chosen
- * @param alpha  the expansion coefficients over the training rows
+ * @param alpha the expansion coefficients over the training rows
  * @param points the training rows, n×d row-major
  */
 record KernelRidgeLoo(double gamma, double lambda, double[] alpha, double[][] points) {

@@ -17,30 +17,31 @@ import java.util.function.Consumer;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Landmark selection strategies at equal m: {@code uniform}, {@code leverage} (approximate ridge leverage
- * scores) and {@code kmeans} (k-means centres), compared by the training reconstruction error R(ℓ) of
- * centred Nyström kernel PCA (the library default) at a few ℓ, relative to exact kernel PCA at the same ℓ
- * (when n ≤ 10,000), and by fit time; mean ± sd over seeds 1..R.
+ * Landmark selection strategies at equal m: {@code uniform}, {@code leverage} (approximate ridge
+ * leverage scores) and {@code kmeans} (k-means centres), compared by the training reconstruction
+ * error R(ℓ) of centred Nyström kernel PCA (the library default) at a few ℓ, relative to exact
+ * kernel PCA at the same ℓ (when n ≤ 10,000), and by fit time; mean ± sd over seeds 1..R.
  *
- * <p>Kernel: Gaussian. γ is {@code mnistGamma} (1e-7, as Sterge et al.) for MNIST and, for Fashion-MNIST,
- * {@code fashionGamma} or, when that is null, the median heuristic 1/(2·median‖x−y‖²) over all pairs of
- * the data set's first 1000 images, computed once so every method sees the same kernel.
+ * <p>Kernel: Gaussian. γ is {@code mnistGamma} (1e-7, as Sterge et al.) for MNIST and, for
+ * Fashion-MNIST, {@code fashionGamma} or, when that is null, the median heuristic
+ * 1/(2·median‖x−y‖²) over all pairs of the data set's first 1000 images, computed once so every
+ * method sees the same kernel.
  *
- * <p>Every (ℓ, seed) is also checked against the exact error (Ky Fan: R_method(ℓ) ≥ R_exact(ℓ) for any
- * landmark set, k-means centres included, since Nyström PCA is PCA of a compression).
+ * <p>Every (ℓ, seed) is also checked against the exact error (Ky Fan: R_method(ℓ) ≥ R_exact(ℓ) for
+ * any landmark set, k-means centres included, since Nyström PCA is PCA of a compression).
  */
 public final class LandmarkComparison {
 
   /** The strategies of {@code NystromKernelPCA.setLandmarkSampling}. */
   public static final List<String> METHODS = List.of("uniform", "leverage", "kmeans");
 
-  private LandmarkComparison() {
-  }
+  private LandmarkComparison() {}
 
   /**
    * What to run.
    *
-   * @param datasets data-set specs (see {@link ImageData}), e.g. {@code mnist:5}, {@code fashion:random:6000}
+   * @param datasets data-set specs (see {@link ImageData}), e.g. {@code mnist:5}, {@code
+   *     fashion:random:6000}
    * @param ms numbers of landmarks
    * @param ells numbers of components at which R(ℓ) is reported (only ℓ ≤ m are used)
    * @param methods landmark strategies
@@ -55,9 +56,21 @@ public final class LandmarkComparison {
    * @param exactCache directory caching exact spectra between runs, or null
    * @param out output directory, or null to write nothing
    */
-  public record Config(List<String> datasets, List<Integer> ms, List<Integer> ells, List<String> methods, int reps,
-      double mnistGamma, Double fashionGamma, int limit, int kmeansMaxIter, Path mnistDir, Path fashionDir,
-      int partitions, Path exactCache, Path out) {
+  public record Config(
+      List<String> datasets,
+      List<Integer> ms,
+      List<Integer> ells,
+      List<String> methods,
+      int reps,
+      double mnistGamma,
+      Double fashionGamma,
+      int limit,
+      int kmeansMaxIter,
+      Path mnistDir,
+      Path fashionDir,
+      int partitions,
+      Path exactCache,
+      Path out) {
 
     public Config {
       datasets = List.copyOf(datasets);
@@ -67,14 +80,16 @@ public final class LandmarkComparison {
       Objects.requireNonNull(mnistDir, "mnistDir");
       Objects.requireNonNull(fashionDir, "fashionDir");
       if (datasets.isEmpty() || ms.isEmpty() || ells.isEmpty() || methods.isEmpty()) {
-        throw new IllegalArgumentException("data sets, m values, l values and methods must not be empty");
+        throw new IllegalArgumentException(
+            "data sets, m values, l values and methods must not be empty");
       }
       for (String d : datasets) {
         ImageData.Spec.parse(d, limit);
       }
       for (String method : methods) {
         if (!METHODS.contains(method)) {
-          throw new IllegalArgumentException("landmark method '" + method + "': expected one of " + METHODS);
+          throw new IllegalArgumentException(
+              "landmark method '" + method + "': expected one of " + METHODS);
         }
       }
       for (int m : ms) {
@@ -93,7 +108,8 @@ public final class LandmarkComparison {
       if (reps < 1) {
         throw new IllegalArgumentException("reps must be >= 1, got " + reps);
       }
-      if (!(mnistGamma > 0) || !Double.isFinite(mnistGamma)
+      if (!(mnistGamma > 0)
+          || !Double.isFinite(mnistGamma)
           || (fashionGamma != null && (!(fashionGamma > 0) || !Double.isFinite(fashionGamma)))) {
         throw new IllegalArgumentException("gamma must be finite and > 0");
       }
@@ -102,81 +118,278 @@ public final class LandmarkComparison {
       }
     }
 
-    /** MNIST digits 5 and 2 and 6000 random Fashion-MNIST training images; m 100, 500; ℓ 10, 50, 100; 5 seeds. */
+    /**
+     * MNIST digits 5 and 2 and 6000 random Fashion-MNIST training images; m 100, 500; ℓ 10, 50,
+     * 100; 5 seeds.
+     */
     public static Config defaults() {
-      return new Config(List.of("mnist:5", "mnist:2", "fashion:random:6000"), List.of(100, 500),
-          List.of(10, 50, 100), METHODS, 5, 1e-7, null, 0, 0, MnistIdx.defaultDirectory(),
-          ImageData.defaultFashionDirectory(), 0, null, null);
+      return new Config(
+          List.of("mnist:5", "mnist:2", "fashion:random:6000"),
+          List.of(100, 500),
+          List.of(10, 50, 100),
+          METHODS,
+          5,
+          1e-7,
+          null,
+          0,
+          0,
+          MnistIdx.defaultDirectory(),
+          ImageData.defaultFashionDirectory(),
+          0,
+          null,
+          null);
     }
 
     public Config withDatasets(List<String> v) {
-      return new Config(v, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          v,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withMs(List<Integer> v) {
-      return new Config(datasets, v, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          v,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withElls(List<Integer> v) {
-      return new Config(datasets, ms, v, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          v,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withMethods(List<String> v) {
-      return new Config(datasets, ms, ells, v, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          v,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withReps(int v) {
-      return new Config(datasets, ms, ells, methods, v, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          v,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withMnistGamma(double v) {
-      return new Config(datasets, ms, ells, methods, reps, v, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          v,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withFashionGamma(Double v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, v, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          v,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withLimit(int v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, v, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          v,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withKmeansMaxIter(int v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, v, mnistDir,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          v,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withMnistDir(Path v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, v,
-          fashionDir, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          v,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withFashionDir(Path v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          v, partitions, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          v,
+          partitions,
+          exactCache,
+          out);
     }
 
     public Config withPartitions(int v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, v, exactCache, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          v,
+          exactCache,
+          out);
     }
 
     public Config withExactCache(Path v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, v, out);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          v,
+          out);
     }
 
     public Config withOut(Path v) {
-      return new Config(datasets, ms, ells, methods, reps, mnistGamma, fashionGamma, limit, kmeansMaxIter, mnistDir,
-          fashionDir, partitions, exactCache, v);
+      return new Config(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          v);
     }
   }
 
@@ -186,26 +399,54 @@ public final class LandmarkComparison {
    * @param gammaSource how γ was chosen
    * @param exactSeconds time of the exact reference (NaN when n > 10,000 and none was computed)
    */
-  public record DatasetRow(String dataset, String description, int n, double gamma, String gammaSource,
-      double exactSeconds, boolean exactCached) {
-  }
+  public record DatasetRow(
+      String dataset,
+      String description,
+      int n,
+      double gamma,
+      String gammaSource,
+      double exactSeconds,
+      boolean exactCached) {}
 
   /**
    * One row of {@code landmarks.csv}: a (data set, method, m, ℓ), means and sds over the seeds.
    *
    * @param exactError R_exact(ℓ), NaN when not computed
    * @param meanRatio mean of R(ℓ)/R_exact(ℓ)
-   * @param meanLandmarks mean effective number of landmarks (distinct k-means centres may be fewer than m)
+   * @param meanLandmarks mean effective number of landmarks (distinct k-means centres may be fewer
+   *     than m)
    */
-  public record Row(String dataset, int n, double gamma, String method, int m, int ell, double meanError,
-      double sdError, double exactError, double meanRatio, double sdRatio, double meanFitSeconds,
-      double sdFitSeconds, double meanLandmarks, int reps) {
-  }
+  public record Row(
+      String dataset,
+      int n,
+      double gamma,
+      String method,
+      int m,
+      int ell,
+      double meanError,
+      double sdError,
+      double exactError,
+      double meanRatio,
+      double sdRatio,
+      double meanFitSeconds,
+      double sdFitSeconds,
+      double meanLandmarks,
+      int reps) {}
 
-  /** Everything the comparison produced; {@code environment} names the cores and load of the timings. */
-  public record Result(Config config, String blas, String environment, List<DatasetRow> datasets, List<Row> rows,
-      long kyFanChecks, long kyFanViolations, List<Path> files, double wallSeconds) {
-  }
+  /**
+   * Everything the comparison produced; {@code environment} names the cores and load of the
+   * timings.
+   */
+  public record Result(
+      Config config,
+      String blas,
+      String environment,
+      List<DatasetRow> datasets,
+      List<Row> rows,
+      long kyFanChecks,
+      long kyFanViolations,
+      List<Path> files,
+      double wallSeconds) {}
 
   /** Runs the comparison, printing progress lines to standard output. */
   public static Result run(SparkSession spark, Config config) {
@@ -218,16 +459,26 @@ public final class LandmarkComparison {
     long start = System.nanoTime();
     String blas = Blas.implementation();
     String loadAtStart = Environment.load();
-    progress.accept("BLAS = " + blas + "; methods " + config.methods() + ", m = " + config.ms() + ", l = "
-        + config.ells() + ", reps = " + config.reps() + (config.kmeansMaxIter() > 0 ? ", kmeans maxIter = "
-        + config.kmeansMaxIter() : ""));
+    progress.accept(
+        "BLAS = "
+            + blas
+            + "; methods "
+            + config.methods()
+            + ", m = "
+            + config.ms()
+            + ", l = "
+            + config.ells()
+            + ", reps = "
+            + config.reps()
+            + (config.kmeansMaxIter() > 0 ? ", kmeans maxIter = " + config.kmeansMaxIter() : ""));
     List<DatasetRow> datasets = new ArrayList<>();
     List<Row> rows = new ArrayList<>();
     long checks = 0;
     long violations = 0;
     for (String specText : config.datasets()) {
       ImageData.Spec spec = ImageData.Spec.parse(specText, config.limit());
-      ImageData data = ImageData.load(spark, spec, config.mnistDir(), config.fashionDir(), config.partitions());
+      ImageData data =
+          ImageData.load(spark, spec, config.mnistDir(), config.fashionDir(), config.partitions());
       try {
         double gamma;
         String gammaSource;
@@ -239,11 +490,18 @@ public final class LandmarkComparison {
           gammaSource = "stated (--fashion-gamma)";
         } else {
           int p = Math.min(1000, data.n());
-          gamma = Kernel.medianHeuristicGamma(KernelType.RBF, data.firstImages(p), p, data.dim(), p);
+          gamma =
+              Kernel.medianHeuristicGamma(KernelType.RBF, data.firstImages(p), p, data.dim(), p);
           gammaSource = "median heuristic 1/(2 median |x-y|^2) over the first " + p + " images";
         }
-        progress.accept(String.format(Locale.ROOT, "%s: n = %d, gamma = %.4g (%s)", spec.describe(), data.n(), gamma,
-            gammaSource));
+        progress.accept(
+            String.format(
+                Locale.ROOT,
+                "%s: n = %d, gamma = %.4g (%s)",
+                spec.describe(),
+                data.n(),
+                gamma,
+                gammaSource));
         int maxEll = config.ells().get(config.ells().size() - 1);
         Spectra.Spectrum exact = null;
         if (data.n() <= 10_000) {
@@ -252,11 +510,19 @@ public final class LandmarkComparison {
           progress.accept("n > 10000: no exact reference, ratios are left empty");
         }
         double[] exactErr = exact == null ? null : exact.errors(maxEll);
-        datasets.add(new DatasetRow(spec.id(), spec.describe(), data.n(), gamma, gammaSource,
-            exact == null ? Double.NaN : exact.seconds(), exact != null && exact.cached()));
+        datasets.add(
+            new DatasetRow(
+                spec.id(),
+                spec.describe(),
+                data.n(),
+                gamma,
+                gammaSource,
+                exact == null ? Double.NaN : exact.seconds(),
+                exact != null && exact.cached()));
         for (int m : config.ms()) {
           if (m > data.n()) {
-            throw new IllegalArgumentException("m = " + m + " exceeds n = " + data.n() + " of " + spec.describe());
+            throw new IllegalArgumentException(
+                "m = " + m + " exceeds n = " + data.n() + " of " + spec.describe());
           }
           List<Integer> ells = config.ells().stream().filter(l -> l <= m).toList();
           for (String method : config.methods()) {
@@ -265,7 +531,8 @@ public final class LandmarkComparison {
             double[] seconds = new double[reps];
             double[] support = new double[reps];
             for (int r = 0; r < reps; r++) {
-              Spectra.Spectrum s = Spectra.nystrom(data, m, gamma, true, method, r + 1L, config.kmeansMaxIter());
+              Spectra.Spectrum s =
+                  Spectra.nystrom(data, m, gamma, true, method, r + 1L, config.kmeansMaxIter());
               seconds[r] = s.seconds();
               support[r] = s.support();
               double[] e = s.errors(maxEll);
@@ -282,9 +549,18 @@ public final class LandmarkComparison {
                   }
                 }
               }
-              progress.accept(String.format(Locale.ROOT, "%s, %s, m = %d, seed %d: fit %.2f s, %d landmarks, "
-                  + "R(%d) = %.6g", spec.id(), method, m, r + 1, s.seconds(), s.support(), ells.get(ells.size() - 1),
-                  err[ells.size() - 1][r]));
+              progress.accept(
+                  String.format(
+                      Locale.ROOT,
+                      "%s, %s, m = %d, seed %d: fit %.2f s, %d landmarks, " + "R(%d) = %.6g",
+                      spec.id(),
+                      method,
+                      m,
+                      r + 1,
+                      s.seconds(),
+                      s.support(),
+                      ells.get(ells.size() - 1),
+                      err[ells.size() - 1][r]));
             }
             for (int j = 0; j < ells.size(); j++) {
               int l = ells.get(j);
@@ -293,13 +569,35 @@ public final class LandmarkComparison {
               for (int r = 0; r < reps; r++) {
                 ratio[r] = err[j][r] / ex;
               }
-              rows.add(new Row(spec.id(), data.n(), gamma, method, m, l, Stats.mean(err[j]), Stats.sd(err[j]), ex,
-                  exactErr == null ? Double.NaN : Stats.mean(ratio), exactErr == null ? Double.NaN : Stats.sd(ratio),
-                  Stats.mean(seconds), Stats.sd(seconds), Stats.mean(support), reps));
+              rows.add(
+                  new Row(
+                      spec.id(),
+                      data.n(),
+                      gamma,
+                      method,
+                      m,
+                      l,
+                      Stats.mean(err[j]),
+                      Stats.sd(err[j]),
+                      ex,
+                      exactErr == null ? Double.NaN : Stats.mean(ratio),
+                      exactErr == null ? Double.NaN : Stats.sd(ratio),
+                      Stats.mean(seconds),
+                      Stats.sd(seconds),
+                      Stats.mean(support),
+                      reps));
             }
-            progress.accept(String.format(Locale.ROOT, "%s, %s, m = %d: fit %.2f s +- %.2f s; R/R_exact at l = %d: "
-                + "%.4f", spec.id(), method, m, Stats.mean(seconds), Stats.sd(seconds), ells.get(ells.size() - 1),
-                rows.get(rows.size() - 1).meanRatio()));
+            progress.accept(
+                String.format(
+                    Locale.ROOT,
+                    "%s, %s, m = %d: fit %.2f s +- %.2f s; R/R_exact at l = %d: " + "%.4f",
+                    spec.id(),
+                    method,
+                    m,
+                    Stats.mean(seconds),
+                    Stats.sd(seconds),
+                    ells.get(ells.size() - 1),
+                    rows.get(rows.size() - 1).meanRatio()));
           }
         }
       } finally {
@@ -308,81 +606,175 @@ public final class LandmarkComparison {
     }
     double wall = (System.nanoTime() - start) / 1e9;
     List<Path> files = new ArrayList<>();
-    Result result = new Result(config, blas, Environment.describe(loadAtStart), datasets, rows, checks, violations,
-        files, wall);
+    Result result =
+        new Result(
+            config,
+            blas,
+            Environment.describe(loadAtStart),
+            datasets,
+            rows,
+            checks,
+            violations,
+            files,
+            wall);
     if (config.out() != null) {
       files.addAll(write(result, config.out()));
       progress.accept("wrote " + files.size() + " files to " + config.out());
     }
-    progress.accept(String.format(Locale.ROOT, "Ky Fan: %d checks, %d violations; %.1f s in all", checks,
-        violations, wall));
+    progress.accept(
+        String.format(
+            Locale.ROOT,
+            "Ky Fan: %d checks, %d violations; %.1f s in all",
+            checks,
+            violations,
+            wall));
     return result;
   }
 
-  /** Writes {@code landmarks.csv}, {@code datasets.csv}, the charts and {@code summary.txt} into {@code dir}. */
+  /**
+   * Writes {@code landmarks.csv}, {@code datasets.csv}, the charts and {@code summary.txt} into
+   * {@code dir}.
+   */
   public static List<Path> write(Result result, Path dir) {
     List<Path> files = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     for (Row r : result.rows()) {
-      lines.add(Csv.row(r.dataset(), r.n(), r.gamma(), r.method(), r.m(), r.ell(), r.meanError(), r.sdError(),
-          r.exactError(), r.meanRatio(), r.sdRatio(), r.meanFitSeconds(), r.sdFitSeconds(), r.meanLandmarks(),
-          r.reps()));
+      lines.add(
+          Csv.row(
+              r.dataset(),
+              r.n(),
+              r.gamma(),
+              r.method(),
+              r.m(),
+              r.ell(),
+              r.meanError(),
+              r.sdError(),
+              r.exactError(),
+              r.meanRatio(),
+              r.sdRatio(),
+              r.meanFitSeconds(),
+              r.sdFitSeconds(),
+              r.meanLandmarks(),
+              r.reps()));
     }
-    files.add(Csv.write(dir.resolve("landmarks.csv"), "dataset,n,gamma,method,m,ell,mean_error,sd_error,exact_error,"
-        + "mean_ratio_to_exact,sd_ratio_to_exact,mean_fit_seconds,sd_fit_seconds,mean_landmarks,reps", lines));
+    files.add(
+        Csv.write(
+            dir.resolve("landmarks.csv"),
+            "dataset,n,gamma,method,m,ell,mean_error,sd_error,exact_error,"
+                + "mean_ratio_to_exact,sd_ratio_to_exact,mean_fit_seconds,sd_fit_seconds,mean_landmarks,reps",
+            lines));
     lines = new ArrayList<>();
     for (DatasetRow d : result.datasets()) {
-      lines.add(Csv.row(d.dataset(), "\"" + d.description() + "\"", d.n(), d.gamma(), "\"" + d.gammaSource() + "\"",
-          d.exactSeconds(), d.exactCached()));
+      lines.add(
+          Csv.row(
+              d.dataset(),
+              "\"" + d.description() + "\"",
+              d.n(),
+              d.gamma(),
+              "\"" + d.gammaSource() + "\"",
+              d.exactSeconds(),
+              d.exactCached()));
     }
-    files.add(Csv.write(dir.resolve("datasets.csv"), "dataset,description,n,gamma,gamma_source,exact_seconds,"
-        + "exact_cached", lines));
+    files.add(
+        Csv.write(
+            dir.resolve("datasets.csv"),
+            "dataset,description,n,gamma,gamma_source,exact_seconds," + "exact_cached",
+            lines));
     files.addAll(plots(result, dir));
     List<String> summary = new ArrayList<>();
     summary.add("BLAS = " + result.blas());
     summary.add("machine: " + result.environment());
     summary.add(String.format(Locale.ROOT, "wall time of the run: %.1f s", result.wallSeconds()));
-    summary.add(String.format(Locale.ROOT, "Ky Fan: %d checks, %d violations", result.kyFanChecks(),
-        result.kyFanViolations()));
+    summary.add(
+        String.format(
+            Locale.ROOT,
+            "Ky Fan: %d checks, %d violations",
+            result.kyFanChecks(),
+            result.kyFanViolations()));
     for (DatasetRow d : result.datasets()) {
-      summary.add(String.format(Locale.ROOT, "%s: %s, n = %d, gamma = %.6g (%s), exact %.1f s%s", d.dataset(),
-          d.description(), d.n(), d.gamma(), d.gammaSource(), d.exactSeconds(), d.exactCached() ? " (cached)" : ""));
+      summary.add(
+          String.format(
+              Locale.ROOT,
+              "%s: %s, n = %d, gamma = %.6g (%s), exact %.1f s%s",
+              d.dataset(),
+              d.description(),
+              d.n(),
+              d.gamma(),
+              d.gammaSource(),
+              d.exactSeconds(),
+              d.exactCached() ? " (cached)" : ""));
     }
     Config c = result.config();
-    files.add(Csv.write(dir.resolve("summary.txt"), "Landmark comparison: " + c.datasets() + ", methods "
-        + c.methods() + ", m = " + c.ms() + ", l = " + c.ells() + ", reps = " + c.reps() + ", kmeans maxIter = "
-        + (c.kmeansMaxIter() > 0 ? c.kmeansMaxIter() : "library default") + (c.limit() > 0 ? ", first " + c.limit()
-        + " images" : ""), summary));
+    files.add(
+        Csv.write(
+            dir.resolve("summary.txt"),
+            "Landmark comparison: "
+                + c.datasets()
+                + ", methods "
+                + c.methods()
+                + ", m = "
+                + c.ms()
+                + ", l = "
+                + c.ells()
+                + ", reps = "
+                + c.reps()
+                + ", kmeans maxIter = "
+                + (c.kmeansMaxIter() > 0 ? c.kmeansMaxIter() : "library default")
+                + (c.limit() > 0 ? ", first " + c.limit() + " images" : ""),
+            summary));
     return files;
   }
 
   /**
-   * Redraws the charts of a finished comparison from {@code landmarks.csv} and {@code datasets.csv} in
-   * {@code dir}, without fitting anything; the CSV files and {@code summary.txt} are left as they are.
+   * Redraws the charts of a finished comparison from {@code landmarks.csv} and {@code datasets.csv}
+   * in {@code dir}, without fitting anything; the CSV files and {@code summary.txt} are left as
+   * they are.
    */
   public static List<Path> replot(Path dir) {
     List<String[]> rowCells = Csv.read(dir.resolve("landmarks.csv"));
     List<Row> rows = new ArrayList<>();
     for (String[] c : rowCells) {
-      rows.add(new Row(c[0], Integer.parseInt(c[1]), Csv.parse(c[2]), c[3], Integer.parseInt(c[4]),
-          Integer.parseInt(c[5]), Csv.parse(c[6]), Csv.parse(c[7]), Csv.parse(c[8]), Csv.parse(c[9]),
-          Csv.parse(c[10]), Csv.parse(c[11]), Csv.parse(c[12]), Csv.parse(c[13]), Integer.parseInt(c[14])));
+      rows.add(
+          new Row(
+              c[0],
+              Integer.parseInt(c[1]),
+              Csv.parse(c[2]),
+              c[3],
+              Integer.parseInt(c[4]),
+              Integer.parseInt(c[5]),
+              Csv.parse(c[6]),
+              Csv.parse(c[7]),
+              Csv.parse(c[8]),
+              Csv.parse(c[9]),
+              Csv.parse(c[10]),
+              Csv.parse(c[11]),
+              Csv.parse(c[12]),
+              Csv.parse(c[13]),
+              Integer.parseInt(c[14])));
     }
     List<DatasetRow> datasets = new ArrayList<>();
     for (String[] c : Csv.read(dir.resolve("datasets.csv"))) {
-      datasets.add(new DatasetRow(c[0], c[1], Integer.parseInt(c[2]), Csv.parse(c[3]), c[4], Csv.parse(c[5]),
-          Boolean.parseBoolean(c[6])));
+      datasets.add(
+          new DatasetRow(
+              c[0],
+              c[1],
+              Integer.parseInt(c[2]),
+              Csv.parse(c[3]),
+              c[4],
+              Csv.parse(c[5]),
+              Boolean.parseBoolean(c[6])));
     }
     if (rows.isEmpty() || datasets.isEmpty()) {
-      throw new IllegalArgumentException("no comparison to redraw in " + dir + " (landmarks.csv or datasets.csv "
-          + "is empty)");
+      throw new IllegalArgumentException(
+          "no comparison to redraw in " + dir + " (landmarks.csv or datasets.csv " + "is empty)");
     }
-    Config config = Config.defaults()
-        .withDatasets(List.of("mnist:0"))
-        .withMs(rows.stream().map(Row::m).distinct().toList())
-        .withElls(rows.stream().map(Row::ell).distinct().toList())
-        .withMethods(rows.stream().map(Row::method).distinct().toList())
-        .withReps(rows.get(0).reps());
+    Config config =
+        Config.defaults()
+            .withDatasets(List.of("mnist:0"))
+            .withMs(rows.stream().map(Row::m).distinct().toList())
+            .withElls(rows.stream().map(Row::ell).distinct().toList())
+            .withMethods(rows.stream().map(Row::method).distinct().toList())
+            .withReps(rows.get(0).reps());
     return plots(new Result(config, "", "", datasets, rows, 0, 0, List.of(), 0), dir);
   }
 
@@ -400,23 +792,48 @@ public final class LandmarkComparison {
           }
           categories.add("m=" + m + ", l=" + l);
           for (String method : c.methods()) {
-            Row row = result.rows().stream().filter(r -> r.dataset().equals(d.dataset()) && r.method().equals(method)
-                && r.m() == m && r.ell() == l).findFirst().orElseThrow();
+            Row row =
+                result.rows().stream()
+                    .filter(
+                        r ->
+                            r.dataset().equals(d.dataset())
+                                && r.method().equals(method)
+                                && r.m() == m
+                                && r.ell() == l)
+                    .findFirst()
+                    .orElseThrow();
             double value = haveRatios ? 100 * (row.meanRatio() - 1) : row.meanError();
             double error = 2 * (haveRatios ? 100 * row.sdRatio() : row.sdError());
-            perMethod.computeIfAbsent(method, k -> new ArrayList<>()).add(new double[] {value, error});
+            perMethod
+                .computeIfAbsent(method, k -> new ArrayList<>())
+                .add(new double[] {value, error});
           }
         }
       }
       List<Charts.Bars> bars = new ArrayList<>();
       for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-        bars.add(new Charts.Bars(e.getKey(), e.getValue().stream().mapToDouble(v -> v[0]).toArray(),
-            e.getValue().stream().mapToDouble(v -> v[1]).toArray()));
+        bars.add(
+            new Charts.Bars(
+                e.getKey(),
+                e.getValue().stream().mapToDouble(v -> v[0]).toArray(),
+                e.getValue().stream().mapToDouble(v -> v[1]).toArray()));
       }
-      files.add(Charts.barChart(dir.resolve("landmarks_" + d.dataset() + ".png"), new Charts.Axes(String.format(
-          Locale.ROOT, "%s (n = %d, gamma = %.3g): centred Nystrom error, mean +- 2 sd of %d seeds", d.description(),
-          d.n(), d.gamma(), c.reps()), "landmarks m, components l", haveRatios
-          ? "excess over exact KPCA: R(l) / R_exact(l) - 1 (%)" : "R(l)", false), categories, bars));
+      files.add(
+          Charts.barChart(
+              dir.resolve("landmarks_" + d.dataset() + ".png"),
+              new Charts.Axes(
+                  String.format(
+                      Locale.ROOT,
+                      "%s (n = %d, gamma = %.3g): centred Nystrom error, mean +- 2 sd of %d seeds",
+                      d.description(),
+                      d.n(),
+                      d.gamma(),
+                      c.reps()),
+                  "landmarks m, components l",
+                  haveRatios ? "excess over exact KPCA: R(l) / R_exact(l) - 1 (%)" : "R(l)",
+                  false),
+              categories,
+              bars));
     }
     List<String> categories = new ArrayList<>();
     Map<String, List<double[]>> perMethod = new LinkedHashMap<>();
@@ -424,20 +841,37 @@ public final class LandmarkComparison {
       for (int m : c.ms()) {
         categories.add(d.dataset() + ", m=" + m);
         for (String method : c.methods()) {
-          Row row = result.rows().stream().filter(r -> r.dataset().equals(d.dataset()) && r.method().equals(method)
-              && r.m() == m).findFirst().orElseThrow();
-          perMethod.computeIfAbsent(method, k -> new ArrayList<>()).add(new double[] {row.meanFitSeconds(),
-              row.sdFitSeconds()});
+          Row row =
+              result.rows().stream()
+                  .filter(
+                      r ->
+                          r.dataset().equals(d.dataset())
+                              && r.method().equals(method)
+                              && r.m() == m)
+                  .findFirst()
+                  .orElseThrow();
+          perMethod
+              .computeIfAbsent(method, k -> new ArrayList<>())
+              .add(new double[] {row.meanFitSeconds(), row.sdFitSeconds()});
         }
       }
     }
     List<Charts.Bars> bars = new ArrayList<>();
     for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-      bars.add(new Charts.Bars(e.getKey(), e.getValue().stream().mapToDouble(v -> v[0]).toArray(), null));
+      bars.add(
+          new Charts.Bars(
+              e.getKey(), e.getValue().stream().mapToDouble(v -> v[0]).toArray(), null));
     }
-    files.add(Charts.barChart(dir.resolve("landmarks_fit_time.png"), new Charts.Axes(
-        "Fit time per seed (mean of " + c.reps() + "), centred Nystrom kernel PCA", "data set, landmarks m",
-        "seconds (log scale)", true), categories, bars));
+    files.add(
+        Charts.barChart(
+            dir.resolve("landmarks_fit_time.png"),
+            new Charts.Axes(
+                "Fit time per seed (mean of " + c.reps() + "), centred Nystrom kernel PCA",
+                "data set, landmarks m",
+                "seconds (log scale)",
+                true),
+            categories,
+            bars));
     return files;
   }
 }

@@ -3,8 +3,7 @@ package io.github.sparkkpca.examples.reproduce;
 /** Mean and sample standard deviation over repetitions. */
 final class Stats {
 
-  private Stats() {
-  }
+  private Stats() {}
 
   static double mean(double[] values) {
     double s = 0;

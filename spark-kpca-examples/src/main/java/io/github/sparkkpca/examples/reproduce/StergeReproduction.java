@@ -15,24 +15,26 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The experiment of Sterge, Sriperumbudur, Rosasco and Rudi, <i>Gain with no Pain: Efficiency of
  * Kernel-PCA by Nyström Sampling</i> (AISTATS 2020, Section 5, Figures 1 and 2): the empirical
- * (training-set) reconstruction error of exact kernel PCA and of Nyström kernel PCA with m uniformly
- * sampled landmarks, for ℓ = 1..m components, on MNIST training digits 5 (n = 5421) and 2 (n = 5958),
- * Gaussian kernel exp(−γ‖x−y‖²) with γ = 1e-7 on raw 0–255 pixels, m ∈ {100, 500, 1000}, mean ± 2 sd over
- * R repetitions (seeds 1..R; the paper used 100). Both the paper's uncentred setting and the centred one.
+ * (training-set) reconstruction error of exact kernel PCA and of Nyström kernel PCA with m
+ * uniformly sampled landmarks, for ℓ = 1..m components, on MNIST training digits 5 (n = 5421) and 2
+ * (n = 5958), Gaussian kernel exp(−γ‖x−y‖²) with γ = 1e-7 on raw 0–255 pixels, m ∈ {100, 500,
+ * 1000}, mean ± 2 sd over R repetitions (seeds 1..R; the paper used 100). Both the paper's
+ * uncentred setting and the centred one.
  *
  * <p>Errors are the paper's eqs. (18) and (19): R(ℓ) = (1/n) tr K − Σ_{i≤ℓ} λ_i, with λ the exact
- * eigenvalues of K/n, respectively the Nyström eigenvalues (of the covariance compressed onto the span of
- * the landmarks' feature vectors). Centred: tr K becomes tr HKH (exact; for Nyström the library's total,
- * an upper bound) and the eigenvalues are those of the centred problem.
+ * eigenvalues of K/n, respectively the Nyström eigenvalues (of the covariance compressed onto the
+ * span of the landmarks' feature vectors). Centred: tr K becomes tr HKH (exact; for Nyström the
+ * library's total, an upper bound) and the eigenvalues are those of the centred problem.
  *
- * <p><b>Ky Fan check.</b> The Nyström eigenvalues are those of a compression of the covariance operator,
- * so by the Ky Fan maximum principle (Cauchy interlacing) Σ_{i≤ℓ} λ_{i,m} ≤ Σ_{i≤ℓ} λ_i and the Nyström
- * error is never below the exact one. Every ℓ of every repetition is checked, with tolerance
- * 1e-9·R_exact(ℓ) + 1e-15·total; violations are counted (0 expected).
+ * <p><b>Ky Fan check.</b> The Nyström eigenvalues are those of a compression of the covariance
+ * operator, so by the Ky Fan maximum principle (Cauchy interlacing) Σ_{i≤ℓ} λ_{i,m} ≤ Σ_{i≤ℓ} λ_i
+ * and the Nyström error is never below the exact one. Every ℓ of every repetition is checked, with
+ * tolerance 1e-9·R_exact(ℓ) + 1e-15·total; violations are counted (0 expected).
  *
- * <p><b>The paper's "surprisingly better" remark.</b> The quantity Σ_{ℓ&lt;i≤r} λ_{i,m} (the Nyström error
- * without the residual (1/n) tr(K − K̃) of projecting onto the landmarks' span) is reported alongside as
- * a diagnostic: it reaches 0 at ℓ = m and so drops below the exact error for large ℓ.
+ * <p><b>The paper's "surprisingly better" remark.</b> The quantity Σ_{ℓ&lt;i≤r} λ_{i,m} (the
+ * Nyström error without the residual (1/n) tr(K − K̃) of projecting onto the landmarks' span) is
+ * reported alongside as a diagnostic: it reaches 0 at ℓ = m and so drops below the exact error for
+ * large ℓ.
  *
  * <p>Use from a notebook: {@code StergeReproduction.run(spark, StergeReproduction.Config.defaults()
  * .withReps(3).withOut(Path.of("out")))}; the command line is {@code spark-kpca reproduce sterge}.
@@ -41,10 +43,10 @@ public final class StergeReproduction {
 
   /** The two settings. */
   public static final String UNCENTRED = "uncentred";
+
   public static final String CENTRED = "centred";
 
-  private StergeReproduction() {
-  }
+  private StergeReproduction() {}
 
   /**
    * What to run.
@@ -60,8 +62,17 @@ public final class StergeReproduction {
    * @param exactCache directory caching exact spectra between runs, or null for none
    * @param out output directory for the CSV files and charts, or null to write nothing
    */
-  public record Config(List<Integer> digits, List<Integer> ms, int reps, double gamma, int limit,
-      List<String> settings, Path mnistDir, int partitions, Path exactCache, Path out) {
+  public record Config(
+      List<Integer> digits,
+      List<Integer> ms,
+      int reps,
+      double gamma,
+      int limit,
+      List<String> settings,
+      Path mnistDir,
+      int partitions,
+      Path exactCache,
+      Path out) {
 
     public Config {
       digits = List.copyOf(digits);
@@ -83,7 +94,8 @@ public final class StergeReproduction {
       }
       for (String s : settings) {
         if (!s.equals(UNCENTRED) && !s.equals(CENTRED)) {
-          throw new IllegalArgumentException("settings are " + UNCENTRED + " and " + CENTRED + ", got '" + s + "'");
+          throw new IllegalArgumentException(
+              "settings are " + UNCENTRED + " and " + CENTRED + ", got '" + s + "'");
         }
       }
       if (reps < 1) {
@@ -99,8 +111,17 @@ public final class StergeReproduction {
 
     /** The paper's experiment with 10 repetitions, both settings, nothing written. */
     public static Config defaults() {
-      return new Config(List.of(5, 2), List.of(100, 500, 1000), 10, 1e-7, 0, List.of(UNCENTRED, CENTRED),
-          MnistIdx.defaultDirectory(), 0, null, null);
+      return new Config(
+          List.of(5, 2),
+          List.of(100, 500, 1000),
+          10,
+          1e-7,
+          0,
+          List.of(UNCENTRED, CENTRED),
+          MnistIdx.defaultDirectory(),
+          0,
+          null,
+          null);
     }
 
     public Config withDigits(List<Integer> v) {
@@ -108,19 +129,23 @@ public final class StergeReproduction {
     }
 
     public Config withMs(List<Integer> v) {
-      return new Config(digits, v, reps, gamma, limit, settings, mnistDir, partitions, exactCache, out);
+      return new Config(
+          digits, v, reps, gamma, limit, settings, mnistDir, partitions, exactCache, out);
     }
 
     public Config withReps(int v) {
-      return new Config(digits, ms, v, gamma, limit, settings, mnistDir, partitions, exactCache, out);
+      return new Config(
+          digits, ms, v, gamma, limit, settings, mnistDir, partitions, exactCache, out);
     }
 
     public Config withGamma(double v) {
-      return new Config(digits, ms, reps, v, limit, settings, mnistDir, partitions, exactCache, out);
+      return new Config(
+          digits, ms, reps, v, limit, settings, mnistDir, partitions, exactCache, out);
     }
 
     public Config withLimit(int v) {
-      return new Config(digits, ms, reps, gamma, v, settings, mnistDir, partitions, exactCache, out);
+      return new Config(
+          digits, ms, reps, gamma, v, settings, mnistDir, partitions, exactCache, out);
     }
 
     public Config withSettings(List<String> v) {
@@ -140,7 +165,8 @@ public final class StergeReproduction {
     }
 
     public Config withOut(Path v) {
-      return new Config(digits, ms, reps, gamma, limit, settings, mnistDir, partitions, exactCache, v);
+      return new Config(
+          digits, ms, reps, gamma, limit, settings, mnistDir, partitions, exactCache, v);
     }
 
     int maxM() {
@@ -152,27 +178,46 @@ public final class StergeReproduction {
    * One row of {@code reconstruction_error.csv}: the error at ℓ components over the repetitions.
    * For {@code exact}, m is n (all points), sd is 0 and reps is 1.
    */
-  public record ErrorRow(int digit, String setting, String method, int m, int ell, double mean, double sd,
-      double lower, double upper, int reps) {
-  }
+  public record ErrorRow(
+      int digit,
+      String setting,
+      String method,
+      int m,
+      int ell,
+      double mean,
+      double sd,
+      double lower,
+      double upper,
+      int reps) {}
 
   /** One row of {@code runtime.csv}: wall time of one fit (for exact, m is n). */
-  public record RuntimeRow(int digit, String setting, String method, int m, double meanSeconds,
-      double sdSeconds, int reps) {
-  }
+  public record RuntimeRow(
+      int digit,
+      String setting,
+      String method,
+      int m,
+      double meanSeconds,
+      double sdSeconds,
+      int reps) {}
 
   /**
-   * One row of {@code kyfan.csv}: the Ky Fan checks of one (digit, setting, m), over ℓ = 1..m and all
-   * repetitions.
+   * One row of {@code kyfan.csv}: the Ky Fan checks of one (digit, setting, m), over ℓ = 1..m and
+   * all repetitions.
    *
    * @param checks number of (ℓ, repetition) pairs checked
    * @param violations how many had R_nys(ℓ) &lt; R_exact(ℓ) beyond the tolerance
    * @param partialSumViolations how many had Σ_{i≤ℓ} λ_{i,m} > Σ_{i≤ℓ} λ_i beyond the tolerance
    * @param minRelativeMargin the smallest (R_nys(ℓ) − R_exact(ℓ)) / R_exact(ℓ) seen
    */
-  public record KyFanRow(int digit, String setting, int m, int reps, long checks, long violations,
-      long partialSumViolations, double minRelativeMargin) {
-  }
+  public record KyFanRow(
+      int digit,
+      String setting,
+      int m,
+      int reps,
+      long checks,
+      long violations,
+      long partialSumViolations,
+      double minRelativeMargin) {}
 
   /**
    * One row of {@code error_variants.csv}, means over the repetitions at ℓ ≤ m.
@@ -180,40 +225,73 @@ public final class StergeReproduction {
    * @param exact R_exact(ℓ) (eq. 18)
    * @param nystrom R_nys(ℓ) = total − Σ_{i≤ℓ} λ_{i,m} (eq. 19)
    * @param withinSpan Σ_{ℓ&lt;i≤r} λ_{i,m}: eq. 19 without the Nyström residual
-   * @param residual total − Σ_i λ_{i,m}: the Nyström residual (1/n) tr(K − K̃) (centred: its analogue)
+   * @param residual total − Σ_i λ_{i,m}: the Nyström residual (1/n) tr(K − K̃) (centred: its
+   *     analogue)
    */
-  public record VariantRow(int digit, String setting, int m, int ell, double exact, double nystrom,
-      double withinSpan, double residual) {
-  }
+  public record VariantRow(
+      int digit,
+      String setting,
+      int m,
+      int ell,
+      double exact,
+      double nystrom,
+      double withinSpan,
+      double residual) {}
 
   /**
-   * One row of {@code error_variants_summary.csv}: where the residual-free variant first drops below the
-   * exact error and below half of it (0: never), its ratio to the exact error at ℓ = 1, and where eq. (19)
-   * drops below the exact error (0: never, as Ky Fan demands).
+   * One row of {@code error_variants_summary.csv}: where the residual-free variant first drops
+   * below the exact error and below half of it (0: never), its ratio to the exact error at ℓ = 1,
+   * and where eq. (19) drops below the exact error (0: never, as Ky Fan demands).
    */
-  public record CrossingRow(int digit, String setting, int m, int firstEllWithinSpanBelowExact,
-      int firstEllWithinSpanBelowHalfExact, double withinSpanOverExactAtEll1, int firstEllNystromBelowExact,
-      double exactAtM, double nystromAtM, double withinSpanAtM) {
-  }
+  public record CrossingRow(
+      int digit,
+      String setting,
+      int m,
+      int firstEllWithinSpanBelowExact,
+      int firstEllWithinSpanBelowHalfExact,
+      double withinSpanOverExactAtEll1,
+      int firstEllNystromBelowExact,
+      double exactAtM,
+      double nystromAtM,
+      double withinSpanAtM) {}
 
   /**
    * One row of {@code exact_spectrum.csv}: diagnostics of the exact reference.
    *
    * @param lambdaMin the smallest eigenvalue kept (above 1e-12·λ_max)
-   * @param traceGap total − Σ of all kept eigenvalues: what the kept spectrum does not explain (rounding,
-   *     dropped or negative eigenvalues)
+   * @param traceGap total − Σ of all kept eigenvalues: what the kept spectrum does not explain
+   *     (rounding, dropped or negative eigenvalues)
    */
-  public record ExactRow(int digit, String setting, long n, int rank, int dropped, double lambdaMax,
-      double lambdaMin, double total, double spectrumSum, double traceGap, double seconds, boolean cached) {
-  }
+  public record ExactRow(
+      int digit,
+      String setting,
+      long n,
+      int rank,
+      int dropped,
+      double lambdaMax,
+      double lambdaMin,
+      double total,
+      double spectrumSum,
+      double traceGap,
+      double seconds,
+      boolean cached) {}
 
   /**
-   * Everything the run produced; {@code environment} names the cores and the load the times were taken
-   * under.
+   * Everything the run produced; {@code environment} names the cores and the load the times were
+   * taken under.
    */
-  public record Result(Config config, String blas, String environment, List<ErrorRow> errors, List<RuntimeRow> runtimes,
-      List<KyFanRow> kyFan, List<VariantRow> variants, List<CrossingRow> crossings, List<ExactRow> exact,
-      List<Path> files, double wallSeconds) {
+  public record Result(
+      Config config,
+      String blas,
+      String environment,
+      List<ErrorRow> errors,
+      List<RuntimeRow> runtimes,
+      List<KyFanRow> kyFan,
+      List<VariantRow> variants,
+      List<CrossingRow> crossings,
+      List<ExactRow> exact,
+      List<Path> files,
+      double wallSeconds) {
 
     /** Ky Fan checks over all digits, settings, m, ℓ and repetitions. */
     public long kyFanChecks() {
@@ -237,8 +315,17 @@ public final class StergeReproduction {
     long start = System.nanoTime();
     String blas = Blas.implementation();
     String loadAtStart = Environment.load();
-    progress.accept("BLAS = " + blas + "; gamma = " + config.gamma() + ", m = " + config.ms() + ", reps = "
-        + config.reps() + ", settings = " + config.settings());
+    progress.accept(
+        "BLAS = "
+            + blas
+            + "; gamma = "
+            + config.gamma()
+            + ", m = "
+            + config.ms()
+            + ", reps = "
+            + config.reps()
+            + ", settings = "
+            + config.settings());
     List<ErrorRow> errors = new ArrayList<>();
     List<RuntimeRow> runtimes = new ArrayList<>();
     List<KyFanRow> kyFan = new ArrayList<>();
@@ -248,17 +335,31 @@ public final class StergeReproduction {
     List<Path> files = new ArrayList<>();
     int maxM = config.maxM();
     for (int digit : config.digits()) {
-      ImageData data = ImageData.load(spark, new ImageData.Spec("mnist", digit, 0, config.limit()),
-          config.mnistDir(), null, config.partitions());
+      ImageData data =
+          ImageData.load(
+              spark,
+              new ImageData.Spec("mnist", digit, 0, config.limit()),
+              config.mnistDir(),
+              null,
+              config.partitions());
       try {
-        progress.accept(String.format(Locale.ROOT, "MNIST digit %d: n = %d, d = %d", digit, data.n(), data.dim()));
+        progress.accept(
+            String.format(
+                Locale.ROOT, "MNIST digit %d: n = %d, d = %d", digit, data.n(), data.dim()));
         if (maxM > data.n()) {
-          throw new IllegalArgumentException("m = " + maxM + " exceeds n = " + data.n() + " of MNIST digit " + digit
-              + (config.limit() > 0 ? " (limit " + config.limit() + ")" : ""));
+          throw new IllegalArgumentException(
+              "m = "
+                  + maxM
+                  + " exceeds n = "
+                  + data.n()
+                  + " of MNIST digit "
+                  + digit
+                  + (config.limit() > 0 ? " (limit " + config.limit() + ")" : ""));
         }
         for (String setting : config.settings()) {
           boolean centred = setting.equals(CENTRED);
-          Spectra.Spectrum exact = Spectra.exact(data, config.gamma(), centred, config.exactCache(), progress);
+          Spectra.Spectrum exact =
+              Spectra.exact(data, config.gamma(), centred, config.exactCache(), progress);
           double[] exactErr = exact.errors(maxM);
           double[] exactCum = partialSums(exact.eigenvalues(), maxM);
           exactRows.add(exactRow(digit, setting, exact));
@@ -280,7 +381,8 @@ public final class StergeReproduction {
             long sumViolations = 0;
             double minMargin = Double.POSITIVE_INFINITY;
             for (int r = 0; r < reps; r++) {
-              Spectra.Spectrum s = Spectra.nystrom(data, m, config.gamma(), centred, "uniform", r + 1L, 0);
+              Spectra.Spectrum s =
+                  Spectra.nystrom(data, m, config.gamma(), centred, "uniform", r + 1L, 0);
               seconds[r] = s.seconds();
               err[r] = s.errors(m);
               double[] cum = partialSums(s.eigenvalues(), m);
@@ -297,22 +399,51 @@ public final class StergeReproduction {
                 if (err[r][l - 1] < ex - tol) {
                   violations++;
                 }
-                if (cum[l - 1] > exactCum[l - 1] + 1e-9 * Math.abs(exactCum[l - 1]) + 1e-15 * Math.abs(exact.total())) {
+                if (cum[l - 1]
+                    > exactCum[l - 1]
+                        + 1e-9 * Math.abs(exactCum[l - 1])
+                        + 1e-15 * Math.abs(exact.total())) {
                   sumViolations++;
                 }
                 if (Math.abs(ex) > 0) {
                   minMargin = Math.min(minMargin, (err[r][l - 1] - ex) / Math.abs(ex));
                 }
               }
-              progress.accept(String.format(Locale.ROOT, "digit %d, %s, m = %d, rep %d/%d: fit %.2f s, rank %d, "
-                  + "R(%d) = %.6g (exact %.6g)", digit, setting, m, r + 1, reps, s.seconds(), s.rank(), m,
-                  Math.max(0, err[r][m - 1]), Math.max(0, exactErr[m - 1])));
+              progress.accept(
+                  String.format(
+                      Locale.ROOT,
+                      "digit %d, %s, m = %d, rep %d/%d: fit %.2f s, rank %d, "
+                          + "R(%d) = %.6g (exact %.6g)",
+                      digit,
+                      setting,
+                      m,
+                      r + 1,
+                      reps,
+                      s.seconds(),
+                      s.rank(),
+                      m,
+                      Math.max(0, err[r][m - 1]),
+                      Math.max(0, exactErr[m - 1])));
             }
-            kyFan.add(new KyFanRow(digit, setting, m, reps, checks, violations, sumViolations, minMargin));
-            progress.accept(String.format(Locale.ROOT, "digit %d, %s, m = %d: Ky Fan %d checks, %d violations "
-                + "(smallest relative margin %.3g); fit %.2f s +- %.2f s", digit, setting, m, checks, violations,
-                minMargin, Stats.mean(seconds), Stats.sd(seconds)));
-            runtimes.add(new RuntimeRow(digit, setting, "nystrom", m, Stats.mean(seconds), Stats.sd(seconds), reps));
+            kyFan.add(
+                new KyFanRow(
+                    digit, setting, m, reps, checks, violations, sumViolations, minMargin));
+            progress.accept(
+                String.format(
+                    Locale.ROOT,
+                    "digit %d, %s, m = %d: Ky Fan %d checks, %d violations "
+                        + "(smallest relative margin %.3g); fit %.2f s +- %.2f s",
+                    digit,
+                    setting,
+                    m,
+                    checks,
+                    violations,
+                    minMargin,
+                    Stats.mean(seconds),
+                    Stats.sd(seconds)));
+            runtimes.add(
+                new RuntimeRow(
+                    digit, setting, "nystrom", m, Stats.mean(seconds), Stats.sd(seconds), reps));
             int firstWithin = 0;
             int firstHalf = 0;
             int firstNys = 0;
@@ -330,9 +461,28 @@ public final class StergeReproduction {
               double sd = Stats.sd(at);
               nysMean[l - 1] = mean;
               withinMean[l - 1] = Stats.mean(w);
-              errors.add(new ErrorRow(digit, setting, "nystrom", m, l, mean, sd, mean - 2 * sd, mean + 2 * sd, reps));
-              variants.add(new VariantRow(digit, setting, m, l, exactClamped[l - 1], mean, withinMean[l - 1],
-                  meanResidual));
+              errors.add(
+                  new ErrorRow(
+                      digit,
+                      setting,
+                      "nystrom",
+                      m,
+                      l,
+                      mean,
+                      sd,
+                      mean - 2 * sd,
+                      mean + 2 * sd,
+                      reps));
+              variants.add(
+                  new VariantRow(
+                      digit,
+                      setting,
+                      m,
+                      l,
+                      exactClamped[l - 1],
+                      mean,
+                      withinMean[l - 1],
+                      meanResidual));
               if (firstWithin == 0 && withinMean[l - 1] < exactClamped[l - 1]) {
                 firstWithin = l;
               }
@@ -343,8 +493,18 @@ public final class StergeReproduction {
                 firstNys = l;
               }
             }
-            crossings.add(new CrossingRow(digit, setting, m, firstWithin, firstHalf,
-                withinMean[0] / exactClamped[0], firstNys, exactClamped[m - 1], nysMean[m - 1], withinMean[m - 1]));
+            crossings.add(
+                new CrossingRow(
+                    digit,
+                    setting,
+                    m,
+                    firstWithin,
+                    firstHalf,
+                    withinMean[0] / exactClamped[0],
+                    firstNys,
+                    exactClamped[m - 1],
+                    nysMean[m - 1],
+                    withinMean[m - 1]));
           }
         }
       } finally {
@@ -352,14 +512,30 @@ public final class StergeReproduction {
       }
     }
     double wall = (System.nanoTime() - start) / 1e9;
-    Result result = new Result(config, blas, Environment.describe(loadAtStart), errors, runtimes, kyFan, variants,
-        crossings, exactRows, files, wall);
+    Result result =
+        new Result(
+            config,
+            blas,
+            Environment.describe(loadAtStart),
+            errors,
+            runtimes,
+            kyFan,
+            variants,
+            crossings,
+            exactRows,
+            files,
+            wall);
     if (config.out() != null) {
       files.addAll(write(result, config.out()));
       progress.accept("wrote " + files.size() + " files to " + config.out());
     }
-    progress.accept(String.format(Locale.ROOT, "Ky Fan: %d checks, %d violations; %.1f s in all",
-        result.kyFanChecks(), result.kyFanViolations(), wall));
+    progress.accept(
+        String.format(
+            Locale.ROOT,
+            "Ky Fan: %d checks, %d violations; %.1f s in all",
+            result.kyFanChecks(),
+            result.kyFanViolations(),
+            wall));
     return result;
   }
 
@@ -378,55 +554,133 @@ public final class StergeReproduction {
   private static ExactRow exactRow(int digit, String setting, Spectra.Spectrum s) {
     double[] ev = s.eigenvalues();
     double sum = s.spectrumSum();
-    return new ExactRow(digit, setting, s.n(), s.rank(), s.dropped(), ev.length > 0 ? ev[0] : Double.NaN,
-        ev.length > 0 ? ev[ev.length - 1] : Double.NaN, s.total(), sum, s.total() - sum, s.seconds(), s.cached());
+    return new ExactRow(
+        digit,
+        setting,
+        s.n(),
+        s.rank(),
+        s.dropped(),
+        ev.length > 0 ? ev[0] : Double.NaN,
+        ev.length > 0 ? ev[ev.length - 1] : Double.NaN,
+        s.total(),
+        sum,
+        s.total() - sum,
+        s.seconds(),
+        s.cached());
   }
 
-  /** Writes the CSV files, the charts and {@code summary.txt} into {@code dir}; returns their paths. */
+  /**
+   * Writes the CSV files, the charts and {@code summary.txt} into {@code dir}; returns their paths.
+   */
   public static List<Path> write(Result result, Path dir) {
     List<Path> files = new ArrayList<>();
     List<String> rows = new ArrayList<>();
     for (ErrorRow e : result.errors()) {
-      rows.add(Csv.row(e.digit(), e.setting(), e.method(), e.m(), e.ell(), e.mean(), e.sd(), e.lower(), e.upper(),
-          e.reps()));
+      rows.add(
+          Csv.row(
+              e.digit(),
+              e.setting(),
+              e.method(),
+              e.m(),
+              e.ell(),
+              e.mean(),
+              e.sd(),
+              e.lower(),
+              e.upper(),
+              e.reps()));
     }
-    files.add(Csv.write(dir.resolve("reconstruction_error.csv"),
-        "digit,setting,method,m,ell,mean,sd,lower,upper,reps", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("reconstruction_error.csv"),
+            "digit,setting,method,m,ell,mean,sd,lower,upper,reps",
+            rows));
     rows = new ArrayList<>();
     for (RuntimeRow r : result.runtimes()) {
       rows.add(Csv.row(r.digit(), r.setting(), r.method(), r.m(), r.meanSeconds(), r.sdSeconds()));
     }
-    files.add(Csv.write(dir.resolve("runtime.csv"), "digit,setting,method,m,mean_seconds,sd_seconds", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("runtime.csv"), "digit,setting,method,m,mean_seconds,sd_seconds", rows));
     rows = new ArrayList<>();
     for (KyFanRow k : result.kyFan()) {
-      rows.add(Csv.row(k.digit(), k.setting(), k.m(), k.reps(), k.checks(), k.violations(),
-          k.partialSumViolations(), k.minRelativeMargin()));
+      rows.add(
+          Csv.row(
+              k.digit(),
+              k.setting(),
+              k.m(),
+              k.reps(),
+              k.checks(),
+              k.violations(),
+              k.partialSumViolations(),
+              k.minRelativeMargin()));
     }
-    files.add(Csv.write(dir.resolve("kyfan.csv"),
-        "digit,setting,m,reps,checks,violations,partial_sum_violations,min_relative_margin", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("kyfan.csv"),
+            "digit,setting,m,reps,checks,violations,partial_sum_violations,min_relative_margin",
+            rows));
     rows = new ArrayList<>();
     for (ExactRow x : result.exact()) {
-      rows.add(Csv.row(x.digit(), x.setting(), x.n(), x.rank(), x.dropped(), x.lambdaMax(), x.lambdaMin(),
-          x.total(), x.spectrumSum(), x.traceGap(), x.seconds(), x.cached()));
+      rows.add(
+          Csv.row(
+              x.digit(),
+              x.setting(),
+              x.n(),
+              x.rank(),
+              x.dropped(),
+              x.lambdaMax(),
+              x.lambdaMin(),
+              x.total(),
+              x.spectrumSum(),
+              x.traceGap(),
+              x.seconds(),
+              x.cached()));
     }
-    files.add(Csv.write(dir.resolve("exact_spectrum.csv"),
-        "digit,setting,n,rank,dropped,lambda_max,lambda_min_kept,total,spectrum_sum,trace_gap,seconds,cached", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("exact_spectrum.csv"),
+            "digit,setting,n,rank,dropped,lambda_max,lambda_min_kept,total,spectrum_sum,trace_gap,seconds,cached",
+            rows));
     rows = new ArrayList<>();
     for (VariantRow v : result.variants()) {
-      rows.add(Csv.row(v.digit(), v.setting(), v.m(), v.ell(), v.exact(), v.nystrom(), v.withinSpan(), v.residual()));
+      rows.add(
+          Csv.row(
+              v.digit(),
+              v.setting(),
+              v.m(),
+              v.ell(),
+              v.exact(),
+              v.nystrom(),
+              v.withinSpan(),
+              v.residual()));
     }
-    files.add(Csv.write(dir.resolve("error_variants.csv"),
-        "digit,setting,m,ell,exact,nystrom_eq19,nystrom_without_residual,nystrom_residual", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("error_variants.csv"),
+            "digit,setting,m,ell,exact,nystrom_eq19,nystrom_without_residual,nystrom_residual",
+            rows));
     rows = new ArrayList<>();
     for (CrossingRow c : result.crossings()) {
-      rows.add(Csv.row(c.digit(), c.setting(), c.m(), c.firstEllWithinSpanBelowExact(),
-          c.firstEllWithinSpanBelowHalfExact(), c.withinSpanOverExactAtEll1(), c.firstEllNystromBelowExact(),
-          c.exactAtM(), c.nystromAtM(), c.withinSpanAtM()));
+      rows.add(
+          Csv.row(
+              c.digit(),
+              c.setting(),
+              c.m(),
+              c.firstEllWithinSpanBelowExact(),
+              c.firstEllWithinSpanBelowHalfExact(),
+              c.withinSpanOverExactAtEll1(),
+              c.firstEllNystromBelowExact(),
+              c.exactAtM(),
+              c.nystromAtM(),
+              c.withinSpanAtM()));
     }
-    files.add(Csv.write(dir.resolve("error_variants_summary.csv"),
-        "digit,setting,m,first_ell_without_residual_below_exact,first_ell_without_residual_below_half_exact,"
-            + "without_residual_over_exact_at_ell1,first_ell_eq19_below_exact,exact_at_m,nystrom_eq19_at_m,"
-            + "nystrom_without_residual_at_m", rows));
+    files.add(
+        Csv.write(
+            dir.resolve("error_variants_summary.csv"),
+            "digit,setting,m,first_ell_without_residual_below_exact,first_ell_without_residual_below_half_exact,"
+                + "without_residual_over_exact_at_ell1,first_ell_eq19_below_exact,exact_at_m,nystrom_eq19_at_m,"
+                + "nystrom_without_residual_at_m",
+            rows));
     files.addAll(plots(result, dir));
     files.add(writeSummary(result, dir.resolve("summary.txt")));
     return files;
@@ -437,44 +691,114 @@ public final class StergeReproduction {
     Config c = result.config();
     for (int digit : c.digits()) {
       for (String setting : c.settings()) {
-        List<ErrorRow> exact = result.errors().stream()
-            .filter(e -> e.digit() == digit && e.setting().equals(setting) && e.method().equals("exact")).toList();
+        List<ErrorRow> exact =
+            result.errors().stream()
+                .filter(
+                    e ->
+                        e.digit() == digit
+                            && e.setting().equals(setting)
+                            && e.method().equals("exact"))
+                .toList();
         if (exact.isEmpty()) {
           continue;
         }
         int n = exact.get(0).m();
-        double exactSeconds = result.runtimes().stream().filter(r -> r.digit() == digit
-            && r.setting().equals(setting) && r.method().equals("exact")).findFirst().orElseThrow().meanSeconds();
+        double exactSeconds =
+            result.runtimes().stream()
+                .filter(
+                    r ->
+                        r.digit() == digit
+                            && r.setting().equals(setting)
+                            && r.method().equals("exact"))
+                .findFirst()
+                .orElseThrow()
+                .meanSeconds();
         List<Charts.Line> lines = new ArrayList<>();
-        lines.add(Charts.Line.of(String.format(Locale.ROOT, "exact KPCA (%.0f s)", exactSeconds), ells(exact),
-            exact.stream().mapToDouble(ErrorRow::mean).toArray()).withColor(Charts.PALETTE.get(0)));
+        lines.add(
+            Charts.Line.of(
+                    String.format(Locale.ROOT, "exact KPCA (%.0f s)", exactSeconds),
+                    ells(exact),
+                    exact.stream().mapToDouble(ErrorRow::mean).toArray())
+                .withColor(Charts.PALETTE.get(0)));
         List<Charts.Line> variantLines = new ArrayList<>(lines);
         int colour = 1;
         for (int m : c.ms()) {
-          List<ErrorRow> rows = result.errors().stream().filter(e -> e.digit() == digit
-              && e.setting().equals(setting) && e.method().equals("nystrom") && e.m() == m).toList();
-          double seconds = result.runtimes().stream().filter(r -> r.digit() == digit && r.setting().equals(setting)
-              && r.method().equals("nystrom") && r.m() == m).findFirst().orElseThrow().meanSeconds();
+          List<ErrorRow> rows =
+              result.errors().stream()
+                  .filter(
+                      e ->
+                          e.digit() == digit
+                              && e.setting().equals(setting)
+                              && e.method().equals("nystrom")
+                              && e.m() == m)
+                  .toList();
+          double seconds =
+              result.runtimes().stream()
+                  .filter(
+                      r ->
+                          r.digit() == digit
+                              && r.setting().equals(setting)
+                              && r.method().equals("nystrom")
+                              && r.m() == m)
+                  .findFirst()
+                  .orElseThrow()
+                  .meanSeconds();
           java.awt.Color color = Charts.PALETTE.get(colour++ % Charts.PALETTE.size());
-          Charts.Line line = Charts.Line.of(String.format(Locale.ROOT, "m = %d (%.1f s)", m, seconds), ells(rows),
-              rows.stream().mapToDouble(ErrorRow::mean).toArray()).withColor(color);
-          lines.add(line.withBand(rows.stream().mapToDouble(ErrorRow::lower).toArray(),
-              rows.stream().mapToDouble(ErrorRow::upper).toArray()));
-          List<VariantRow> v = result.variants().stream().filter(x -> x.digit() == digit
-              && x.setting().equals(setting) && x.m() == m).toList();
-          variantLines.add(Charts.Line.of("m = " + m + ": eq. (19)", ells(rows),
-              v.stream().mapToDouble(VariantRow::nystrom).toArray()).withColor(color));
-          variantLines.add(Charts.Line.of("m = " + m + ": without the Nystrom residual", ells(rows),
-              v.stream().mapToDouble(VariantRow::withinSpan).toArray()).withColor(color).asDashed());
+          Charts.Line line =
+              Charts.Line.of(
+                      String.format(Locale.ROOT, "m = %d (%.1f s)", m, seconds),
+                      ells(rows),
+                      rows.stream().mapToDouble(ErrorRow::mean).toArray())
+                  .withColor(color);
+          lines.add(
+              line.withBand(
+                  rows.stream().mapToDouble(ErrorRow::lower).toArray(),
+                  rows.stream().mapToDouble(ErrorRow::upper).toArray()));
+          List<VariantRow> v =
+              result.variants().stream()
+                  .filter(x -> x.digit() == digit && x.setting().equals(setting) && x.m() == m)
+                  .toList();
+          variantLines.add(
+              Charts.Line.of(
+                      "m = " + m + ": eq. (19)",
+                      ells(rows),
+                      v.stream().mapToDouble(VariantRow::nystrom).toArray())
+                  .withColor(color));
+          variantLines.add(
+              Charts.Line.of(
+                      "m = " + m + ": without the Nystrom residual",
+                      ells(rows),
+                      v.stream().mapToDouble(VariantRow::withinSpan).toArray())
+                  .withColor(color)
+                  .asDashed());
         }
         String what = String.format(Locale.ROOT, "MNIST digit %d (n = %d), %s", digit, n, setting);
-        files.add(Charts.lineChart(dir.resolve(String.format(Locale.ROOT, "reconstruction_error_digit%d_%s.png",
-            digit, setting)), new Charts.Axes(String.format(Locale.ROOT,
-            "%s: training reconstruction error, mean +- 2 sd of %d reps; exact KPCA %.0f s", what, c.reps(),
-            exactSeconds), "number of components l", "reconstruction error R(l)", false), lines));
-        files.add(Charts.lineChart(dir.resolve(String.format(Locale.ROOT, "error_variants_digit%d_%s.png", digit,
-            setting)), new Charts.Axes(what + ": Nystrom error with and without its residual (1/n) tr(K - K~)",
-            "number of components l", "reconstruction error (log scale)", true), variantLines));
+        files.add(
+            Charts.lineChart(
+                dir.resolve(
+                    String.format(
+                        Locale.ROOT, "reconstruction_error_digit%d_%s.png", digit, setting)),
+                new Charts.Axes(
+                    String.format(
+                        Locale.ROOT,
+                        "%s: training reconstruction error, mean +- 2 sd of %d reps; exact KPCA %.0f s",
+                        what,
+                        c.reps(),
+                        exactSeconds),
+                    "number of components l",
+                    "reconstruction error R(l)",
+                    false),
+                lines));
+        files.add(
+            Charts.lineChart(
+                dir.resolve(
+                    String.format(Locale.ROOT, "error_variants_digit%d_%s.png", digit, setting)),
+                new Charts.Axes(
+                    what + ": Nystrom error with and without its residual (1/n) tr(K - K~)",
+                    "number of components l",
+                    "reconstruction error (log scale)",
+                    true),
+                variantLines));
       }
     }
     return files;
@@ -487,35 +811,76 @@ public final class StergeReproduction {
   private static Path writeSummary(Result r, Path file) {
     List<String> lines = new ArrayList<>();
     Config c = r.config();
-    lines.add("Sterge et al. reproduction: digits " + c.digits() + ", m = " + c.ms() + ", reps = " + c.reps()
-        + ", gamma = " + c.gamma() + (c.limit() > 0 ? ", first " + c.limit() + " images" : "") + ", settings "
-        + c.settings());
+    lines.add(
+        "Sterge et al. reproduction: digits "
+            + c.digits()
+            + ", m = "
+            + c.ms()
+            + ", reps = "
+            + c.reps()
+            + ", gamma = "
+            + c.gamma()
+            + (c.limit() > 0 ? ", first " + c.limit() + " images" : "")
+            + ", settings "
+            + c.settings());
     lines.add("BLAS = " + r.blas());
     lines.add("machine: " + r.environment());
     lines.add(String.format(Locale.ROOT, "wall time of the run: %.1f s", r.wallSeconds()));
-    lines.add(String.format(Locale.ROOT, "Ky Fan: %d checks, %d violations (R_nys(l) < R_exact(l))",
-        r.kyFanChecks(), r.kyFanViolations()));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "Ky Fan: %d checks, %d violations (R_nys(l) < R_exact(l))",
+            r.kyFanChecks(),
+            r.kyFanViolations()));
     for (ExactRow x : r.exact()) {
-      lines.add(String.format(Locale.ROOT, "exact digit %d %s: n = %d, %.1f s%s, rank %d (%d dropped), "
-          + "lambda_max %.6g, lambda_min kept %.3g, total - sum(eigenvalues) = %.3g", x.digit(), x.setting(), x.n(),
-          x.seconds(), x.cached() ? " (cached)" : "", x.rank(), x.dropped(), x.lambdaMax(), x.lambdaMin(),
-          x.traceGap()));
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "exact digit %d %s: n = %d, %.1f s%s, rank %d (%d dropped), "
+                  + "lambda_max %.6g, lambda_min kept %.3g, total - sum(eigenvalues) = %.3g",
+              x.digit(),
+              x.setting(),
+              x.n(),
+              x.seconds(),
+              x.cached() ? " (cached)" : "",
+              x.rank(),
+              x.dropped(),
+              x.lambdaMax(),
+              x.lambdaMin(),
+              x.traceGap()));
     }
     for (RuntimeRow t : r.runtimes()) {
       if (t.method().equals("nystrom")) {
-        lines.add(String.format(Locale.ROOT, "nystrom digit %d %s m = %d: %.2f s +- %.2f s per fit", t.digit(),
-            t.setting(), t.m(), t.meanSeconds(), t.sdSeconds()));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "nystrom digit %d %s m = %d: %.2f s +- %.2f s per fit",
+                t.digit(),
+                t.setting(),
+                t.m(),
+                t.meanSeconds(),
+                t.sdSeconds()));
       }
     }
     for (CrossingRow x : r.crossings()) {
-      lines.add(String.format(Locale.ROOT, "digit %d %s m = %d: without the residual the Nystrom error is below "
-          + "exact from l = %s (%.2f of it at l = 1) and below half of it from l = %s; eq. (19) %s", x.digit(),
-          x.setting(), x.m(),
-          x.firstEllWithinSpanBelowExact() == 0 ? "never" : String.valueOf(x.firstEllWithinSpanBelowExact()),
-          x.withinSpanOverExactAtEll1(),
-          x.firstEllWithinSpanBelowHalfExact() == 0 ? "never" : String.valueOf(x.firstEllWithinSpanBelowHalfExact()),
-          x.firstEllNystromBelowExact() == 0 ? "never drops below exact" : "drops below exact at l = "
-              + x.firstEllNystromBelowExact()));
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "digit %d %s m = %d: without the residual the Nystrom error is below "
+                  + "exact from l = %s (%.2f of it at l = 1) and below half of it from l = %s; eq. (19) %s",
+              x.digit(),
+              x.setting(),
+              x.m(),
+              x.firstEllWithinSpanBelowExact() == 0
+                  ? "never"
+                  : String.valueOf(x.firstEllWithinSpanBelowExact()),
+              x.withinSpanOverExactAtEll1(),
+              x.firstEllWithinSpanBelowHalfExact() == 0
+                  ? "never"
+                  : String.valueOf(x.firstEllWithinSpanBelowHalfExact()),
+              x.firstEllNystromBelowExact() == 0
+                  ? "never drops below exact"
+                  : "drops below exact at l = " + x.firstEllNystromBelowExact()));
     }
     return Csv.write(file, lines.get(0), lines.subList(1, lines.size()));
   }

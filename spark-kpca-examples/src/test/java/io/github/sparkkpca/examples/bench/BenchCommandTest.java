@@ -14,25 +14,34 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** spark-kpca bench on tiny sizes: the CSV columns, the flop counts, the plots and the Spark ML baseline. */
+/**
+ * spark-kpca bench on tiny sizes: the CSV columns, the flop counts, the plots and the Spark ML
+ * baseline.
+ */
 class BenchCommandTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  /** The CSV as maps from column to value (the inputs here contain no quoted commas but the first column). */
-  private static List<Map<String, String>> readCsv(Path file, List<String> expectedColumns) throws IOException {
+  /**
+   * The CSV as maps from column to value (the inputs here contain no quoted commas but the first
+   * column).
+   */
+  private static List<Map<String, String>> readCsv(Path file, List<String> expectedColumns)
+      throws IOException {
     List<String> lines = Files.readAllLines(file);
     assertEquals(String.join(",", expectedColumns), lines.get(0));
-    return lines.subList(1, lines.size()).stream().map(line -> {
-      List<String> cells = splitCsv(line);
-      assertEquals(expectedColumns.size(), cells.size(), line);
-      Map<String, String> row = new HashMap<>();
-      for (int i = 0; i < cells.size(); i++) {
-        row.put(expectedColumns.get(i), cells.get(i));
-      }
-      return row;
-    }).toList();
+    return lines.subList(1, lines.size()).stream()
+        .map(
+            line -> {
+              List<String> cells = splitCsv(line);
+              assertEquals(expectedColumns.size(), cells.size(), line);
+              Map<String, String> row = new HashMap<>();
+              for (int i = 0; i < cells.size(); i++) {
+                row.put(expectedColumns.get(i), cells.get(i));
+              }
+              return row;
+            })
+        .toList();
   }
 
   private static List<String> splitCsv(String line) {
@@ -66,11 +75,32 @@ class BenchCommandTest {
   @Test
   void gridWritesCsvWithFlopCountsBoundsAndPlotsAndComparesSparkPca() throws IOException {
     Path out = dir.resolve("results");
-    TestSpark.Result r = TestSpark.cli("bench", "--input", "synthetic:clusters=3", "--n", "1500,3000", "--d", "6",
-        "--m", "20,40", "--k", "3", "--seed", "5", "--dgemm-size", "150", "--no-warmup", "--compare", "spark-pca",
-        "--out", out.toString());
+    TestSpark.Result r =
+        TestSpark.cli(
+            "bench",
+            "--input",
+            "synthetic:clusters=3",
+            "--n",
+            "1500,3000",
+            "--d",
+            "6",
+            "--m",
+            "20,40",
+            "--k",
+            "3",
+            "--seed",
+            "5",
+            "--dgemm-size",
+            "150",
+            "--no-warmup",
+            "--compare",
+            "spark-pca",
+            "--out",
+            out.toString());
     assertEquals(0, r.code(), r::toString);
-    assertTrue(r.out().contains("fit s") && r.out().contains("bound s") && r.out().contains("eff"), r::toString);
+    assertTrue(
+        r.out().contains("fit s") && r.out().contains("bound s") && r.out().contains("eff"),
+        r::toString);
 
     List<Map<String, String>> rows = readCsv(out.resolve("bench.csv"), BenchRow.COLUMNS);
     assertEquals(4, rows.size());
@@ -92,18 +122,34 @@ class BenchCommandTest {
       assertEquals(transformFlops / 1e9, num(row, "transform_gflop"), 1e-5 * transformFlops / 1e9);
       assertEquals((double) n * m, num(row, "exponentials"), 1e-5 * n * m);
       double rate = num(row, "dgemm_gflops");
-      assertEquals(Math.max(num(row, "dgemm_single_gflops"), num(row, "dgemm_concurrent_gflops")), rate, 1e-5 * rate);
-      assertEquals(num(row, "fit_gflop") / rate, num(row, "fit_bound_s"), 1e-4 * num(row, "fit_bound_s"));
-      assertEquals(num(row, "fit_bound_s") / num(row, "fit_s"), num(row, "fit_efficiency"),
+      assertEquals(
+          Math.max(num(row, "dgemm_single_gflops"), num(row, "dgemm_concurrent_gflops")),
+          rate,
+          1e-5 * rate);
+      assertEquals(
+          num(row, "fit_gflop") / rate, num(row, "fit_bound_s"), 1e-4 * num(row, "fit_bound_s"));
+      assertEquals(
+          num(row, "fit_bound_s") / num(row, "fit_s"),
+          num(row, "fit_efficiency"),
           1e-4 * num(row, "fit_efficiency"));
-      assertEquals(n / num(row, "transform_s"), num(row, "transform_rows_per_s"), 1e-4 * num(row, "transform_rows_per_s"));
-      assertEquals(num(row, "transform_gflop") / rate / num(row, "transform_s"), num(row, "transform_efficiency"),
+      assertEquals(
+          n / num(row, "transform_s"),
+          num(row, "transform_rows_per_s"),
+          1e-4 * num(row, "transform_rows_per_s"));
+      assertEquals(
+          num(row, "transform_gflop") / rate / num(row, "transform_s"),
+          num(row, "transform_efficiency"),
           1e-3 * num(row, "transform_efficiency"));
-      // The fit splits into the scan job, the statistics job and the driver's share (no other jobs here).
+      // The fit splits into the scan job, the statistics job and the driver's share (no other jobs
+      // here).
       assertTrue(num(row, "scan_s") > 0 && num(row, "stats_s") > 0, row::toString);
-      assertEquals(num(row, "fit_s"), num(row, "scan_s") + num(row, "stats_s") + num(row, "driver_s"),
+      assertEquals(
+          num(row, "fit_s"),
+          num(row, "scan_s") + num(row, "stats_s") + num(row, "driver_s"),
           1e-4 * num(row, "fit_s"));
-      assertEquals(num(row, "fit_bound_s") / num(row, "stats_s"), num(row, "stats_efficiency"),
+      assertEquals(
+          num(row, "fit_bound_s") / num(row, "stats_s"),
+          num(row, "stats_efficiency"),
           1e-4 * num(row, "stats_efficiency"));
       assertEquals("2", row.get("task_slots"));
       assertTrue(num(row, "peak_heap_mb") > 0, row::toString);
@@ -116,33 +162,52 @@ class BenchCommandTest {
     for (Map<String, String> row : cmp) {
       assertEquals("ok", row.get("status"));
       assertTrue(num(row, "evr_max_abs_diff") < 1e-8, row::toString);
-      assertEquals(num(row, "fit_s") / num(row, "spark_kpca_fit_s"), num(row, "spark_kpca_speedup"),
+      assertEquals(
+          num(row, "fit_s") / num(row, "spark_kpca_fit_s"),
+          num(row, "spark_kpca_speedup"),
           1e-4 * num(row, "spark_kpca_speedup"));
     }
 
     for (String png : BenchCharts.FILES) {
       byte[] bytes = Files.readAllBytes(out.resolve(png));
       assertTrue(bytes.length > 1000, png);
-      assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(bytes, 4), png);
+      assertArrayEquals(
+          new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(bytes, 4), png);
     }
   }
 
   @Test
   void badGridsAreUsageErrors() {
     String out = dir.resolve("bad").toString();
-    TestSpark.Result sizeOnFile = TestSpark.cli("bench", "--input", "mnist:train", "--n", "100", "--m", "10",
-        "--out", out);
+    TestSpark.Result sizeOnFile =
+        TestSpark.cli("bench", "--input", "mnist:train", "--n", "100", "--m", "10", "--out", out);
     assertEquals(2, sizeOnFile.code(), sizeOnFile::toString);
-    assertTrue(sizeOnFile.err().contains("--n and --d apply to synthetic inputs only"), sizeOnFile::toString);
-    TestSpark.Result kAboveM = TestSpark.cli("bench", "--n", "100", "--m", "10", "--k", "11", "--out", out);
+    assertTrue(
+        sizeOnFile.err().contains("--n and --d apply to synthetic inputs only"),
+        sizeOnFile::toString);
+    TestSpark.Result kAboveM =
+        TestSpark.cli("bench", "--n", "100", "--m", "10", "--k", "11", "--out", out);
     assertEquals(2, kAboveM.code(), kAboveM::toString);
     assertTrue(kAboveM.err().contains("--k 11 must be in 1..10"), kAboveM::toString);
-    TestSpark.Result unknown = TestSpark.cli("bench", "--n", "100", "--m", "10", "--k", "3", "--compare", "matlab",
-        "--out", out);
+    TestSpark.Result unknown =
+        TestSpark.cli(
+            "bench", "--n", "100", "--m", "10", "--k", "3", "--compare", "matlab", "--out", out);
     assertEquals(2, unknown.code(), unknown::toString);
-    assertTrue(unknown.err().contains("--compare: expected sklearn or spark-pca"), unknown::toString);
-    TestSpark.Result twice = TestSpark.cli("bench", "--input", "synthetic:n=5", "--n", "100", "--m", "10", "--k", "3",
-        "--out", out);
+    assertTrue(
+        unknown.err().contains("--compare: expected sklearn or spark-pca"), unknown::toString);
+    TestSpark.Result twice =
+        TestSpark.cli(
+            "bench",
+            "--input",
+            "synthetic:n=5",
+            "--n",
+            "100",
+            "--m",
+            "10",
+            "--k",
+            "3",
+            "--out",
+            out);
     assertEquals(2, twice.code(), twice::toString);
     assertTrue(twice.err().contains("give n either in --input or with --n"), twice::toString);
   }

@@ -34,7 +34,8 @@ class BenchModelTest {
 
   @Test
   void procStatusFieldsAreParsedInBytes() {
-    String status = "Name:\tjava\nVmPeak:\t 9000 kB\nVmHWM:\t  123456 kB\nVmRSS:\t  100 kB\nThreads:\t42\n";
+    String status =
+        "Name:\tjava\nVmPeak:\t 9000 kB\nVmHWM:\t  123456 kB\nVmRSS:\t  100 kB\nThreads:\t42\n";
     assertEquals(123456L * 1024, PeakMemory.parseStatusField(status, "VmHWM:"));
     assertEquals(100L * 1024, PeakMemory.parseStatusField(status, "VmRSS:"));
     assertEquals(42, PeakMemory.parseStatusField(status, "Threads:"));
@@ -45,17 +46,27 @@ class BenchModelTest {
   @Test
   void scikitLearnInputsAndResults() throws Exception {
     assertEquals("mnist:train", SklearnRunner.scriptInput("mnist:train"));
-    assertEquals("synthetic:n=10,d=3,seed=2", SklearnRunner.scriptInput("synthetic:n=10,d=3,partitions=4,seed=2"));
+    assertEquals(
+        "synthetic:n=10,d=3,seed=2",
+        SklearnRunner.scriptInput("synthetic:n=10,d=3,partitions=4,seed=2"));
     assertNull(SklearnRunner.scriptInput("data.csv"));
-    SklearnRunner.Result ok = SklearnRunner.parse(new ObjectMapper().readTree("{\"system\":\"scikit-learn 1.2.1\","
-        + "\"status\":\"ok\",\"n\":60000,\"d\":784,\"fit_s\":12.5,\"explained_variance\":[0.5,0.25],"
-        + "\"explained_variance_ratio\":[0.1,0.05],\"peak_rss_mb\":2048,\"feature_matrix_bytes\":960000000,"
-        + "\"pca_svd_solver\":\"randomized\"}"));
+    SklearnRunner.Result ok =
+        SklearnRunner.parse(
+            new ObjectMapper()
+                .readTree(
+                    "{\"system\":\"scikit-learn 1.2.1\","
+                        + "\"status\":\"ok\",\"n\":60000,\"d\":784,\"fit_s\":12.5,\"explained_variance\":[0.5,0.25],"
+                        + "\"explained_variance_ratio\":[0.1,0.05],\"peak_rss_mb\":2048,\"feature_matrix_bytes\":960000000,"
+                        + "\"pca_svd_solver\":\"randomized\"}"));
     assertEquals(12.5, ok.fitSeconds(), 0);
     assertEquals(2048L * 1048576, ok.peakRssBytes());
     assertEquals(0.25, ok.explainedVariance()[1], 0);
-    SklearnRunner.Result failed = SklearnRunner.parse(new ObjectMapper().readTree("{\"status\":\"MemoryError\","
-        + "\"message\":\"Unable to allocate 74.5 GiB\",\"n\":5000000,\"feature_matrix_bytes\":80000000000}"));
+    SklearnRunner.Result failed =
+        SklearnRunner.parse(
+            new ObjectMapper()
+                .readTree(
+                    "{\"status\":\"MemoryError\","
+                        + "\"message\":\"Unable to allocate 74.5 GiB\",\"n\":5000000,\"feature_matrix_bytes\":80000000000}"));
     assertTrue(Double.isNaN(failed.fitSeconds()));
     assertEquals(80_000_000_000L, failed.featureMatrixBytes());
     assertEquals(0.0, CompareRow.maxRelDiff(new double[] {1, 2}, new double[] {1, 2}), 0);

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Bad input and parameters give exit code 2 and one clear line on stderr, without a stack trace. */
+/**
+ * Bad input and parameters give exit code 2 and one clear line on stderr, without a stack trace.
+ */
 class CliErrorsTest {
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path good;
 
   @BeforeAll
@@ -46,8 +47,17 @@ class CliErrorsTest {
   }
 
   static TestSpark.Result fit(String input, String... more) {
-    String[] base = {"fit", "--input", input, "--k", "2", "--landmarks", "5", "--model-out",
-        dir.resolve("model").toString()};
+    String[] base = {
+      "fit",
+      "--input",
+      input,
+      "--k",
+      "2",
+      "--landmarks",
+      "5",
+      "--model-out",
+      dir.resolve("model").toString()
+    };
     String[] args = new String[base.length + more.length];
     System.arraycopy(base, 0, args, 0, base.length);
     System.arraycopy(more, 0, args, base.length, more.length);
@@ -62,22 +72,58 @@ class CliErrorsTest {
 
   @Test
   void kZero() {
-    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "0", "--landmarks", "5",
-        "--model-out", dir.resolve("m0").toString()), "--k", ">= 1", "got 0");
+    assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            good.toString(),
+            "--k",
+            "0",
+            "--landmarks",
+            "5",
+            "--model-out",
+            dir.resolve("m0").toString()),
+        "--k",
+        ">= 1",
+        "got 0");
   }
 
   @Test
   void badProgressAndPlotOptions() {
-    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "5",
-        "--model-out", dir.resolve("m").toString(), "--progress-interval", "-1"), "--progress-interval");
-    assertUsageError(TestSpark.cli("demo", "--plots", dir.resolve("p").toString(), "--plot-points", "0"),
+    assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            good.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "5",
+            "--model-out",
+            dir.resolve("m").toString(),
+            "--progress-interval",
+            "-1"),
+        "--progress-interval");
+    assertUsageError(
+        TestSpark.cli("demo", "--plots", dir.resolve("p").toString(), "--plot-points", "0"),
         "--plot-points");
   }
 
   @Test
   void kAboveLandmarks() {
-    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "6", "--landmarks", "5",
-        "--model-out", dir.resolve("m1").toString()), "--k 6", "--landmarks 5");
+    assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            good.toString(),
+            "--k",
+            "6",
+            "--landmarks",
+            "5",
+            "--model-out",
+            dir.resolve("m1").toString()),
+        "--k 6",
+        "--landmarks 5");
   }
 
   @Test
@@ -91,8 +137,12 @@ class CliErrorsTest {
   void nanCellNamesColumnAndRow() throws IOException {
     Path bad = dir.resolve("nan.csv");
     Files.writeString(bad, "a,b,c,y\n1,2,3,x\n4,5,6,x\n7,8,9,x\n1,1,1,x\n2,2,NaN,x\n3,3,3,x\n");
-    assertUsageError(fit(bad.toString(), "--label-col", "y", "--partitions", "2"), "column 'c'", "NaN",
-        "row 5", "nan.csv");
+    assertUsageError(
+        fit(bad.toString(), "--label-col", "y", "--partitions", "2"),
+        "column 'c'",
+        "NaN",
+        "row 5",
+        "nan.csv");
   }
 
   @Test
@@ -103,9 +153,9 @@ class CliErrorsTest {
   }
 
   /**
-   * A row with an extra cell used to be cut to the header's width (or, with the extra cell in front, to
-   * shift every feature and the label by one) without a word; now it is refused with its file, row, line
-   * and both counts, also when the shifted cells would all be numbers.
+   * A row with an extra cell used to be cut to the header's width (or, with the extra cell in
+   * front, to shift every feature and the label by one) without a word; now it is refused with its
+   * file, row, line and both counts, also when the shifted cells would all be numbers.
    */
   @Test
   void rowWithMoreCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
@@ -114,73 +164,197 @@ class CliErrorsTest {
     assertUsageError(fit(bad.toString()), "4 cells", "header's 3", "row 3", "line 4", "extra.csv");
     Path quoted = dir.resolve("extra-quoted.csv");
     Files.writeString(quoted, "a,b,y\n1,2,\"x,1\"\n4,5,x,\"\"\n1,1,z\n2,2,z\n3,3,z\n4,4,z\n");
-    assertUsageError(fit(quoted.toString(), "--label-col", "y", "--partitions", "2"), "4 cells",
-        "header's 3", "row 2", "line 3", "extra-quoted.csv");
+    assertUsageError(
+        fit(quoted.toString(), "--label-col", "y", "--partitions", "2"),
+        "4 cells",
+        "header's 3",
+        "row 2",
+        "line 3",
+        "extra-quoted.csv");
   }
 
-  /** A row without its label cell used to get a null label; it is refused like a row with an extra cell. */
+  /**
+   * A row without its label cell used to get a null label; it is refused like a row with an extra
+   * cell.
+   */
   @Test
   void rowWithFewerCellsThanTheHeaderNamesFileLineAndCounts() throws IOException {
     Path bad = dir.resolve("short.csv");
     Files.writeString(bad, "a,b,c,y\n1,2,3,x\n4,5,6,x\n7,8,9\n1,1,1,x\n2,2,2,x\n3,3,3,x\n");
-    assertUsageError(fit(bad.toString(), "--label-col", "y"), "3 cells", "header's 4", "row 3", "line 4",
+    assertUsageError(
+        fit(bad.toString(), "--label-col", "y"),
+        "3 cells",
+        "header's 4",
+        "row 3",
+        "line 4",
         "short.csv");
   }
 
   @Test
   void badLandmarkSamplingOptions() {
-    assertUsageError(fit(good.toString(), "--landmark-sampling", "random"), "--landmark-sampling",
-        "uniform, leverage, kmeans", "'random'");
-    assertUsageError(fit(good.toString(), "--landmark-sampling", "leverage", "--leverage-regularization", "0"),
-        "--leverage-regularization", "> 0", "got 0.0");
-    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--kmeans-max-iter", "0"),
-        "--kmeans-max-iter", ">= 1", "got 0");
-    assertUsageError(fit(good.toString(), "--kmeans-max-iter", "5"), "--kmeans-max-iter",
+    assertUsageError(
+        fit(good.toString(), "--landmark-sampling", "random"),
+        "--landmark-sampling",
+        "uniform, leverage, kmeans",
+        "'random'");
+    assertUsageError(
+        fit(good.toString(), "--landmark-sampling", "leverage", "--leverage-regularization", "0"),
+        "--leverage-regularization",
+        "> 0",
+        "got 0.0");
+    assertUsageError(
+        fit(good.toString(), "--landmark-sampling", "kmeans", "--kmeans-max-iter", "0"),
+        "--kmeans-max-iter",
+        ">= 1",
+        "got 0");
+    assertUsageError(
+        fit(good.toString(), "--kmeans-max-iter", "5"),
+        "--kmeans-max-iter",
         "--landmark-sampling kmeans only");
-    assertUsageError(fit(good.toString(), "--landmark-sampling", "kmeans", "--leverage-regularization", "0.1"),
-        "--leverage-regularization", "--landmark-sampling leverage only");
-    assertUsageError(fit(good.toString(), "--statistics-route", "cholesky"), "--statistics-route",
-        "auto, whitened, gram", "'cholesky'");
-    assertUsageError(fit(good.toString(), "--feature-map", "rff", "--statistics-route", "gram"),
-        "--statistics-route", "--feature-map nystrom");
+    assertUsageError(
+        fit(good.toString(), "--landmark-sampling", "kmeans", "--leverage-regularization", "0.1"),
+        "--leverage-regularization",
+        "--landmark-sampling leverage only");
+    assertUsageError(
+        fit(good.toString(), "--statistics-route", "cholesky"),
+        "--statistics-route",
+        "auto, whitened, gram",
+        "'cholesky'");
+    assertUsageError(
+        fit(good.toString(), "--feature-map", "rff", "--statistics-route", "gram"),
+        "--statistics-route",
+        "--feature-map nystrom");
   }
 
   @Test
   void badPreimageOptions() {
     String model = dir.resolve("no-model").toString();
     String out = dir.resolve("o").toString();
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
-        "--reconstruction", "--preimage-method", "newton"), "--preimage-method", "fixed-point, ridge", "'newton'");
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
-        "--reconstruction", "--preimage-max-iter", "0"), "--preimage-max-iter", ">= 1", "got 0");
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
-        "--reconstruction", "--preimage-method", "ridge", "--preimage-ridge", "-1"), "--preimage-ridge", "> 0");
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
-        "--reconstruction", "--preimage-method", "fixed-point", "--preimage-ridge", "0.1"), "--preimage-ridge",
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            out,
+            "--reconstruction",
+            "--preimage-method",
+            "newton"),
+        "--preimage-method",
+        "fixed-point, ridge",
+        "'newton'");
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            out,
+            "--reconstruction",
+            "--preimage-max-iter",
+            "0"),
+        "--preimage-max-iter",
+        ">= 1",
+        "got 0");
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            out,
+            "--reconstruction",
+            "--preimage-method",
+            "ridge",
+            "--preimage-ridge",
+            "-1"),
+        "--preimage-ridge",
+        "> 0");
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            out,
+            "--reconstruction",
+            "--preimage-method",
+            "fixed-point",
+            "--preimage-ridge",
+            "0.1"),
+        "--preimage-ridge",
         "ridge only");
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output", out,
-        "--preimage-method", "ridge"), "--preimage-method", "--reconstruction only");
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            out,
+            "--preimage-method",
+            "ridge"),
+        "--preimage-method",
+        "--reconstruction only");
   }
 
-  /** fixed-point pre-images exist for the Gaussian kernel only; other models are told to use ridge. */
+  /**
+   * fixed-point pre-images exist for the Gaussian kernel only; other models are told to use ridge.
+   */
   @Test
   void fixedPointPreimageOfANonRbfModel() {
     String model = dir.resolve("linear-model").toString();
-    assertEquals(0, TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "5", "--kernel",
-        "linear", "--model-out", model).code());
-    assertUsageError(TestSpark.cli("transform", "--model", model, "--input", good.toString(), "--output",
-        dir.resolve("o-linear").toString(), "--reconstruction", "--preimage-method", "fixed-point"),
-        "--preimage-method fixed-point needs an rbf model", "linear kernel", "--preimage-method ridge");
+    assertEquals(
+        0,
+        TestSpark.cli(
+                "fit",
+                "--input",
+                good.toString(),
+                "--k",
+                "2",
+                "--landmarks",
+                "5",
+                "--kernel",
+                "linear",
+                "--model-out",
+                model)
+            .code());
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model,
+            "--input",
+            good.toString(),
+            "--output",
+            dir.resolve("o-linear").toString(),
+            "--reconstruction",
+            "--preimage-method",
+            "fixed-point"),
+        "--preimage-method fixed-point needs an rbf model",
+        "linear kernel",
+        "--preimage-method ridge");
   }
 
   @Test
   void unknownFormat() {
-    assertUsageError(fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");
+    assertUsageError(
+        fit(good.toString(), "--format", "xls"), "--format", "xls", "csv, parquet, libsvm");
   }
 
   @Test
   void unknownLabelColumn() {
-    assertUsageError(fit(good.toString(), "--label-col", "target"), "--label-col", "'target'", "a, b, c");
+    assertUsageError(
+        fit(good.toString(), "--label-col", "target"), "--label-col", "'target'", "a, b, c");
   }
 
   @Test
@@ -191,20 +365,44 @@ class CliErrorsTest {
   @Test
   void libraryErrorIsUnwrappedToOneLine() {
     // 20 rows but 50 landmarks: NystromKernelPCA.fit rejects it with an IllegalArgumentException.
-    assertUsageError(TestSpark.cli("fit", "--input", good.toString(), "--k", "2", "--landmarks", "50",
-        "--model-out", dir.resolve("m2").toString()), "numLandmarks", "50", "n = 20");
+    assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            good.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "50",
+            "--model-out",
+            dir.resolve("m2").toString()),
+        "numLandmarks",
+        "50",
+        "n = 20");
   }
 
   @Test
   void missingModel() {
-    assertUsageError(TestSpark.cli("transform", "--model", dir.resolve("no-model").toString(), "--input",
-        good.toString(), "--output", dir.resolve("o").toString()), "--model", "no-model", "no such directory");
+    assertUsageError(
+        TestSpark.cli(
+            "transform",
+            "--model",
+            dir.resolve("no-model").toString(),
+            "--input",
+            good.toString(),
+            "--output",
+            dir.resolve("o").toString()),
+        "--model",
+        "no-model",
+        "no such directory");
   }
 
   @Test
   void missingMnistFilesSayToFetchThem() throws IOException {
     Path empty = Files.createDirectories(dir.resolve("no-mnist"));
-    assertUsageError(fit("mnist:train:digit=5", "--mnist-dir", empty.toString()), "bin/fetch-mnist",
+    assertUsageError(
+        fit("mnist:train:digit=5", "--mnist-dir", empty.toString()),
+        "bin/fetch-mnist",
         "train-images-idx3-ubyte");
   }
 
@@ -223,7 +421,9 @@ class CliErrorsTest {
 
   /** fit with the given options after --input, --k 2 and --model-out (no --landmarks). */
   static TestSpark.Result fitWithout(String... more) {
-    String[] base = {"fit", "--input", good.toString(), "--k", "2", "--model-out", dir.resolve("fm").toString()};
+    String[] base = {
+      "fit", "--input", good.toString(), "--k", "2", "--model-out", dir.resolve("fm").toString()
+    };
     String[] args = new String[base.length + more.length];
     System.arraycopy(base, 0, args, 0, base.length);
     System.arraycopy(more, 0, args, base.length, more.length);
@@ -233,22 +433,35 @@ class CliErrorsTest {
   @Test
   void featureMapOptionsAreCheckedTogether() {
     assertUsageError(fitWithout(), "--landmarks M is required with --feature-map nystrom");
-    assertUsageError(fitWithout("--feature-map", "pca"), "--feature-map must be nystrom or rff", "'pca'");
-    assertUsageError(fitWithout("--landmarks", "5", "--features", "10"), "--features applies to --feature-map rff");
-    assertUsageError(fitWithout("--feature-map", "rff", "--landmarks", "5"),
+    assertUsageError(
+        fitWithout("--feature-map", "pca"), "--feature-map must be nystrom or rff", "'pca'");
+    assertUsageError(
+        fitWithout("--landmarks", "5", "--features", "10"),
+        "--features applies to --feature-map rff");
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--landmarks", "5"),
         "--landmarks applies to --feature-map nystrom");
-    assertUsageError(fitWithout("--feature-map", "rff", "--features", "10", "--feature-scale", "1"),
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--features", "10", "--feature-scale", "1"),
         "--features and --feature-scale are alternatives");
-    assertUsageError(fitWithout("--feature-map", "rff", "--features", "1"), "--k 2 exceeds --features 1");
-    assertUsageError(fitWithout("--feature-map", "rff", "--feature-scale", "-1"),
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--features", "1"), "--k 2 exceeds --features 1");
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--feature-scale", "-1"),
         "--feature-scale must be finite and > 0, got -1.0");
-    assertUsageError(fitWithout("--feature-map", "rff", "--kernel", "polynomial"), "--kernel",
-        "'polynomial' has no random Fourier features", "rbf and laplacian");
-    assertUsageError(fitWithout("--landmarks", "5", "--landmarks-from", "m/"),
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--kernel", "polynomial"),
+        "--kernel",
+        "'polynomial' has no random Fourier features",
+        "rbf and laplacian");
+    assertUsageError(
+        fitWithout("--landmarks", "5", "--landmarks-from", "m/"),
         "--landmarks and --landmarks-from are alternatives");
-    assertUsageError(fitWithout("--landmarks-from", "m/", "--gamma", "0.5"),
+    assertUsageError(
+        fitWithout("--landmarks-from", "m/", "--gamma", "0.5"),
         "--landmarks-from takes the kernel and landmarks of the model");
-    assertUsageError(fitWithout("--feature-map", "rff", "--landmarks-from", "m/"),
+    assertUsageError(
+        fitWithout("--feature-map", "rff", "--landmarks-from", "m/"),
         "--landmarks-from applies to --feature-map nystrom");
   }
 

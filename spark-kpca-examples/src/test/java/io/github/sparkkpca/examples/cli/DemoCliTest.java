@@ -12,11 +12,16 @@ class DemoCliTest {
 
   @Test
   void demoPrintsSpectrumAndScores() {
-    TestSpark.Result r = TestSpark.cli("demo", "--n", "3000", "--landmarks", "60", "--k", "4", "--rows", "3");
+    TestSpark.Result r =
+        TestSpark.cli("demo", "--n", "3000", "--landmarks", "60", "--k", "4", "--rows", "3");
     assertEquals(0, r.code(), r::toString);
     List<String> lines = Arrays.asList(r.out().split("\\R"));
-    int header = lines.indexOf(lines.stream().filter(l -> l.trim().startsWith("component")).findFirst()
-        .orElseThrow(() -> new AssertionError(r.toString())));
+    int header =
+        lines.indexOf(
+            lines.stream()
+                .filter(l -> l.trim().startsWith("component"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(r.toString())));
     double cumulative = 0;
     double previousError = Double.POSITIVE_INFINITY;
     for (int c = 1; c <= 4; c++) {
@@ -29,8 +34,10 @@ class DemoCliTest {
       cumulative += ratio;
       previousError = error;
     }
-    // Four Gaussian clusters in a 3-dimensional subspace: the leading components carry most variance.
-    assertTrue(cumulative > 0.3 && cumulative <= 1 + 1e-3, "cumulative ratio " + cumulative + "\n" + r);
+    // Four Gaussian clusters in a 3-dimensional subspace: the leading components carry most
+    // variance.
+    assertTrue(
+        cumulative > 0.3 && cumulative <= 1 + 1e-3, "cumulative ratio " + cumulative + "\n" + r);
     assertTrue(r.out().contains("first 3 rows' scores"), r::toString);
     assertTrue(r.out().contains("n = 3000, d = 20, m = 60"), r::toString);
   }

@@ -41,8 +41,7 @@ class FitTransformCliTest {
   static final int M = 40;
   static final String LABEL = "row.id";
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path csv;
   static double[][] rows;
 
@@ -74,43 +73,86 @@ class FitTransformCliTest {
     int[] counts = {1, 4};
     for (int c = 0; c < 2; c++) {
       Path summary = dir.resolve("partitions-" + counts[c] + ".json");
-      TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
-          String.valueOf(K), "--landmarks", "15", "--seed", "8", "--partitions", String.valueOf(counts[c]),
-          "--model-out", dir.resolve("partitions-model-" + counts[c]).toString(), "--summary-out", summary.toString());
+      TestSpark.Result fit =
+          TestSpark.cli(
+              "fit",
+              "--input",
+              csv.toString(),
+              "--label-col",
+              LABEL,
+              "--k",
+              String.valueOf(K),
+              "--landmarks",
+              "15",
+              "--seed",
+              "8",
+              "--partitions",
+              String.valueOf(counts[c]),
+              "--model-out",
+              dir.resolve("partitions-model-" + counts[c]).toString(),
+              "--summary-out",
+              summary.toString());
       assertEquals(0, fit.code(), fit::toString);
       JsonNode json = new ObjectMapper().readTree(summary.toFile());
       eigenvalues[c] = new double[K];
       for (int i = 0; i < K; i++) {
         eigenvalues[c][i] = json.get("eigenvalues").get(i).asDouble();
       }
-      // The statistics route is decided from n, m, the block size and cond(K_mm), and when checked a posteriori
+      // The statistics route is decided from n, m, the block size and cond(K_mm), and when checked
+      // a posteriori
       // from estimates far from their limits here: not from the partitioning.
       routes[c] = json.get("statisticsRoute").asText();
-      assertTrue(json.get("statisticsRouteCheck").asText()
-          .matches("requested|a-priori bound|a-posteriori check .*|cost: .*"), json::toString);
+      assertTrue(
+          json.get("statisticsRouteCheck")
+              .asText()
+              .matches("requested|a-priori bound|a-posteriori check .*|cost: .*"),
+          json::toString);
       assertTrue(json.get("landmarkConditionEstimate").asDouble() >= 1, json::toString);
       assertTrue(fit.out().contains("statistics route " + routes[c]), fit::toString);
     }
     assertTrue(routes[0].equals("whitened") || routes[0].equals("gram"), routes[0]);
     assertEquals(routes[0], routes[1]);
     for (int i = 0; i < K; i++) {
-      assertEquals(eigenvalues[0][i], eigenvalues[1][i], 1e-9 * eigenvalues[0][0], "eigenvalue " + i);
+      assertEquals(
+          eigenvalues[0][i], eigenvalues[1][i], 1e-9 * eigenvalues[0][0], "eigenvalue " + i);
     }
   }
 
-  /** --statistics-route gram-checked: the summary names the check's outcome and its two estimates. */
+  /**
+   * --statistics-route gram-checked: the summary names the check's outcome and its two estimates.
+   */
   @Test
   void gramCheckedRouteReportsTheCheck() throws IOException {
     Path summary = dir.resolve("gram-checked.json");
-    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
-        String.valueOf(K), "--landmarks", "15", "--seed", "8", "--statistics-route", "gram-checked",
-        "--model-out", dir.resolve("gram-checked-model").toString(), "--summary-out", summary.toString());
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            String.valueOf(K),
+            "--landmarks",
+            "15",
+            "--seed",
+            "8",
+            "--statistics-route",
+            "gram-checked",
+            "--model-out",
+            dir.resolve("gram-checked-model").toString(),
+            "--summary-out",
+            summary.toString());
     assertEquals(0, fit.code(), fit::toString);
     JsonNode json = new ObjectMapper().readTree(summary.toFile());
     String check = json.get("statisticsRouteCheck").asText();
-    assertTrue(check.matches("a-posteriori check (passed|failed: whitened pass) \\(eigenvalue error .*, RMS score "
-        + "error .*\\)"), check);
-    assertEquals(check.contains("passed") ? "gram" : "whitened", json.get("statisticsRoute").asText());
+    assertTrue(
+        check.matches(
+            "a-posteriori check (passed|failed: whitened pass) \\(eigenvalue error .*, RMS score "
+                + "error .*\\)"),
+        check);
+    assertEquals(
+        check.contains("passed") ? "gram" : "whitened", json.get("statisticsRoute").asText());
     assertTrue(fit.out().contains(check), fit::toString);
   }
 
@@ -118,9 +160,25 @@ class FitTransformCliTest {
   void fitWritesModelAndSummaryAndTransformKeepsRowOrder() throws IOException {
     Path model = dir.resolve("model");
     Path summary = dir.resolve("out/summary.json");
-    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
-        String.valueOf(K), "--landmarks", String.valueOf(M), "--seed", "3", "--partitions", "3",
-        "--model-out", model.toString(), "--summary-out", summary.toString());
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            String.valueOf(K),
+            "--landmarks",
+            String.valueOf(M),
+            "--seed",
+            "3",
+            "--partitions",
+            "3",
+            "--model-out",
+            model.toString(),
+            "--summary-out",
+            summary.toString());
     assertEquals(0, fit.code(), fit::toString);
     assertTrue(fit.out().contains("cumulative explained variance ratio (k = 3)"), fit::toString);
     assertTrue(fit.out().contains("spark-kpca: fitting"), fit::toString);
@@ -128,9 +186,25 @@ class FitTransformCliTest {
     JsonNode json = new ObjectMapper().readTree(summary.toFile());
     Set<String> keys = new LinkedHashSet<>();
     json.fieldNames().forEachRemaining(keys::add);
-    assertEquals(List.of("n", "d", "m", "rank", "k", "gamma", "centered", "eigenvalues", "explainedVariance",
-        "explainedVarianceRatio", "totalVariance", "reconstructionError", "fitSeconds", "statisticsRoute",
-        "landmarkConditionEstimate", "statisticsRouteCheck"), List.copyOf(keys));
+    assertEquals(
+        List.of(
+            "n",
+            "d",
+            "m",
+            "rank",
+            "k",
+            "gamma",
+            "centered",
+            "eigenvalues",
+            "explainedVariance",
+            "explainedVarianceRatio",
+            "totalVariance",
+            "reconstructionError",
+            "fitSeconds",
+            "statisticsRoute",
+            "landmarkConditionEstimate",
+            "statisticsRouteCheck"),
+        List.copyOf(keys));
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());
@@ -150,15 +224,31 @@ class FitTransformCliTest {
     JsonNode errors = json.get("reconstructionError");
     assertEquals(K, errors.size());
     for (int i = 1; i < K; i++) {
-      assertTrue(errors.get(i).asDouble() <= errors.get(i - 1).asDouble(), "non-increasing: " + errors);
+      assertTrue(
+          errors.get(i).asDouble() <= errors.get(i - 1).asDouble(), "non-increasing: " + errors);
     }
-    assertEquals(json.get("totalVariance").asDouble() - json.get("eigenvalues").get(0).asDouble(),
-        errors.get(0).asDouble(), 1e-9 * json.get("totalVariance").asDouble());
+    assertEquals(
+        json.get("totalVariance").asDouble() - json.get("eigenvalues").get(0).asDouble(),
+        errors.get(0).asDouble(),
+        1e-9 * json.get("totalVariance").asDouble());
 
-    // Transform with a repartition (a shuffle that scrambles the rows) and several output part files.
+    // Transform with a repartition (a shuffle that scrambles the rows) and several output part
+    // files.
     Path output = dir.resolve("scores");
-    TestSpark.Result transform = TestSpark.cli("transform", "--model", model.toString(), "--input",
-        csv.toString(), "--label-col", LABEL, "--output", output.toString(), "--residual", "--partitions", "4");
+    TestSpark.Result transform =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            output.toString(),
+            "--residual",
+            "--partitions",
+            "4");
     assertEquals(0, transform.code(), transform::toString);
 
     List<Path> parts;
@@ -176,24 +266,31 @@ class FitTransformCliTest {
 
     // Re-score the same vectors with the saved model and compare row by row.
     SparkSession spark = TestSpark.session();
-    NystromKernelPCAModel loaded = NystromKernelPCAModel.load(model.toString()).setResidualCol("residual");
+    NystromKernelPCAModel loaded =
+        NystromKernelPCAModel.load(model.toString()).setResidualCol("residual");
     List<Row> input = new ArrayList<>();
     for (double[] r : rows) {
       input.add(RowFactory.create(new DenseVector(r)));
     }
-    Dataset<Row> df = spark.createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
-        .coalesce(1);
+    Dataset<Row> df =
+        spark
+            .createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
+            .coalesce(1);
     List<Row> expected = loaded.transform(df).collectAsList();
     for (int i = 0; i < N; i++) {
       String[] line = lines.get(i);
       assertEquals("row" + i, line[K + 1], "row order");
       double[] scores = ((Vector) expected.get(i).getAs("kpca")).toArray();
       for (int c = 0; c < K; c++) {
-        assertEquals(scores[c], Double.parseDouble(line[c]), 1e-9 * (1 + Math.abs(scores[c])),
+        assertEquals(
+            scores[c],
+            Double.parseDouble(line[c]),
+            1e-9 * (1 + Math.abs(scores[c])),
             "row " + i + " pc_" + (c + 1));
       }
       double residual = expected.get(i).getAs("residual");
-      assertEquals(residual, Double.parseDouble(line[K]), 1e-9 * (1 + Math.abs(residual)), "residual " + i);
+      assertEquals(
+          residual, Double.parseDouble(line[K]), 1e-9 * (1 + Math.abs(residual)), "residual " + i);
     }
   }
 
@@ -201,9 +298,25 @@ class FitTransformCliTest {
   void randomFeatureFitIsTransformedByTheSameCommand() throws IOException {
     Path model = dir.resolve("model-rff");
     Path summary = dir.resolve("out/summary-rff.json");
-    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k",
-        String.valueOf(K), "--feature-map", "rff", "--features", "60", "--seed", "5", "--model-out", model.toString(),
-        "--summary-out", summary.toString());
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            String.valueOf(K),
+            "--feature-map",
+            "rff",
+            "--features",
+            "60",
+            "--seed",
+            "5",
+            "--model-out",
+            model.toString(),
+            "--summary-out",
+            summary.toString());
     assertEquals(0, fit.code(), fit::toString);
     assertTrue(fit.out().contains("D = 60"), fit::toString);
     JsonNode json = new ObjectMapper().readTree(summary.toFile());
@@ -215,12 +328,24 @@ class FitTransformCliTest {
     assertEquals(5, loaded.getSeed());
 
     Path output = dir.resolve("scores-rff");
-    TestSpark.Result transform = TestSpark.cli("transform", "--model", model.toString(), "--input",
-        csv.toString(), "--label-col", LABEL, "--output", output.toString(), "--partitions", "1");
+    TestSpark.Result transform =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            output.toString(),
+            "--partitions",
+            "1");
     assertEquals(0, transform.code(), transform::toString);
     List<String> lines = new ArrayList<>();
     try (Stream<Path> files = Files.list(output)) {
-      for (Path part : files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+      for (Path part :
+          files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
         List<String> all = Files.readAllLines(part);
         lines.addAll(all.subList(1, all.size()));
       }
@@ -230,21 +355,44 @@ class FitTransformCliTest {
     for (double[] r : rows) {
       input.add(RowFactory.create(new DenseVector(r)));
     }
-    List<Row> expected = loaded.transform(TestSpark.session().createDataFrame(input,
-        new StructType().add("features", SQLDataTypes.VectorType())).coalesce(1)).collectAsList();
+    List<Row> expected =
+        loaded
+            .transform(
+                TestSpark.session()
+                    .createDataFrame(
+                        input, new StructType().add("features", SQLDataTypes.VectorType()))
+                    .coalesce(1))
+            .collectAsList();
     for (int i = 0; i < N; i += 37) {
       String[] line = lines.get(i).split(",");
       double[] scores = ((Vector) expected.get(i).getAs("kpca")).toArray();
       for (int c = 0; c < K; c++) {
-        assertEquals(scores[c], Double.parseDouble(line[c]), 1e-9 * (1 + Math.abs(scores[c])), "row " + i);
+        assertEquals(
+            scores[c], Double.parseDouble(line[c]), 1e-9 * (1 + Math.abs(scores[c])), "row " + i);
       }
     }
 
     // D from the rate: ceil(0.5 · sqrt(300) · ln 300) = ceil(49.40) = 50.
     Path scaled = dir.resolve("out/summary-rff-scale.json");
-    TestSpark.Result byScale = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
-        "--feature-map", "rff", "--feature-scale", "0.5", "--kernel", "laplacian", "--model-out",
-        dir.resolve("model-rff-scale").toString(), "--summary-out", scaled.toString());
+    TestSpark.Result byScale =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            "2",
+            "--feature-map",
+            "rff",
+            "--feature-scale",
+            "0.5",
+            "--kernel",
+            "laplacian",
+            "--model-out",
+            dir.resolve("model-rff-scale").toString(),
+            "--summary-out",
+            scaled.toString());
     assertEquals(0, byScale.code(), byScale::toString);
     assertEquals(50, new ObjectMapper().readTree(scaled.toFile()).get("m").asInt());
   }
@@ -252,16 +400,45 @@ class FitTransformCliTest {
   @Test
   void parquetOutputHoldsTheScoreVectors() {
     Path model = dir.resolve("model-pq");
-    assertEquals(0, TestSpark.cli("fit", "--input", csv.toString(), "--format", "CSV", "--label-col", LABEL,
-        "--k", "2", "--landmarks", "30", "--kernel", "laplacian", "--model-out", model.toString()).code());
+    assertEquals(
+        0,
+        TestSpark.cli(
+                "fit",
+                "--input",
+                csv.toString(),
+                "--format",
+                "CSV",
+                "--label-col",
+                LABEL,
+                "--k",
+                "2",
+                "--landmarks",
+                "30",
+                "--kernel",
+                "laplacian",
+                "--model-out",
+                model.toString())
+            .code());
     Path output = dir.resolve("scores-pq");
-    TestSpark.Result r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
-        "--label-col", LABEL, "--output", output.toString(), "--output-format", "parquet");
+    TestSpark.Result r =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            output.toString(),
+            "--output-format",
+            "parquet");
     assertEquals(0, r.code(), r::toString);
     List<Row> back = TestSpark.session().read().parquet(output.toString()).collectAsList();
     assertEquals(N, back.size());
-    assertEquals(List.of(LABEL, "kpca"), List.of(TestSpark.session().read().parquet(output.toString())
-        .columns()));
+    assertEquals(
+        List.of(LABEL, "kpca"),
+        List.of(TestSpark.session().read().parquet(output.toString()).columns()));
     for (Row row : back) {
       assertEquals(2, ((Vector) row.getAs("kpca")).size());
     }
@@ -287,31 +464,64 @@ class FitTransformCliTest {
     for (double[] r : rows) {
       input.add(RowFactory.create(new DenseVector(r)));
     }
-    return TestSpark.session().createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
+    return TestSpark.session()
+        .createDataFrame(input, new StructType().add("features", SQLDataTypes.VectorType()))
         .coalesce(1);
   }
 
   /**
-   * {@code transform --reconstruction} writes the library's pre-images, fixed-point (the default for rbf) and
-   * ridge, with the iteration count and ridge given on the command line: kernel PCA denoising from
-   * spark-submit.
+   * {@code transform --reconstruction} writes the library's pre-images, fixed-point (the default
+   * for rbf) and ridge, with the iteration count and ridge given on the command line: kernel PCA
+   * denoising from spark-submit.
    */
   @Test
   void reconstructionWritesTheLibrarysPreimages() throws IOException {
     Path model = dir.resolve("model-rec");
-    assertEquals(0, TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "3",
-        "--landmarks", "40", "--seed", "5", "--model-out", model.toString()).code());
-    NystromKernelPCAModel loaded = NystromKernelPCAModel.load(model.toString()).setReconstructionCol("rec");
+    assertEquals(
+        0,
+        TestSpark.cli(
+                "fit",
+                "--input",
+                csv.toString(),
+                "--label-col",
+                LABEL,
+                "--k",
+                "3",
+                "--landmarks",
+                "40",
+                "--seed",
+                "5",
+                "--model-out",
+                model.toString())
+            .code());
+    NystromKernelPCAModel loaded =
+        NystromKernelPCAModel.load(model.toString()).setReconstructionCol("rec");
 
     Path fixedPoint = dir.resolve("scores-fixed-point");
-    TestSpark.Result r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
-        "--label-col", LABEL, "--output", fixedPoint.toString(), "--reconstruction", "--preimage-max-iter", "7");
+    TestSpark.Result r =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            fixedPoint.toString(),
+            "--reconstruction",
+            "--preimage-max-iter",
+            "7");
     assertEquals(0, r.code(), r::toString);
     assertTrue(r.out().contains("fixed-point pre-images"), r::toString);
     List<String> lines = csvLines(fixedPoint);
     assertEquals("pc_1,pc_2,pc_3,rec_1,rec_2,rec_3,rec_4," + LABEL, lines.get(0));
-    List<Row> expected = loaded.setPreimageMethod("fixed-point").setPreimageMaxIter(7).transform(trainingVectors())
-        .collectAsList();
+    List<Row> expected =
+        loaded
+            .setPreimageMethod("fixed-point")
+            .setPreimageMaxIter(7)
+            .transform(trainingVectors())
+            .collectAsList();
     assertEquals(N + 1, lines.size());
     double squaredDistance = 0;
     for (int i = 0; i < N; i++) {
@@ -319,25 +529,53 @@ class FitTransformCliTest {
       assertEquals("row" + i, cells[K + D], "row order");
       double[] rec = ((Vector) expected.get(i).getAs("rec")).toArray();
       for (int j = 0; j < D; j++) {
-        assertEquals(rec[j], Double.parseDouble(cells[K + j]), 1e-9 * (1 + Math.abs(rec[j])),
+        assertEquals(
+            rec[j],
+            Double.parseDouble(cells[K + j]),
+            1e-9 * (1 + Math.abs(rec[j])),
             "row " + i + " rec_" + (j + 1));
         squaredDistance += (rec[j] - rows[i][j]) * (rec[j] - rows[i][j]);
       }
     }
-    // Three well separated clusters: the pre-images stay near the rows (per-coordinate spread 0.3 to 1).
-    assertTrue(squaredDistance / N < 2.0, "mean squared distance to the input " + squaredDistance / N);
+    // Three well separated clusters: the pre-images stay near the rows (per-coordinate spread 0.3
+    // to 1).
+    assertTrue(
+        squaredDistance / N < 2.0, "mean squared distance to the input " + squaredDistance / N);
 
     Path ridge = dir.resolve("scores-ridge");
-    r = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(), "--label-col", LABEL,
-        "--output", ridge.toString(), "--output-format", "parquet", "--reconstruction", "--preimage-method",
-        "ridge", "--preimage-ridge", "0.05");
+    r =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            ridge.toString(),
+            "--output-format",
+            "parquet",
+            "--reconstruction",
+            "--preimage-method",
+            "ridge",
+            "--preimage-ridge",
+            "0.05");
     assertEquals(0, r.code(), r::toString);
     Dataset<Row> parquet = TestSpark.session().read().parquet(ridge.toString());
     assertEquals(List.of(LABEL, "kpca", "reconstruction"), List.of(parquet.columns()));
-    expected = loaded.setPreimageMethod("ridge").setPreimageRidge(0.05).transform(trainingVectors()).collectAsList();
+    expected =
+        loaded
+            .setPreimageMethod("ridge")
+            .setPreimageRidge(0.05)
+            .transform(trainingVectors())
+            .collectAsList();
     for (Row row : parquet.collectAsList()) {
       int i = Integer.parseInt(row.getString(0).substring(3));
-      assertArrayEquals(((Vector) expected.get(i).getAs("rec")).toArray(), ((Vector) row.get(2)).toArray(), 1e-9,
+      assertArrayEquals(
+          ((Vector) expected.get(i).getAs("rec")).toArray(),
+          ((Vector) row.get(2)).toArray(),
+          1e-9,
           "row " + i);
     }
   }
@@ -346,40 +584,87 @@ class FitTransformCliTest {
   @Test
   void landmarkSamplingOptionsReachTheModel() {
     Path kmeans = dir.resolve("model-kmeans");
-    TestSpark.Result r = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
-        "--landmarks", "12", "--landmark-sampling", "kmeans", "--kmeans-max-iter", "3", "--model-out",
-        kmeans.toString());
+    TestSpark.Result r =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            "2",
+            "--landmarks",
+            "12",
+            "--landmark-sampling",
+            "kmeans",
+            "--kmeans-max-iter",
+            "3",
+            "--model-out",
+            kmeans.toString());
     assertEquals(0, r.code(), r::toString);
     NystromKernelPCAModel model = NystromKernelPCAModel.load(kmeans.toString());
     assertEquals("kmeans", model.getLandmarkSampling());
     assertEquals(3, model.getKmeansMaxIter());
-    assertTrue(model.landmarkSelection().startsWith("kmeans: ") && model.landmarkSelection().contains("maxIter = 3"),
+    assertTrue(
+        model.landmarkSelection().startsWith("kmeans: ")
+            && model.landmarkSelection().contains("maxIter = 3"),
         model.landmarkSelection());
     assertTrue(r.out().contains("spark-kpca: landmarks: kmeans: "), r::toString);
 
     Path leverage = dir.resolve("model-leverage");
-    r = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2", "--landmarks", "12",
-        "--landmark-sampling", "LEVERAGE", "--leverage-regularization", "0.01", "--model-out", leverage.toString());
+    r =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            "2",
+            "--landmarks",
+            "12",
+            "--landmark-sampling",
+            "LEVERAGE",
+            "--leverage-regularization",
+            "0.01",
+            "--model-out",
+            leverage.toString());
     assertEquals(0, r.code(), r::toString);
     model = NystromKernelPCAModel.load(leverage.toString());
     assertEquals("leverage", model.getLandmarkSampling());
     assertEquals(0.01, model.getLeverageRegularization(), 0.0);
-    assertTrue(model.landmarkSelection().startsWith("leverage: ") && model.landmarkSelection().contains(
-        "lambda = 0.01"), model.landmarkSelection());
+    assertTrue(
+        model.landmarkSelection().startsWith("leverage: ")
+            && model.landmarkSelection().contains("lambda = 0.01"),
+        model.landmarkSelection());
   }
 
   /**
-   * With a short --progress-interval every job longer than it prints running and done lines (phase, tasks,
-   * seconds); the charts of --plots come from the held-out rows on transform.
+   * With a short --progress-interval every job longer than it prints running and done lines (phase,
+   * tasks, seconds); the charts of --plots come from the held-out rows on transform.
    */
   @Test
   void progressLinesAndChartsOnTransform() throws IOException {
     Path model = dir.resolve("model-progress");
-    TestSpark.Result fit = TestSpark.cli("fit", "--input", csv.toString(), "--label-col", LABEL, "--k", "2",
-        "--landmarks", "30", "--model-out", model.toString(), "--progress-interval", "0.001");
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            "2",
+            "--landmarks",
+            "30",
+            "--model-out",
+            model.toString(),
+            "--progress-interval",
+            "0.001");
     assertEquals(0, fit.code(), fit::toString);
-    java.util.regex.Pattern line = java.util.regex.Pattern.compile(
-        "spark-kpca: \\[(running|done) \\d+ s\\] (.+): (\\d+)/(\\d+) tasks \\(\\d+%\\)");
+    java.util.regex.Pattern line =
+        java.util.regex.Pattern.compile(
+            "spark-kpca: \\[(running|done) \\d+ s\\] (.+): (\\d+)/(\\d+) tasks \\(\\d+%\\)");
     List<String> done = new ArrayList<>();
     for (String l : fit.out().split("\\R")) {
       java.util.regex.Matcher m = line.matcher(l);
@@ -388,14 +673,31 @@ class FitTransformCliTest {
         assertTrue(Integer.parseInt(m.group(3)) <= Integer.parseInt(m.group(4)), l);
       }
     }
-    assertTrue(done.stream().anyMatch(d -> d.contains("accumulate the")), "no progress of the statistics pass:\n"
-        + fit.out());
+    assertTrue(
+        done.stream().anyMatch(d -> d.contains("accumulate the")),
+        "no progress of the statistics pass:\n" + fit.out());
 
-    TestSpark.Result quiet = TestSpark.cli("transform", "--model", model.toString(), "--input", csv.toString(),
-        "--label-col", LABEL, "--output", dir.resolve("scores-progress").toString(), "--progress-interval", "0",
-        "--plots", dir.resolve("charts").toString(), "--plot-points", "100");
+    TestSpark.Result quiet =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            dir.resolve("scores-progress").toString(),
+            "--progress-interval",
+            "0",
+            "--plots",
+            dir.resolve("charts").toString(),
+            "--plot-points",
+            "100");
     assertEquals(0, quiet.code(), quiet::toString);
-    assertTrue(!quiet.out().contains("tasks ("), "--progress-interval 0 prints no progress:\n" + quiet.out());
+    assertTrue(
+        !quiet.out().contains("tasks ("),
+        "--progress-interval 0 prints no progress:\n" + quiet.out());
     for (String png : List.of("scree.png", "reconstruction-error.png", "embedding.png")) {
       assertTrue(Files.size(dir.resolve("charts").resolve(png)) > 1000, png);
     }

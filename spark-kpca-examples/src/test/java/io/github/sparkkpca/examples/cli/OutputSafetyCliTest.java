@@ -18,16 +18,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * fit and transform replace only what they wrote before, only with {@code --overwrite}, and never a path
- * that is or holds their input or model. Each refusal is one line with exit code 2, given before the input
- * is read (the inputs of the refused runs hold a bad cell, whose error would come first otherwise).
+ * fit and transform replace only what they wrote before, only with {@code --overwrite}, and never a
+ * path that is or holds their input or model. Each refusal is one line with exit code 2, given
+ * before the input is read (the inputs of the refused runs hold a bad cell, whose error would come
+ * first otherwise).
  */
 class OutputSafetyCliTest {
 
   static final int N = 60;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path csv;
   static String csvText;
   static Path model;
@@ -40,29 +40,55 @@ class OutputSafetyCliTest {
       text.append(String.format(Locale.ROOT, "%d,%.3f,%d%n", i % 4, Math.sin(i), (i * 7) % 5));
     }
     csvText = text.toString();
-    csv = Files.writeString(Files.createDirectories(dir.resolve("data")).resolve("data.csv"), csvText);
+    csv =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("data")).resolve("data.csv"), csvText);
     model = dir.resolve("model");
     TestSpark.Result fit = fit(csv, model);
     assertEquals(0, fit.code(), fit::toString);
   }
 
   static TestSpark.Result fit(Path input, Path modelOut, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("fit", "--input", input.toString(), "--k", "2",
-        "--landmarks", "10", "--seed", "1", "--model-out", modelOut.toString()));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "fit",
+                "--input",
+                input.toString(),
+                "--k",
+                "2",
+                "--landmarks",
+                "10",
+                "--seed",
+                "1",
+                "--model-out",
+                modelOut.toString()));
     args.addAll(List.of(more));
     return TestSpark.cli(args.toArray(new String[0]));
   }
 
   static TestSpark.Result transform(Path output, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("transform", "--model", model.toString(), "--input",
-        csv.toString(), "--output", output.toString()));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "transform",
+                "--model",
+                model.toString(),
+                "--input",
+                csv.toString(),
+                "--output",
+                output.toString()));
     args.addAll(List.of(more));
     return TestSpark.cli(args.toArray(new String[0]));
   }
 
-  /** A CSV whose third row is bad: a run that read it before checking its outputs would fail on that. */
+  /**
+   * A CSV whose third row is bad: a run that read it before checking its outputs would fail on
+   * that.
+   */
   static Path badCsvIn(Path directory) throws IOException {
-    return Files.writeString(Files.createDirectories(directory).resolve("bad.csv"), "a,b,c\n1,2,3\n4,5,6\n7,x,9\n");
+    return Files.writeString(
+        Files.createDirectories(directory).resolve("bad.csv"), "a,b,c\n1,2,3\n4,5,6\n7,x,9\n");
   }
 
   static List<String> names(Path directory) throws IOException {
@@ -71,15 +97,19 @@ class OutputSafetyCliTest {
     }
   }
 
-  /** {@code fit --model-out .} in the data's directory deleted the directory, the input included. */
+  /**
+   * {@code fit --model-out .} in the data's directory deleted the directory, the input included.
+   */
   @Test
   void fitIntoTheInputsDirectoryIsRefusedAndTheInputKept() throws IOException {
     Path work = dir.resolve("work");
     Path input = badCsvIn(work);
     String text = Files.readString(input);
     for (String[] overwrite : new String[][] {{}, {"--overwrite"}}) {
-      assertUsageError(fit(input, work, overwrite), "--model-out " + work + ": it contains the input " + input);
-      assertUsageError(fit(input, input, overwrite), "--model-out " + input + ": it is the input " + input);
+      assertUsageError(
+          fit(input, work, overwrite), "--model-out " + work + ": it contains the input " + input);
+      assertUsageError(
+          fit(input, input, overwrite), "--model-out " + input + ": it is the input " + input);
     }
     assertEquals(List.of("bad.csv"), names(work));
     assertEquals(text, Files.readString(input));
@@ -89,7 +119,8 @@ class OutputSafetyCliTest {
   @Test
   void transformOntoItsModelIsRefusedAndTheModelKept() throws IOException {
     for (String[] overwrite : new String[][] {{}, {"--overwrite"}}) {
-      assertUsageError(transform(model, overwrite), "--output " + model + ": it is the input " + model);
+      assertUsageError(
+          transform(model, overwrite), "--output " + model + ": it is the input " + model);
       assertUsageError(transform(dir, overwrite), "--output " + dir + ": it contains the input");
     }
     assertEquals(N, NystromKernelPCAModel.load(model.toString()).numRows());
@@ -104,17 +135,25 @@ class OutputSafetyCliTest {
     String uid = NystromKernelPCAModel.load(again.toString()).uid();
 
     Path bad = badCsvIn(dir.resolve("bad-for-again"));
-    assertUsageError(fit(bad, again), "--model-out " + again + ": a stage saved by spark-kpca already exists "
-        + "there; to replace it, add --overwrite");
+    assertUsageError(
+        fit(bad, again),
+        "--model-out "
+            + again
+            + ": a stage saved by spark-kpca already exists "
+            + "there; to replace it, add --overwrite");
     TestSpark.Result replaced = fit(csv, again, "--summary-out", summary.toString(), "--overwrite");
     assertEquals(0, replaced.code(), replaced::toString);
-    assertFalse(uid.equals(NystromKernelPCAModel.load(again.toString()).uid()), "the model was replaced");
+    assertFalse(
+        uid.equals(NystromKernelPCAModel.load(again.toString()).uid()), "the model was replaced");
     assertTrue(Files.readString(summary).contains("\"fitSeconds\""));
-    assertFalse(names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")), "leftover sibling: " + names(dir));
+    assertFalse(
+        names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")),
+        "leftover sibling: " + names(dir));
 
     // A summary path holding another JSON file is not replaced, even with --overwrite.
     Path notes = Files.writeString(dir.resolve("notes.json"), "{\"mine\": 1}");
-    assertUsageError(fit(bad, dir.resolve("m-notes"), "--summary-out", notes.toString(), "--overwrite"),
+    assertUsageError(
+        fit(bad, dir.resolve("m-notes"), "--summary-out", notes.toString(), "--overwrite"),
         "--summary-out " + notes + ": it exists and is not a summary written by spark-kpca fit");
     assertEquals("{\"mine\": 1}", Files.readString(notes));
   }
@@ -125,15 +164,23 @@ class OutputSafetyCliTest {
     Path mine = Files.createDirectories(dir.resolve("mine"));
     Files.writeString(mine.resolve("notes.txt"), "keep");
     Path bad = badCsvIn(dir.resolve("bad-for-mine"));
-    assertUsageError(fit(bad, mine, "--overwrite"), "--model-out " + mine + ": it exists and holds 'notes.txt'",
+    assertUsageError(
+        fit(bad, mine, "--overwrite"),
+        "--model-out " + mine + ": it exists and holds 'notes.txt'",
         "never replaced");
-    assertUsageError(fit(bad, dir.resolve("m-mine"), "--plots", mine.toString(), "--overwrite"),
+    assertUsageError(
+        fit(bad, dir.resolve("m-mine"), "--plots", mine.toString(), "--overwrite"),
         "--plots " + mine + ": it exists and has no " + SafeOutput.MARKER + " file");
-    assertUsageError(transform(mine, "--overwrite"), "--output " + mine + ": it exists and has no "
-        + SafeOutput.MARKER + " file");
+    assertUsageError(
+        transform(mine, "--overwrite"),
+        "--output " + mine + ": it exists and has no " + SafeOutput.MARKER + " file");
     assertEquals(List.of("notes.txt"), names(mine));
-    assertUsageError(fit(bad, dir.resolve("nested"), "--plots", dir.resolve("nested/charts").toString()),
-        "--plots " + dir.resolve("nested/charts") + ": it overlaps --model-out " + dir.resolve("nested"));
+    assertUsageError(
+        fit(bad, dir.resolve("nested"), "--plots", dir.resolve("nested/charts").toString()),
+        "--plots "
+            + dir.resolve("nested/charts")
+            + ": it overlaps --model-out "
+            + dir.resolve("nested"));
   }
 
   @Test
@@ -141,12 +188,19 @@ class OutputSafetyCliTest {
     Path scores = dir.resolve("scores");
     assertEquals(0, transform(scores).code());
     assertTrue(Files.isRegularFile(scores.resolve(SafeOutput.MARKER)));
-    assertEquals(N, TestSpark.session().read().option("header", "true").csv(scores.toString()).count());
-    assertUsageError(transform(scores), "--output " + scores + ": an output of spark-kpca already exists there; "
-        + "to replace it, add --overwrite");
+    assertEquals(
+        N, TestSpark.session().read().option("header", "true").csv(scores.toString()).count());
+    assertUsageError(
+        transform(scores),
+        "--output "
+            + scores
+            + ": an output of spark-kpca already exists there; "
+            + "to replace it, add --overwrite");
     TestSpark.Result again = transform(scores, "--overwrite", "--residual");
     assertEquals(0, again.code(), again::toString);
-    assertEquals(List.of("pc_1", "pc_2", "residual"),
-        List.of(TestSpark.session().read().option("header", "true").csv(scores.toString()).columns()));
+    assertEquals(
+        List.of("pc_1", "pc_2", "residual"),
+        List.of(
+            TestSpark.session().read().option("header", "true").csv(scores.toString()).columns()));
   }
 }

@@ -21,11 +21,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** rde and predict on a CSV file of twonorm rows: the summary, the saved model, predictions in input order. */
+/**
+ * rde and predict on a CSV file of twonorm rows: the summary, the saved model, predictions in input
+ * order.
+ */
 class RdeCliTest {
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path csv;
   static double[][] rows;
   static int[] labels;
@@ -60,9 +62,25 @@ class RdeCliTest {
   void rdeThenPredictInInputOrder() throws IOException {
     Path summary = dir.resolve("rde.json");
     String model = dir.resolve("model").toString();
-    TestSpark.Result run = TestSpark.cli("rde", "--input", csv.toString(), "--label-col", "label", "--gamma-grid",
-        "0.001,0.01,0.1", "--landmarks", "60", "--max-dimension", "20", "--model-out", model, "--summary-out",
-        summary.toString(), "--plots", dir.resolve("plots").toString());
+    TestSpark.Result run =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            "label",
+            "--gamma-grid",
+            "0.001,0.01,0.1",
+            "--landmarks",
+            "60",
+            "--max-dimension",
+            "20",
+            "--model-out",
+            model,
+            "--summary-out",
+            summary.toString(),
+            "--plots",
+            dir.resolve("plots").toString());
     assertEquals(0, run.code(), run::toString);
     JsonNode json = new ObjectMapper().readTree(summary.toFile());
     List<String> keys = new ArrayList<>();
@@ -74,18 +92,29 @@ class RdeCliTest {
     assertTrue(saved.getDimension() <= 5, "twonorm dimension " + saved.getDimension());
     assertEquals(saved.trainingError(), json.get("estimatedErrorRate").asDouble());
     assertEquals(saved.logLikelihood().length, json.get("logLikelihood").size());
-    assertTrue(json.get("noiseVariance").asDouble() > 0 && json.get("noiseVariance").asDouble() < 1);
+    assertTrue(
+        json.get("noiseVariance").asDouble() > 0 && json.get("noiseVariance").asDouble() < 1);
     assertEquals(3, json.get("widths").size());
     assertTrue(Files.exists(dir.resolve("plots").resolve("width-01-likelihood.png")));
     assertTrue(Files.exists(dir.resolve("plots").resolve("widths.png")));
 
     Path output = dir.resolve("predictions");
-    TestSpark.Result predict = TestSpark.cli("predict", "--model", model, "--input", csv.toString(), "--label-col",
-        "label", "--output", output.toString());
+    TestSpark.Result predict =
+        TestSpark.cli(
+            "predict",
+            "--model",
+            model,
+            "--input",
+            csv.toString(),
+            "--label-col",
+            "label",
+            "--output",
+            output.toString());
     assertEquals(0, predict.code(), predict::toString);
     List<String> lines = new ArrayList<>();
     try (Stream<Path> parts = Files.list(output)) {
-      for (Path part : parts.filter(p -> p.getFileName().toString().endsWith(".csv")).sorted().toList()) {
+      for (Path part :
+          parts.filter(p -> p.getFileName().toString().endsWith(".csv")).sorted().toList()) {
         List<String> content = Files.readAllLines(part);
         lines.addAll(content.subList(1, content.size()));
       }
@@ -93,7 +122,8 @@ class RdeCliTest {
     assertEquals(N, lines.size());
     for (int i = 0; i < N; i++) {
       String[] cells = lines.get(i).split(",");
-      assertEquals(saved.predict(new DenseVector(rows[i])), Double.parseDouble(cells[0]), 1e-9, "row " + i);
+      assertEquals(
+          saved.predict(new DenseVector(rows[i])), Double.parseDouble(cells[0]), 1e-9, "row " + i);
       assertEquals(labels[i], (int) Double.parseDouble(cells[1]), "label of row " + i);
     }
   }
@@ -101,25 +131,62 @@ class RdeCliTest {
   @Test
   void fixedDimensionKpcrAndBadInput() throws IOException {
     String model = dir.resolve("kpcr").toString();
-    TestSpark.Result run = TestSpark.cli("rde", "--input", csv.toString(), "--label-col", "label", "--gamma", "0.02",
-        "--dimension", "3", "--landmarks", "40", "--intercept", "--model-out", model);
+    TestSpark.Result run =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            "label",
+            "--gamma",
+            "0.02",
+            "--dimension",
+            "3",
+            "--landmarks",
+            "40",
+            "--intercept",
+            "--model-out",
+            model);
     assertEquals(0, run.code(), run::toString);
     KernelPCARegressionModel saved = KernelPCARegressionModel.load(model);
     assertEquals(3, saved.getDimension());
     assertEquals(0.02, saved.fittedKernel().gamma());
     assertTrue(saved.getFitIntercept());
 
-    TestSpark.Result noLabel = TestSpark.cli("rde", "--input", csv.toString(), "--model-out",
-        dir.resolve("none").toString());
+    TestSpark.Result noLabel =
+        TestSpark.cli(
+            "rde", "--input", csv.toString(), "--model-out", dir.resolve("none").toString());
     assertEquals(2, noLabel.code(), noLabel::toString);
     assertTrue(noLabel.err().contains("--label-col"), noLabel.err());
-    TestSpark.Result badGrid = TestSpark.cli("rde", "--input", csv.toString(), "--label-col", "label", "--gamma-grid",
-        "0.1,-1", "--model-out", dir.resolve("none").toString());
+    TestSpark.Result badGrid =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            "label",
+            "--gamma-grid",
+            "0.1,-1",
+            "--model-out",
+            dir.resolve("none").toString());
     assertEquals(2, badGrid.code(), badGrid::toString);
     assertTrue(badGrid.err().contains("--gamma-grid"), badGrid.err());
     Path bad = Files.writeString(dir.resolve("bad.csv"), "x1,label\n0.5,1\n0.7,oops\n0.1,-1\n");
-    TestSpark.Result badLabel = TestSpark.cli("rde", "--input", bad.toString(), "--label-col", "label", "--gamma",
-        "1", "--dimension", "1", "--landmarks", "2", "--model-out", dir.resolve("none").toString());
+    TestSpark.Result badLabel =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            bad.toString(),
+            "--label-col",
+            "label",
+            "--gamma",
+            "1",
+            "--dimension",
+            "1",
+            "--landmarks",
+            "2",
+            "--model-out",
+            dir.resolve("none").toString());
     assertEquals(2, badLabel.code(), badLabel::toString);
     assertTrue(badLabel.err().contains("label") && badLabel.err().contains("null"), badLabel.err());
     assertFalse(badLabel.err().contains("Exception"), badLabel.err());

@@ -21,19 +21,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs every {@code bin/spark-kpca} line of the README's command-line section, in order, as written: the
- * same arguments, in-process, with relative paths taken relative to a temporary directory that holds a
- * generated {@code data.csv} (five numeric columns and a {@code label}). Then checks what the lines promise:
- * the model, the summary, the scores and the charts.
+ * Runs every {@code bin/spark-kpca} line of the README's command-line section, in order, as
+ * written: the same arguments, in-process, with relative paths taken relative to a temporary
+ * directory that holds a generated {@code data.csv} (five numeric columns and a {@code label}).
+ * Then checks what the lines promise: the model, the summary, the scores and the charts.
  */
 class ReadmeCommandsTest {
 
   /** Options whose value is a file or directory. */
-  static final Set<String> PATH_OPTIONS = Set.of("--input", "--model-out", "--summary-out", "--model", "--output",
-      "--plots", "--out", "--landmarks-from");
+  static final Set<String> PATH_OPTIONS =
+      Set.of(
+          "--input",
+          "--model-out",
+          "--summary-out",
+          "--model",
+          "--output",
+          "--plots",
+          "--out",
+          "--landmarks-from");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readmeCommandLinesRun() throws IOException {
@@ -49,7 +56,10 @@ class ReadmeCommandsTest {
       }
       long start = System.nanoTime();
       TestSpark.Result result = TestSpark.cli(args);
-      System.out.printf(Locale.ROOT, "README: %s (%.1f s)%n", String.join(" ", command),
+      System.out.printf(
+          Locale.ROOT,
+          "README: %s (%.1f s)%n",
+          String.join(" ", command),
           (System.nanoTime() - start) / 1e9);
       assertEquals(0, result.code(), () -> String.join(" ", command) + "\n" + result);
     }
@@ -59,24 +69,37 @@ class ReadmeCommandsTest {
       assertEquals(2000, summary.get("n").asLong());
       assertEquals(10, summary.get("k").asInt());
     }
-    assertTrue(Files.isDirectory(dir.resolve("model/metadata")), "fit --model-out model/ saved no model");
+    assertTrue(
+        Files.isDirectory(dir.resolve("model/metadata")), "fit --model-out model/ saved no model");
     if (lines.stream().anyMatch(l -> l.contains("update --model model/"))) {
       // The same 2000 rows absorbed a second time: the updated model counts both.
-      assertEquals(4000, new ObjectMapper().readTree(dir.resolve("updated.json").toFile()).get("n").asLong());
+      assertEquals(
+          4000,
+          new ObjectMapper().readTree(dir.resolve("updated.json").toFile()).get("n").asLong());
     }
     if (lines.stream().anyMatch(l -> l.contains("export --model model-updated/ --out bundle/"))) {
       JsonNode exported = new ObjectMapper().readTree(dir.resolve("bundle/model.json").toFile());
       assertEquals(4000, exported.get("n").asLong());
-      assertEquals(exported.get("m").asInt(), Files.readAllLines(dir.resolve("bundle/landmarks.csv")).size());
+      assertEquals(
+          exported.get("m").asInt(),
+          Files.readAllLines(dir.resolve("bundle/landmarks.csv")).size());
     }
     try (Stream<Path> files = Files.list(dir.resolve("scores"))) {
-      assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".csv")), "transform wrote no CSV");
+      assertTrue(
+          files.anyMatch(p -> p.getFileName().toString().endsWith(".csv")),
+          "transform wrote no CSV");
     }
     for (List<String> command : commands) {
       if (command.contains("--reconstruction")) {
         String output = command.get(command.indexOf("--output") + 1);
-        String header = String.join(",", TestSpark.session().read().option("header", "true")
-            .csv(dir.resolve(output).toString()).columns());
+        String header =
+            String.join(
+                ",",
+                TestSpark.session()
+                    .read()
+                    .option("header", "true")
+                    .csv(dir.resolve(output).toString())
+                    .columns());
         assertTrue(header.contains("rec_1,rec_2,rec_3,rec_4,rec_5,label"), output + ": " + header);
       }
     }
@@ -95,7 +118,9 @@ class ReadmeCommandsTest {
     }
   }
 
-  /** The {@code bin/spark-kpca} lines of the first bash block of the README's command-line section. */
+  /**
+   * The {@code bin/spark-kpca} lines of the first bash block of the README's command-line section.
+   */
   static List<List<String>> readmeCommands(String readme) {
     String block = Readme.block(readme, "## Command line", "bash").code();
     List<List<String>> commands = new ArrayList<>();
@@ -115,7 +140,9 @@ class ReadmeCommandsTest {
     for (int i = 0; i < rows; i++) {
       int label = i % 3;
       for (int j = 0; j < 5; j++) {
-        text.append(String.format(Locale.ROOT, "%.5f,", (j == label ? 2.0 : 0.0) + 0.6 * random.nextGaussian()));
+        text.append(
+            String.format(
+                Locale.ROOT, "%.5f,", (j == label ? 2.0 : 0.0) + 0.6 * random.nextGaussian()));
       }
       text.append(label).append('\n');
     }

@@ -18,11 +18,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** select-k: the MPRESS curve of the library for the rows of a CSV file, its argmin, and the row limit. */
+/**
+ * select-k: the MPRESS curve of the library for the rows of a CSV file, its argmin, and the row
+ * limit.
+ */
 class SelectKCliTest {
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path csv;
   static double[] points;
   static final int N = 30;
@@ -36,9 +38,17 @@ class SelectKCliTest {
     for (int i = 0; i < N; i++) {
       for (int t = 0; t < 3; t++) {
         // Six decimals, so the values parsed from the file are these exactly.
-        points[i * 3 + t] = Double.parseDouble(String.format(Locale.ROOT, "%.6f", (i % 2) * 2.0 + random.nextGaussian()));
+        points[i * 3 + t] =
+            Double.parseDouble(
+                String.format(Locale.ROOT, "%.6f", (i % 2) * 2.0 + random.nextGaussian()));
       }
-      text.append(String.format(Locale.ROOT, "%.6f,%.6f,%.6f%n", points[i * 3], points[i * 3 + 1], points[i * 3 + 2]));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "%.6f,%.6f,%.6f%n",
+              points[i * 3],
+              points[i * 3 + 1],
+              points[i * 3 + 2]));
     }
     csv = Files.writeString(dir.resolve("rows.csv"), text.toString(), StandardCharsets.UTF_8);
   }
@@ -46,39 +56,84 @@ class SelectKCliTest {
   @Test
   void writesTheCurveAndItsArgmin() throws IOException {
     Path summary = dir.resolve("select-k.json");
-    TestSpark.Result run = TestSpark.cli("select-k", "--input", csv.toString(), "--kernel", "rbf", "--gamma", "0.5",
-        "--max-k", "6", "--summary-out", summary.toString());
+    TestSpark.Result run =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            csv.toString(),
+            "--kernel",
+            "rbf",
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "6",
+            "--summary-out",
+            summary.toString());
     assertEquals(0, run.code(), run::toString);
     JsonNode json = new ObjectMapper().readTree(summary.toFile());
     Mpress.Curve expected = Mpress.compute(Kernel.rbf(0.5), points, N, 3, 6);
     assertEquals(6, json.get("mpress").size());
     for (int k = 1; k <= 6; k++) {
       // MPRESS does not depend on the order of the rows.
-      assertEquals(expected.mpress()[k - 1], json.get("mpress").get(k - 1).asDouble(), 1e-9 * expected.mpress()[0]);
+      assertEquals(
+          expected.mpress()[k - 1],
+          json.get("mpress").get(k - 1).asDouble(),
+          1e-9 * expected.mpress()[0]);
     }
     assertEquals(expected.k(), json.get("k").asInt());
     assertEquals(N, json.get("n").asInt());
     assertTrue(run.out().contains("selected k = " + expected.k()), run.out());
 
-    TestSpark.Result again = TestSpark.cli("select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "6",
-        "--summary-out", summary.toString());
+    TestSpark.Result again =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            csv.toString(),
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "6",
+            "--summary-out",
+            summary.toString());
     assertEquals(2, again.code(), again::toString);
     assertTrue(again.err().contains("--summary-out"), again.err());
   }
 
   @Test
   void refusesMoreRowsThanTheLimitOrSubsamples() {
-    TestSpark.Result run = TestSpark.cli("select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "3",
-        "--max-rows", "20");
+    TestSpark.Result run =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            csv.toString(),
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "3",
+            "--max-rows",
+            "20");
     assertEquals(2, run.code(), run::toString);
     assertTrue(run.err().contains("--max-rows 20") && run.err().contains("n = 30"), run.err());
-    TestSpark.Result sub = TestSpark.cli("select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "3",
-        "--max-rows", "20", "--subsample-seed", "4");
+    TestSpark.Result sub =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            csv.toString(),
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "3",
+            "--max-rows",
+            "20",
+            "--subsample-seed",
+            "4");
     assertEquals(0, sub.code(), sub::toString);
     assertTrue(sub.out().contains("n = 20 rows"), sub.out());
-    TestSpark.Result rank = TestSpark.cli("select-k", "--input", csv.toString(), "--kernel", "linear", "--max-k", "3");
+    TestSpark.Result rank =
+        TestSpark.cli("select-k", "--input", csv.toString(), "--kernel", "linear", "--max-k", "3");
     assertEquals(2, rank.code(), rank::toString);
-    assertTrue(rank.err().contains("--max-k") && rank.err().contains("numerical rank is 3"), rank.err());
+    assertTrue(
+        rank.err().contains("--max-k") && rank.err().contains("numerical rank is 3"), rank.err());
     assertFalse(rank.err().contains("Exception"), rank.err());
   }
 }

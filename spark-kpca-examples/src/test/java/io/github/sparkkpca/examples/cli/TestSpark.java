@@ -7,31 +7,32 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The tests' shared local[2] SparkSession (started once per test JVM and left to Spark's shutdown hook, so
- * test classes do not pay for a new context each) and a helper that runs the CLI in-process.
+ * The tests' shared local[2] SparkSession (started once per test JVM and left to Spark's shutdown
+ * hook, so test classes do not pay for a new context each) and a helper that runs the CLI
+ * in-process.
  *
- * <p>Shuffle partitions are few and AQE does not coalesce them, so sorted transform output really is
- * spread over several part files and the row-order tests exercise the multi-file case.
+ * <p>Shuffle partitions are few and AQE does not coalesce them, so sorted transform output really
+ * is spread over several part files and the row-order tests exercise the multi-file case.
  */
 public final class TestSpark {
 
   private static SparkSession session;
 
-  private TestSpark() {
-  }
+  private TestSpark() {}
 
   /** The shared session; the CLI reuses it (and does not stop it). */
   public static synchronized SparkSession session() {
     if (session == null || session.sparkContext().isStopped()) {
       ConsoleLogging.quietIfUnconfigured();
-      session = SparkSession.builder()
-          .master("local[2]")
-          .appName("spark-kpca-examples-tests")
-          .config("spark.ui.enabled", "false")
-          .config("spark.ui.showConsoleProgress", "false")
-          .config("spark.sql.shuffle.partitions", "5")
-          .config("spark.sql.adaptive.coalescePartitions.enabled", "false")
-          .getOrCreate();
+      session =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("spark-kpca-examples-tests")
+              .config("spark.ui.enabled", "false")
+              .config("spark.ui.showConsoleProgress", "false")
+              .config("spark.sql.shuffle.partitions", "5")
+              .config("spark.sql.adaptive.coalescePartitions.enabled", "false")
+              .getOrCreate();
       session.sparkContext().setLogLevel("WARN");
     }
     SparkSession.setActiveSession(session);

@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * update, fit --landmarks-from and export through the command line: updating a model with more rows gives
- * the model a fit on all rows with its landmarks gives, and the export holds what a plain reader needs.
+ * update, fit --landmarks-from and export through the command line: updating a model with more rows
+ * gives the model a fit on all rows with its landmarks gives, and the export holds what a plain
+ * reader needs.
  */
 class UpdateExportCliTest {
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path first;
   static Path second;
   static Path both;
@@ -31,8 +31,13 @@ class UpdateExportCliTest {
     StringBuilder text = new StringBuilder(header ? "x1,x2,x3\n" : "");
     for (int i = 0; i < n; i++) {
       double centre = (i % 2) * 2.0;
-      text.append(String.format(Locale.ROOT, "%.6f,%.6f,%.6f%n", centre + random.nextGaussian(),
-          0.5 * random.nextGaussian(), centre - random.nextGaussian()));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "%.6f,%.6f,%.6f%n",
+              centre + random.nextGaussian(),
+              0.5 * random.nextGaussian(),
+              centre - random.nextGaussian()));
     }
     return text.toString();
   }
@@ -55,20 +60,51 @@ class UpdateExportCliTest {
   @Test
   void updateEqualsFitWithTheSameLandmarksAndExportIsComplete() throws IOException {
     Path model = dir.resolve("model");
-    TestSpark.Result fit = TestSpark.cli("fit", "--input", first.toString(), "--k", "3", "--landmarks", "25",
-        "--seed", "4", "--model-out", model.toString());
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            first.toString(),
+            "--k",
+            "3",
+            "--landmarks",
+            "25",
+            "--seed",
+            "4",
+            "--model-out",
+            model.toString());
     assertEquals(0, fit.code(), fit::toString);
 
     Path updated = dir.resolve("updated");
     Path updatedSummary = dir.resolve("updated.json");
-    TestSpark.Result update = TestSpark.cli("update", "--model", model.toString(), "--input", second.toString(),
-        "--model-out", updated.toString(), "--summary-out", updatedSummary.toString());
+    TestSpark.Result update =
+        TestSpark.cli(
+            "update",
+            "--model",
+            model.toString(),
+            "--input",
+            second.toString(),
+            "--model-out",
+            updated.toString(),
+            "--summary-out",
+            updatedSummary.toString());
     assertEquals(0, update.code(), update::toString);
 
     Path refit = dir.resolve("refit");
     Path refitSummary = dir.resolve("refit.json");
-    TestSpark.Result again = TestSpark.cli("fit", "--input", both.toString(), "--k", "3", "--landmarks-from",
-        model.toString(), "--model-out", refit.toString(), "--summary-out", refitSummary.toString());
+    TestSpark.Result again =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            both.toString(),
+            "--k",
+            "3",
+            "--landmarks-from",
+            model.toString(),
+            "--model-out",
+            refit.toString(),
+            "--summary-out",
+            refitSummary.toString());
     assertEquals(0, again.code(), again::toString);
 
     JsonNode u = json(updatedSummary);
@@ -82,13 +118,22 @@ class UpdateExportCliTest {
     }
 
     // The model being read is never replaced, even with --overwrite.
-    TestSpark.Result self = TestSpark.cli("update", "--model", model.toString(), "--input", second.toString(),
-        "--model-out", model.toString(), "--overwrite");
+    TestSpark.Result self =
+        TestSpark.cli(
+            "update",
+            "--model",
+            model.toString(),
+            "--input",
+            second.toString(),
+            "--model-out",
+            model.toString(),
+            "--overwrite");
     assertEquals(2, self.code(), self::toString);
     assertTrue(self.err().contains("--model-out"), self::toString);
 
     Path bundle = dir.resolve("bundle");
-    TestSpark.Result export = TestSpark.cli("export", "--model", updated.toString(), "--out", bundle.toString());
+    TestSpark.Result export =
+        TestSpark.cli("export", "--model", updated.toString(), "--out", bundle.toString());
     assertEquals(0, export.code(), export::toString);
     JsonNode exported = json(bundle.resolve("model.json"));
     assertEquals(240, exported.get("n").asLong());
@@ -96,9 +141,13 @@ class UpdateExportCliTest {
     assertEquals(u.get("m").asInt(), Files.readAllLines(bundle.resolve("landmarks.csv")).size());
     assertEquals(3, Files.readAllLines(bundle.resolve("offset.csv")).size());
     assertEquals(3, Files.readAllLines(bundle.resolve("projector.csv")).get(0).split(",").length);
-    TestSpark.Result twice = TestSpark.cli("export", "--model", updated.toString(), "--out", bundle.toString());
+    TestSpark.Result twice =
+        TestSpark.cli("export", "--model", updated.toString(), "--out", bundle.toString());
     assertEquals(2, twice.code(), twice::toString);
-    assertEquals(0, TestSpark.cli("export", "--model", updated.toString(), "--out", bundle.toString(), "--overwrite")
-        .code());
+    assertEquals(
+        0,
+        TestSpark.cli(
+                "export", "--model", updated.toString(), "--out", bundle.toString(), "--overwrite")
+            .code());
   }
 }

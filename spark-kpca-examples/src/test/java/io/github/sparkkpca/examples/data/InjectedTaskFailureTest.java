@@ -16,9 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault-injection hook of the loaded input: inert by default, and when configured it fails exactly the
- * first attempt of the chosen partition. The tests' local[2] session does not retry tasks, so that first
- * attempt fails the job; {@code StandaloneClusterIT} checks that a cluster retries it.
+ * The fault-injection hook of the loaded input: inert by default, and when configured it fails
+ * exactly the first attempt of the chosen partition. The tests' local[2] session does not retry
+ * tasks, so that first attempt fails the job; {@code StandaloneClusterIT} checks that a cluster
+ * retries it.
  */
 class InjectedTaskFailureTest {
 
@@ -30,7 +31,8 @@ class InjectedTaskFailureTest {
   }
 
   private static LoadedData load() {
-    return DataSources.load(TestSpark.session(), new SourceOptions(INPUT, null, "f", null, null, null, null));
+    return DataSources.load(
+        TestSpark.session(), new SourceOptions(INPUT, null, "f", null, null, null, null));
   }
 
   @Test
@@ -51,8 +53,11 @@ class InjectedTaskFailureTest {
     assertEquals(3, AttributeGroup.fromStructField(data.data().schema().apply("f")).size());
     assertEquals(List.of("id", "f", "label"), List.of(data.data().columns()));
     SparkException e = assertThrows(SparkException.class, data::persistAndValidate);
-    assertTrue(e.getMessage().contains(InjectedTaskFailure.CONF + "=2: injected failure of attempt 0 of "
-        + "partition 2"), e::getMessage);
+    assertTrue(
+        e.getMessage()
+            .contains(
+                InjectedTaskFailure.CONF + "=2: injected failure of attempt 0 of " + "partition 2"),
+        e::getMessage);
   }
 
   @Test
@@ -67,8 +72,13 @@ class InjectedTaskFailureTest {
   void aValueThatIsNoPartitionIndexIsRefusedByName() {
     for (String bad : new String[] {"-1", "three"}) {
       TestSpark.session().conf().set(InjectedTaskFailure.CONF, bad);
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, InjectedTaskFailureTest::load);
-      assertEquals(InjectedTaskFailure.CONF + " must be a partition index (an integer >= 0), got '" + bad + "'",
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, InjectedTaskFailureTest::load);
+      assertEquals(
+          InjectedTaskFailure.CONF
+              + " must be a partition index (an integer >= 0), got '"
+              + bad
+              + "'",
           e.getMessage());
     }
   }

@@ -45,14 +45,16 @@ class SyntheticDataTest {
       assertEquals(one.get(i).getInt(2), four.get(i).getInt(2));
     }
     List<Row> otherSeed = collect("synthetic:n=1000,d=7,seed=43", 4);
-    assertNotEquals(((Vector) one.get(0).get(1)).apply(0), ((Vector) otherSeed.get(0).get(1)).apply(0));
+    assertNotEquals(
+        ((Vector) one.get(0).get(1)).apply(0), ((Vector) otherSeed.get(0).get(1)).apply(0));
   }
 
   @Test
   void shapeMetadataAndClusterStructure() {
     SparkSession spark = TestSpark.session();
-    Dataset<Row> df = SyntheticData.generate(spark, SyntheticData.Spec.parse("n=4000,d=10,seed=5,clusters=3"),
-        "features", "label");
+    Dataset<Row> df =
+        SyntheticData.generate(
+            spark, SyntheticData.Spec.parse("n=4000,d=10,seed=5,clusters=3"), "features", "label");
     assertEquals(10, AttributeGroup.fromStructField(df.schema().apply("features")).size());
     List<Row> rows = df.collectAsList();
     assertEquals(4000, rows.size());
@@ -69,7 +71,8 @@ class SyntheticDataTest {
       }
     }
     for (int c = 0; c < 3; c++) {
-      assertTrue(counts[c] > 1100 && counts[c] < 1570, "cluster sizes roughly uniform: " + counts[c]);
+      assertTrue(
+          counts[c] > 1100 && counts[c] < 1570, "cluster sizes roughly uniform: " + counts[c]);
     }
     // Between-cluster spread (centres ~ N(0, 16)) dwarfs the within-cluster spread (1 + noise).
     double between = 0;
@@ -89,9 +92,13 @@ class SyntheticDataTest {
     assertEquals(20, defaults.d());
     SyntheticData.Spec spec = SyntheticData.Spec.parse("n=5,d=2,seed=-3,clusters=2,partitions=2");
     assertEquals(new SyntheticData.Spec(5, 2, -3, 2, 2), spec);
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> SyntheticData.Spec.parse("n=x"))
-        .getMessage().contains("n must be an integer"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> SyntheticData.Spec.parse("d=0"))
-        .getMessage().contains("d must be >= 1"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> SyntheticData.Spec.parse("n=x"))
+            .getMessage()
+            .contains("n must be an integer"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> SyntheticData.Spec.parse("d=0"))
+            .getMessage()
+            .contains("d must be >= 1"));
   }
 }

@@ -1,15 +1,12 @@
 package io.github.sparkkpca.examples.ml;
 
-import io.github.sparkkpca.ml.NystromKernelPCA;
-import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import io.github.sparkkpca.ml.KernelPCA;
-import io.github.sparkkpca.ml.KernelPCAModel;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.examples.data.MnistIdx;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,8 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Kernel PCA denoising (Mika et al. 1999) on MNIST: a model fitted on clean training digits maps noisy test
- * digits to reconstructions closer to the clean images than the noisy inputs are.
+ * Kernel PCA denoising (Mika et al. 1999) on MNIST: a model fitted on clean training digits maps
+ * noisy test digits to reconstructions closer to the clean images than the noisy inputs are.
  */
 class DenoisingMnistTest {
 
@@ -38,8 +35,12 @@ class DenoisingMnistTest {
   static void setUp() throws IOException {
     MnistIdx train = MnistIdx.read(MnistIdx.defaultDirectory(), true);
     MnistIdx test = MnistIdx.read(MnistIdx.defaultDirectory(), false);
-    model = new NystromKernelPCA().setK(60).setNumLandmarks(400).setSeed(3)
-        .fit(train.toDataFrame(LocalSpark.spark(), null, 2000));
+    model =
+        new NystromKernelPCA()
+            .setK(60)
+            .setNumLandmarks(400)
+            .setSeed(3)
+            .fit(train.toDataFrame(LocalSpark.spark(), null, 2000));
     Random random = new Random(17);
     int n = 100;
     clean = new double[n][];
@@ -70,22 +71,28 @@ class DenoisingMnistTest {
     double[][] inputs = LocalSpark.collect(noisy, "features");
     double before = meanSquaredError(inputs);
     for (String method : new String[] {"fixed-point", "ridge"}) {
-      Dataset<Row> out = model.copy(org.apache.spark.ml.param.ParamMap.empty()).setReconstructionCol("denoised")
-          .setPreimageMethod(method).transform(noisy);
+      Dataset<Row> out =
+          model
+              .copy(org.apache.spark.ml.param.ParamMap.empty())
+              .setReconstructionCol("denoised")
+              .setPreimageMethod(method)
+              .transform(noisy);
       assertEquals(784, AttributeGroup.fromStructField(out.schema().apply("denoised")).size());
       double after = meanSquaredError(LocalSpark.collect(out, "denoised"));
-      System.out.printf("%s: mean squared error to clean %.0f -> %.0f (ratio %.3f)%n", method, before, after,
-          after / before);
+      System.out.printf(
+          "%s: mean squared error to clean %.0f -> %.0f (ratio %.3f)%n",
+          method, before, after, after / before);
       assertTrue(after < 0.45 * before, method + ": " + after + " vs noisy " + before);
     }
   }
 
   @Test
   void fixedPointNeedsTheGaussianKernel() {
-    NystromKernelPCAModel poly = new NystromKernelPCA().setKernel("polynomial").setK(2).setNumLandmarks(20)
-        .fit(noisy);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> poly.setReconstructionCol("x").transform(noisy));
+    NystromKernelPCAModel poly =
+        new NystromKernelPCA().setKernel("polynomial").setK(2).setNumLandmarks(20).fit(noisy);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> poly.setReconstructionCol("x").transform(noisy));
     assertTrue(e.getMessage().contains("set preimageMethod to ridge"), e.getMessage());
     assertEquals(100, poly.setPreimageMethod("ridge").transform(noisy).count());
   }

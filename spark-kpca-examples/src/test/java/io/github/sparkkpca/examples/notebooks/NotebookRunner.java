@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.notebooks;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.Writer;
 import java.lang.reflect.Constructor;
 import java.nio.file.Files;
@@ -14,15 +13,16 @@ import scala.tools.nsc.Settings;
 import scala.tools.nsc.interpreter.IMain;
 
 /**
- * Runs a Databricks notebook in source format ({@code // Databricks notebook source}, cells separated by
- * {@code // COMMAND ----------}, {@code // MAGIC} cells for markdown and other magics) the way a notebook
- * attached to a cluster does: every code cell in order, in one Scala interpreter in which {@code spark} is the
- * session and {@code display} and {@code displayHTML} exist.
+ * Runs a Databricks notebook in source format ({@code // Databricks notebook source}, cells
+ * separated by {@code // COMMAND ----------}, {@code // MAGIC} cells for markdown and other magics)
+ * the way a notebook attached to a cluster does: every code cell in order, in one Scala interpreter
+ * in which {@code spark} is the session and {@code display} and {@code displayHTML} exist.
  *
- * <p>The interpreter wraps each cell in a class (as Spark's shell and Databricks do) and writes the compiled
- * classes to {@code classDir}; a session built with {@code spark.repl.class.outputDir} pointing there lets the
- * executors load them, so closures and UDFs defined in a cell run on the executors as on a cluster. Works with
- * the Scala 2.13 and the 2.12 interpreter (their constructors differ; the rest of the API used is common).
+ * <p>The interpreter wraps each cell in a class (as Spark's shell and Databricks do) and writes the
+ * compiled classes to {@code classDir}; a session built with {@code spark.repl.class.outputDir}
+ * pointing there lets the executors load them, so closures and UDFs defined in a cell run on the
+ * executors as on a cluster. Works with the Scala 2.13 and the 2.12 interpreter (their constructors
+ * differ; the rest of the API used is common).
  */
 final class NotebookRunner implements AutoCloseable {
 
@@ -48,40 +48,54 @@ final class NotebookRunner implements AutoCloseable {
   private final StringBuilder transcript = new StringBuilder();
 
   /** The session definitions every notebook sees, as Databricks predefines them. */
-  private static final String PRELUDE = String.join("\n",
-      "def display(data: Any): Unit = data match {",
-      "  case ds: org.apache.spark.sql.Dataset[_] => ds.show(20, false)",
-      "  case other => println(other)",
-      "}",
-      "def displayHTML(html: String): Unit =",
-      "  println(\"[displayHTML] \" + (if (html.length > 200) html.take(200) + \"… (\" + html.length + \" chars)\""
-          + " else html))");
+  private static final String PRELUDE =
+      String.join(
+          "\n",
+          "def display(data: Any): Unit = data match {",
+          "  case ds: org.apache.spark.sql.Dataset[_] => ds.show(20, false)",
+          "  case other => println(other)",
+          "}",
+          "def displayHTML(html: String): Unit =",
+          "  println(\"[displayHTML] \" + (if (html.length > 200) html.take(200) + \"… (\" + html.length + \" chars)\""
+              + " else html))");
 
   NotebookRunner(SparkSession spark, Path classDir) throws ReflectiveOperationException {
     Settings settings = new Settings();
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     settings.classpath().value_$eq(classpath);
     settings.Yreploutdir().value_$eq(classDir.toString());
     settings.processArgumentString("-Yrepl-class-based");
     PrintWriter out = new PrintWriter(new Tee(transcript), true);
     interpreter = newInterpreter(settings, out);
-    check("binding spark", interpreter.bind("spark", SparkSession.class.getName(), spark,
-        scala.collection.immutable.List$.MODULE$.empty()).toString());
+    check(
+        "binding spark",
+        interpreter
+            .bind(
+                "spark",
+                SparkSession.class.getName(),
+                spark,
+                scala.collection.immutable.List$.MODULE$.empty())
+            .toString());
     check("the prelude", interpreter.interpret(PRELUDE).toString());
   }
 
   /**
-   * Scala 2.13: {@code new IMain(settings, new ReplReporterImpl(settings, out))}; 2.12:
-   * {@code new IMain(settings, out)}.
+   * Scala 2.13: {@code new IMain(settings, new ReplReporterImpl(settings, out))}; 2.12: {@code new
+   * IMain(settings, out)}.
    */
-  private static IMain newInterpreter(Settings settings, PrintWriter out) throws ReflectiveOperationException {
+  private static IMain newInterpreter(Settings settings, PrintWriter out)
+      throws ReflectiveOperationException {
     Class<?> reporterClass;
     try {
       reporterClass = Class.forName("scala.tools.nsc.interpreter.shell.ReplReporterImpl");
     } catch (ClassNotFoundException scala212) {
-      return IMain.class.getConstructor(Settings.class, PrintWriter.class).newInstance(settings, out);
+      return IMain.class
+          .getConstructor(Settings.class, PrintWriter.class)
+          .newInstance(settings, out);
     }
-    Object reporter = reporterClass.getConstructor(Settings.class, PrintWriter.class).newInstance(settings, out);
+    Object reporter =
+        reporterClass.getConstructor(Settings.class, PrintWriter.class).newInstance(settings, out);
     Class<?> reporterType = Class.forName("scala.tools.nsc.interpreter.ReplReporter");
     Constructor<IMain> constructor = IMain.class.getConstructor(Settings.class, reporterType);
     return constructor.newInstance(settings, reporter);
@@ -89,7 +103,8 @@ final class NotebookRunner implements AutoCloseable {
 
   private void check(String what, String result) {
     if (!result.equals("Success")) {
-      throw new IllegalStateException("The interpreter failed on " + what + ": " + result + "\n" + transcript);
+      throw new IllegalStateException(
+          "The interpreter failed on " + what + ": " + result + "\n" + transcript);
     }
   }
 

@@ -35,7 +35,10 @@ final class ChildJvm {
     pump.start();
   }
 
-  /** {@code java} of this JVM's home with the build's {@code --add-opens} options and the heap option. */
+  /**
+   * {@code java} of this JVM's home with the build's {@code --add-opens} options and the heap
+   * option.
+   */
   static List<String> java(String heap) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -48,11 +51,19 @@ final class ChildJvm {
     return command;
   }
 
-  static ChildJvm start(List<String> command, Map<String, String> environment, Path log) throws IOException {
+  static ChildJvm start(List<String> command, Map<String, String> environment, Path log)
+      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
-    for (String inherited : List.of("SPARK_CLASSPATH", "SPARK_DIST_CLASSPATH", "SPARK_JAVA_OPTS",
-        "HADOOP_CONF_DIR", "YARN_CONF_DIR", "SPARK_WORKER_OPTS", "SPARK_DAEMON_JAVA_OPTS")) {
+    for (String inherited :
+        List.of(
+            "SPARK_CLASSPATH",
+            "SPARK_DIST_CLASSPATH",
+            "SPARK_JAVA_OPTS",
+            "HADOOP_CONF_DIR",
+            "YARN_CONF_DIR",
+            "SPARK_WORKER_OPTS",
+            "SPARK_DAEMON_JAVA_OPTS")) {
       env.remove(inherited);
     }
     env.putAll(environment);
@@ -60,8 +71,10 @@ final class ChildJvm {
   }
 
   private void pump() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
+    try (BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
         out.flush();
@@ -85,15 +98,18 @@ final class ChildJvm {
   /** The last lines of the output, and where the rest is, for failure messages. */
   String tail() {
     List<String> all = lines();
-    return "(whole output in " + log + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - 150),
-        all.size()));
+    return "(whole output in "
+        + log
+        + ")\n"
+        + String.join("\n", all.subList(Math.max(0, all.size() - 150), all.size()));
   }
 
   /**
-   * Waits for the first output line that matches {@code pattern} and {@code accept}; fails if the process
-   * ends or the time runs out first.
+   * Waits for the first output line that matches {@code pattern} and {@code accept}; fails if the
+   * process ends or the time runs out first.
    */
-  Matcher awaitLine(Pattern pattern, Predicate<Matcher> accept, Duration timeout) throws InterruptedException {
+  Matcher awaitLine(Pattern pattern, Predicate<Matcher> accept, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     int seen = 0;
     while (true) {
@@ -105,11 +121,24 @@ final class ChildJvm {
         }
       }
       if (!process.isAlive() && !pump.isAlive()) {
-        fail(log.getFileName() + ": ended with " + process.exitValue() + " before a line matching " + pattern
-            + ":\n" + tail());
+        fail(
+            log.getFileName()
+                + ": ended with "
+                + process.exitValue()
+                + " before a line matching "
+                + pattern
+                + ":\n"
+                + tail());
       }
       if (System.nanoTime() > deadline) {
-        fail(log.getFileName() + ": no line matching " + pattern + " in " + timeout + ":\n" + tail());
+        fail(
+            log.getFileName()
+                + ": no line matching "
+                + pattern
+                + " in "
+                + timeout
+                + ":\n"
+                + tail());
       }
       Thread.sleep(20);
     }

@@ -17,16 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's {@code spark-submit} command, run as written against the packaged (shaded) examples jar, after
- * {@code package} (Maven Failsafe). Spark's own launcher class {@code org.apache.spark.deploy.SparkSubmit}
- * stands in for the {@code spark-submit} script: the child JVM's class path holds only Spark and its
- * dependencies (the {@code provided} scope), so the jar must bring the library and its shaded CLI and
- * plotting dependencies itself, as on a cluster. Only the model directory is redirected to a temporary one.
+ * The README's {@code spark-submit} command, run as written against the packaged (shaded) examples
+ * jar, after {@code package} (Maven Failsafe). Spark's own launcher class {@code
+ * org.apache.spark.deploy.SparkSubmit} stands in for the {@code spark-submit} script: the child
+ * JVM's class path holds only Spark and its dependencies (the {@code provided} scope), so the jar
+ * must bring the library and its shaded CLI and plotting dependencies itself, as on a cluster. Only
+ * the model directory is redirected to a temporary one.
  */
 class SparkSubmitIT {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readmeSparkSubmitCommandRunsTheShadedJar() throws IOException, InterruptedException {
@@ -34,10 +34,16 @@ class SparkSubmitIT {
     List<String> command = readmeCommand(Files.readString(root.resolve("README.md")));
     assertEquals("spark-submit", command.get(0), command::toString);
     String readmeJar = command.stream().filter(a -> a.endsWith(".jar")).findFirst().orElseThrow();
-    // The README names the default (Scala 2.13) build's jar; a -P spark-3.5 build runs the same command on its
+    // The README names the default (Scala 2.13) build's jar; a -P spark-3.5 build runs the same
+    // command on its
     // _2.12 jar.
-    Path jar = root.resolve(readmeJar.replace("_2.13-", "_" + System.getProperty("scala.binary.version") + "-"));
-    assertEquals(builtJar(), jar, "README's spark-submit command names " + readmeJar + ", not the jar this build makes");
+    Path jar =
+        root.resolve(
+            readmeJar.replace("_2.13-", "_" + System.getProperty("scala.binary.version") + "-"));
+    assertEquals(
+        builtJar(),
+        jar,
+        "README's spark-submit command names " + readmeJar + ", not the jar this build makes");
     assertTrue(Files.isRegularFile(jar), jar + " is missing: run `mvn package` first");
     Path model = dir.resolve("model");
     Path plots = dir.resolve("plots");
@@ -59,8 +65,12 @@ class SparkSubmitIT {
     }
     java.removeIf(String::isEmpty);
     Path log = dir.resolve("spark-submit.log");
-    Process process = new ProcessBuilder(java).directory(root.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(java)
+            .directory(root.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     boolean finished = process.waitFor(10, TimeUnit.MINUTES);
     if (!finished) {
       process.destroyForcibly();
@@ -81,22 +91,30 @@ class SparkSubmitIT {
     List<String> java = new ArrayList<>();
     java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     java.add("-cp");
-    java.add(builtJar() + File.pathSeparator + Files.readString(Path.of("target", "classpath.txt")).trim());
+    java.add(
+        builtJar()
+            + File.pathSeparator
+            + Files.readString(Path.of("target", "classpath.txt")).trim());
     java.add("io.github.sparkkpca.examples.cli.SparkKpcaCli");
     java.add("--version");
     Process process = new ProcessBuilder(java).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(2, TimeUnit.MINUTES), output);
     assertEquals(0, process.exitValue(), output);
-    assertTrue(output.contains("spark-kpca " + System.getProperty("project.version") + "\n"), output);
+    assertTrue(
+        output.contains("spark-kpca " + System.getProperty("project.version") + "\n"), output);
   }
 
-  /** The shaded jar this build packaged (target/&lt;artifactId&gt;-&lt;version&gt;.jar), from Maven. */
+  /**
+   * The shaded jar this build packaged (target/&lt;artifactId&gt;-&lt;version&gt;.jar), from Maven.
+   */
   static Path builtJar() {
     return Path.of(System.getProperty("examples.jar")).toAbsolutePath().normalize();
   }
 
-  /** The first {@code spark-submit} command of the README's command-line section, its lines joined. */
+  /**
+   * The first {@code spark-submit} command of the README's command-line section, its lines joined.
+   */
   static List<String> readmeCommand(String readme) {
     StringBuilder text = new StringBuilder();
     for (Readme.Block block : Readme.blocks(readme, "## Command line", "bash")) {
@@ -118,8 +136,10 @@ class SparkSubmitIT {
     assertTrue(text.length() > 0, "README's command-line section has no spark-submit command");
     List<String> args = new ArrayList<>();
     for (String token : text.toString().trim().split("\\s+")) {
-      args.add(token.length() >= 2 && token.startsWith("'") && token.endsWith("'")
-          ? token.substring(1, token.length() - 1) : token);
+      args.add(
+          token.length() >= 2 && token.startsWith("'") && token.endsWith("'")
+              ? token.substring(1, token.length() - 1)
+              : token);
     }
     return args;
   }

@@ -24,20 +24,19 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Exactly-once across a real crash: {@code spark-kpca stream} runs in its own JVM (the packaged examples jar
- * on {@code local[2]}) over four CSV files, one per micro-batch, and is killed with SIGKILL while micro-batch
- * 1 is in flight: Spark has logged its offsets, the checkpoint has not committed it. The same command then
- * resumes from the checkpoint and the model directory. The final model must be a batch fit on every row with
- * the stream's landmarks: n counts each row once, the eigenvalues agree to 1e-10 relative, and no
- * half-written version is left behind.
+ * Exactly-once across a real crash: {@code spark-kpca stream} runs in its own JVM (the packaged
+ * examples jar on {@code local[2]}) over four CSV files, one per micro-batch, and is killed with
+ * SIGKILL while micro-batch 1 is in flight: Spark has logged its offsets, the checkpoint has not
+ * committed it. The same command then resumes from the checkpoint and the model directory. The
+ * final model must be a batch fit on every row with the stream's landmarks: n counts each row once,
+ * the eigenvalues agree to 1e-10 relative, and no half-written version is left behind.
  */
 class StreamKillIT {
 
   private static final int FILES = 4;
   private static final int ROWS = 300;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -47,13 +46,35 @@ class StreamKillIT {
     Path input = writeFiles(Files.createDirectories(dir.resolve("in")));
     Path model = dir.resolve("model");
     Path checkpoint = dir.resolve("ckpt");
-    List<String> stream = List.of("stream", "--input", input.toString(), "--label-col", "label", "--model-out",
-        model.toString(), "--checkpoint", checkpoint.toString(), "--k", "2", "--landmarks", "20", "--seed", "3",
-        "--available-now", "--max-files-per-trigger", "1", "--progress-interval", "0");
+    List<String> stream =
+        List.of(
+            "stream",
+            "--input",
+            input.toString(),
+            "--label-col",
+            "label",
+            "--model-out",
+            model.toString(),
+            "--checkpoint",
+            checkpoint.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "20",
+            "--seed",
+            "3",
+            "--available-now",
+            "--max-files-per-trigger",
+            "1",
+            "--progress-interval",
+            "0");
 
     List<String> command = ChildJvm.java("-Xmx1g");
     command.add("-cp");
-    command.add(jar + java.io.File.pathSeparator + Files.readString(Path.of("target", "classpath.txt")).trim());
+    command.add(
+        jar
+            + java.io.File.pathSeparator
+            + Files.readString(Path.of("target", "classpath.txt")).trim());
     command.add("io.github.sparkkpca.examples.cli.SparkKpcaCli");
     command.addAll(stream);
     command.addAll(List.of("--master", "local[2]"));
@@ -79,7 +100,8 @@ class StreamKillIT {
     }
     assertEquals(137, child.process.exitValue(), "SIGKILL");
     assertTrue(child.output().contains("batch 0: " + ROWS + " rows so far"), child.tail());
-    assertFalse(Files.exists(checkpoint.resolve("commits").resolve("1")),
+    assertFalse(
+        Files.exists(checkpoint.resolve("commits").resolve("1")),
         "micro-batch 1 had already been committed when the JVM was killed; the kill came too late");
 
     Path summary = dir.resolve("stream.json");
@@ -88,16 +110,39 @@ class StreamKillIT {
     TestSpark.Result resumed = TestSpark.cli(resume.toArray(String[]::new));
     assertEquals(0, resumed.code(), resumed::toString);
     try (Stream<Path> entries = Files.list(model)) {
-      List<String> names = entries.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")).sorted()
-          .toList();
-      assertEquals(List.of("_SPARK_KPCA_STREAM", "version-000000000000", "version-000000000001",
-          "version-000000000002", "version-000000000003"), names, "no half-written version is left");
+      List<String> names =
+          entries
+              .map(p -> p.getFileName().toString())
+              .filter(n -> !n.endsWith(".crc"))
+              .sorted()
+              .toList();
+      assertEquals(
+          List.of(
+              "_SPARK_KPCA_STREAM",
+              "version-000000000000",
+              "version-000000000001",
+              "version-000000000002",
+              "version-000000000003"),
+          names,
+          "no half-written version is left");
     }
 
     Path fitSummary = dir.resolve("fit.json");
-    TestSpark.Result fitted = TestSpark.cli("fit", "--input", input.toString(), "--label-col", "label", "--k", "2",
-        "--landmarks-from", model.resolve("version-000000000003").toString(), "--model-out",
-        dir.resolve("fitted").toString(), "--summary-out", fitSummary.toString());
+    TestSpark.Result fitted =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            input.toString(),
+            "--label-col",
+            "label",
+            "--k",
+            "2",
+            "--landmarks-from",
+            model.resolve("version-000000000003").toString(),
+            "--model-out",
+            dir.resolve("fitted").toString(),
+            "--summary-out",
+            fitSummary.toString());
     assertEquals(0, fitted.code(), fitted::toString);
     JsonNode streamed = new ObjectMapper().readTree(summary.toFile());
     JsonNode batch = new ObjectMapper().readTree(fitSummary.toFile());
@@ -105,7 +150,11 @@ class StreamKillIT {
     assertEquals(FILES * ROWS, batch.get("n").asLong());
     for (int i = 0; i < 2; i++) {
       double expected = batch.get("eigenvalues").get(i).asDouble();
-      assertEquals(expected, streamed.get("eigenvalues").get(i).asDouble(), 1e-10 * expected, "eigenvalue " + i);
+      assertEquals(
+          expected,
+          streamed.get("eigenvalues").get(i).asDouble(),
+          1e-10 * expected,
+          "eigenvalue " + i);
     }
   }
 
@@ -116,8 +165,14 @@ class StreamKillIT {
       StringBuilder text = new StringBuilder("x1,x2,x3,label\n");
       for (int i = 0; i < ROWS; i++) {
         int label = i % 2;
-        text.append(String.format(Locale.ROOT, "%.6f,%.6f,%.6f,%d%n", random.nextGaussian() + 2 * label,
-            1.5 * random.nextGaussian(), random.nextGaussian() - label, label));
+        text.append(
+            String.format(
+                Locale.ROOT,
+                "%.6f,%.6f,%.6f,%d%n",
+                random.nextGaussian() + 2 * label,
+                1.5 * random.nextGaussian(),
+                random.nextGaussian() - label,
+                label));
       }
       Path file = Files.writeString(input.resolve("part-" + f + ".csv"), text.toString());
       assertTrue(file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L));

@@ -28,17 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The model charts: the error curve measured on the training rows must equal the fit's R(ℓ) (both are
- * total − Σ_{i≤ℓ}Σ_i, one from the spectrum and one from per-row residuals and scores), and every chart is a
- * readable PNG.
+ * The model charts: the error curve measured on the training rows must equal the fit's R(ℓ) (both
+ * are total − Σ_{i≤ℓ}Σ_i, one from the spectrum and one from per-row residuals and scores), and
+ * every chart is a readable PNG.
  */
 class ModelPlotsTest {
 
   static final int N = 600;
   static final int D = 5;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Dataset<Row> data;
   static NystromKernelPCAModel model;
@@ -56,7 +55,10 @@ class ModelPlotsTest {
       }
       rows.add(RowFactory.create(Vectors.dense(x), (double) cluster));
     }
-    StructType schema = new StructType().add("features", SQLDataTypes.VectorType()).add("label", DataTypes.DoubleType);
+    StructType schema =
+        new StructType()
+            .add("features", SQLDataTypes.VectorType())
+            .add("label", DataTypes.DoubleType);
     data = spark.createDataFrame(rows, schema).repartition(3);
     model = new NystromKernelPCA().setK(4).setNumLandmarks(80).setGamma(0.2).setSeed(9).fit(data);
   }
@@ -86,16 +88,20 @@ class ModelPlotsTest {
     for (int i = 0; i < a.size(); i++) {
       assertArrayEquals(a.scores()[i], b.scores()[i], 0.0);
     }
-    assertTrue(List.of(a.labels()).stream().allMatch(l -> l.equals("0") || l.equals("1") || l.equals("2")),
+    assertTrue(
+        List.of(a.labels()).stream().allMatch(l -> l.equals("0") || l.equals("1") || l.equals("2")),
         "labels 0.0, 1.0, 2.0 print as integers");
     assertNull(ModelPlots.sample(model, data, null, N, 10, 7).labels());
-    assertThrows(IllegalArgumentException.class, () -> ModelPlots.sample(model, data, null, N, 0, 7));
+    assertThrows(
+        IllegalArgumentException.class, () -> ModelPlots.sample(model, data, null, N, 0, 7));
   }
 
   @Test
   void writesTheThreeCharts() throws IOException {
-    List<Path> files = ModelPlots.writeAll(dir.resolve("charts"), model, data, "label", N, 300, 1, "test");
-    assertEquals(List.of("scree.png", "reconstruction-error.png", "embedding.png"),
+    List<Path> files =
+        ModelPlots.writeAll(dir.resolve("charts"), model, data, "label", N, 300, 1, "test");
+    assertEquals(
+        List.of("scree.png", "reconstruction-error.png", "embedding.png"),
         files.stream().map(p -> p.getFileName().toString()).toList());
     for (Path file : files) {
       BufferedImage image = ChartsTest.readPng(file);

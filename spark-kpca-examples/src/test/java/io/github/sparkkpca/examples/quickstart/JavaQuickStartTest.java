@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.Readme;
 import io.github.sparkkpca.examples.cli.TestSpark;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,23 +21,29 @@ import org.junit.jupiter.api.io.TempDir;
 /** Runs the README's Java quick start on MNIST and checks what it prints and returns. */
 class JavaQuickStartTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readmeJavaQuickStartRuns() throws IOException {
     var spark = TestSpark.session();
-    Dataset<Row> train = MnistIdx.read(MnistIdx.defaultDirectory(), true).toDataFrame(spark, null, 1500)
-        .withColumn("id", functions.monotonically_increasing_id());
-    Dataset<Row> test = MnistIdx.read(MnistIdx.defaultDirectory(), false).toDataFrame(spark, null, 200)
-        .withColumn("id", functions.monotonically_increasing_id());
-    List<Row> rows = JavaQuickStart.run(train, test, dir.resolve("kpca").toString())
-        .select("kpca", "kpcaBeforeSave", "novelty").collectAsList();
+    Dataset<Row> train =
+        MnistIdx.read(MnistIdx.defaultDirectory(), true)
+            .toDataFrame(spark, null, 1500)
+            .withColumn("id", functions.monotonically_increasing_id());
+    Dataset<Row> test =
+        MnistIdx.read(MnistIdx.defaultDirectory(), false)
+            .toDataFrame(spark, null, 200)
+            .withColumn("id", functions.monotonically_increasing_id());
+    List<Row> rows =
+        JavaQuickStart.run(train, test, dir.resolve("kpca").toString())
+            .select("kpca", "kpcaBeforeSave", "novelty")
+            .collectAsList();
     assertEquals(200, rows.size());
     for (Row row : rows) {
       Vector after = (Vector) row.get(0);
       assertEquals(10, after.size());
-      assertArrayEquals(((Vector) row.get(1)).toArray(), after.toArray(), 0.0, "reloaded model scores alike");
+      assertArrayEquals(
+          ((Vector) row.get(1)).toArray(), after.toArray(), 0.0, "reloaded model scores alike");
       assertTrue(row.getDouble(2) >= 0, "residual is a squared distance");
     }
     assertTrue(Files.isDirectory(dir.resolve("kpca").resolve("metadata")));
@@ -47,9 +53,20 @@ class JavaQuickStartTest {
   @Test
   void readmeShowsTheCodeThisTestRuns() throws IOException {
     String block = Readme.block(Readme.text(), "## Use from Java", "java").code();
-    String source = Files.readString(Path.of("src", "main", "java", "io", "github", "sparkkpca", "examples",
-        "quickstart", "JavaQuickStart.java"));
-    String tested = source.substring(source.indexOf("// README: begin") + 16, source.indexOf("// README: end"));
+    String source =
+        Files.readString(
+            Path.of(
+                "src",
+                "main",
+                "java",
+                "io",
+                "github",
+                "sparkkpca",
+                "examples",
+                "quickstart",
+                "JavaQuickStart.java"));
+    String tested =
+        source.substring(source.indexOf("// README: begin") + 16, source.indexOf("// README: end"));
     int at = 0;
     for (String line : tested.strip().split("\n")) {
       String want = line.strip();

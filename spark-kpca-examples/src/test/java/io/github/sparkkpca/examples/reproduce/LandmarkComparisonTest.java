@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.cli.TestSpark;
+import io.github.sparkkpca.examples.data.MnistIdx;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,17 +21,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** The landmark comparison on tiny sizes, and the data-set specs it reads. */
 class LandmarkComparisonTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void tinyComparisonOfAllThreeStrategies() throws IOException {
     Path mnist = Mnist.requireTrainingFiles();
     Path out = dir.resolve("landmarks");
-    LandmarkComparison.Config config = LandmarkComparison.Config.defaults().withDatasets(List.of("mnist:5"))
-        .withMs(List.of(20)).withElls(List.of(5, 10, 50)).withReps(2).withLimit(300).withKmeansMaxIter(2)
-        .withMnistDir(mnist).withPartitions(2).withOut(out);
-    LandmarkComparison.Result r = LandmarkComparison.run(TestSpark.session(), config, line -> { });
+    LandmarkComparison.Config config =
+        LandmarkComparison.Config.defaults()
+            .withDatasets(List.of("mnist:5"))
+            .withMs(List.of(20))
+            .withElls(List.of(5, 10, 50))
+            .withReps(2)
+            .withLimit(300)
+            .withKmeansMaxIter(2)
+            .withMnistDir(mnist)
+            .withPartitions(2)
+            .withOut(out);
+    LandmarkComparison.Result r = LandmarkComparison.run(TestSpark.session(), config, line -> {});
     // l = 50 > m = 20 is left out: 3 methods x 2 l.
     assertEquals(6, r.rows().size(), r.rows()::toString);
     for (LandmarkComparison.Row row : r.rows()) {
@@ -42,7 +49,8 @@ class LandmarkComparisonTest {
       assertTrue(row.meanFitSeconds() > 0, row::toString);
       assertTrue(row.meanLandmarks() > 0 && row.meanLandmarks() <= 20, row::toString);
     }
-    assertEquals(List.of("uniform", "leverage", "kmeans"),
+    assertEquals(
+        List.of("uniform", "leverage", "kmeans"),
         r.rows().stream().map(LandmarkComparison.Row::method).distinct().toList());
     assertEquals(3 * 2 * 20, r.kyFanChecks());
     assertEquals(0, r.kyFanViolations());
@@ -52,14 +60,16 @@ class LandmarkComparisonTest {
     for (String png : List.of("landmarks_mnist-5-first300.png", "landmarks_fit_time.png")) {
       assertNotNull(ImageIO.read(out.resolve(png).toFile()), png);
     }
-    assertTrue(Files.readString(out.resolve("summary.txt")).contains("Ky Fan: 120 checks, 0 violations"));
+    assertTrue(
+        Files.readString(out.resolve("summary.txt")).contains("Ky Fan: 120 checks, 0 violations"));
 
     // The charts can be redrawn from the CSV files alone, through the API and the command line.
     Files.delete(out.resolve("landmarks_fit_time.png"));
     List<Path> redrawn = LandmarkComparison.replot(out);
     assertEquals(2, redrawn.size(), redrawn::toString);
     assertNotNull(ImageIO.read(out.resolve("landmarks_fit_time.png").toFile()));
-    TestSpark.Result cli = TestSpark.cli("reproduce", "landmarks", "--replot", "--out", out.toString());
+    TestSpark.Result cli =
+        TestSpark.cli("reproduce", "landmarks", "--replot", "--out", out.toString());
     assertEquals(0, cli.code(), cli::toString);
     assertTrue(cli.out().contains("redrew 2 charts"), cli::toString);
   }
@@ -90,13 +100,18 @@ class LandmarkComparisonTest {
     for (int i = 1; i < a.length; i++) {
       assertTrue(a[i] > a[i - 1]);
     }
-    assertArrayEquals(new int[] {3, 13, 23, 33, 43}, ImageData.select(idx, ImageData.Spec.parse("fashion:3", 0)));
-    assertArrayEquals(new int[] {3, 13}, ImageData.select(idx, ImageData.Spec.parse("fashion:3", 2)));
+    assertArrayEquals(
+        new int[] {3, 13, 23, 33, 43}, ImageData.select(idx, ImageData.Spec.parse("fashion:3", 0)));
+    assertArrayEquals(
+        new int[] {3, 13}, ImageData.select(idx, ImageData.Spec.parse("fashion:3", 2)));
   }
 
-  /** A tiny IDX file of {@code count} 2x2 images (pixel = index) or labels (index mod 10), gzipped. */
+  /**
+   * A tiny IDX file of {@code count} 2x2 images (pixel = index) or labels (index mod 10), gzipped.
+   */
   static void writeGz(Path file, int magic, int count, boolean images) throws IOException {
-    try (DataOutputStream out = new DataOutputStream(new GZIPOutputStream(Files.newOutputStream(file)))) {
+    try (DataOutputStream out =
+        new DataOutputStream(new GZIPOutputStream(Files.newOutputStream(file)))) {
       out.writeInt(magic);
       out.writeInt(count);
       if (images) {
@@ -117,12 +132,24 @@ class LandmarkComparisonTest {
 
   @Test
   void commandLineRejectsBadMethodAndDataset() {
-    TestSpark.Result method = TestSpark.cli("reproduce", "landmarks", "--methods", "uniform,random", "--out",
-        dir.resolve("x").toString());
+    TestSpark.Result method =
+        TestSpark.cli(
+            "reproduce",
+            "landmarks",
+            "--methods",
+            "uniform,random",
+            "--out",
+            dir.resolve("x").toString());
     assertEquals(2, method.code(), method::toString);
     assertTrue(method.err().contains("--methods"), method::toString);
-    TestSpark.Result data = TestSpark.cli("reproduce", "landmarks", "--datasets", "cifar:1", "--out",
-        dir.resolve("x").toString());
+    TestSpark.Result data =
+        TestSpark.cli(
+            "reproduce",
+            "landmarks",
+            "--datasets",
+            "cifar:1",
+            "--out",
+            dir.resolve("x").toString());
     assertEquals(2, data.code(), data::toString);
     assertTrue(data.err().contains("--datasets") && data.err().contains("cifar:1"), data::toString);
   }

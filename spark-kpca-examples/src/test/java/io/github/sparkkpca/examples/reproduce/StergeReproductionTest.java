@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Sterge et al. reproduction on a tiny configuration (the first 400 images of digit 5, m = 20 and 50,
- * two repetitions, both settings): complete CSV files, the Ky Fan property at every ℓ and repetition, an
- * exact error decreasing in ℓ, and valid PNG charts. Also the command line around it.
+ * The Sterge et al. reproduction on a tiny configuration (the first 400 images of digit 5, m = 20
+ * and 50, two repetitions, both settings): complete CSV files, the Ky Fan property at every ℓ and
+ * repetition, an exact error decreasing in ℓ, and valid PNG charts. Also the command line around
+ * it.
  */
 class StergeReproductionTest {
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static StergeReproduction.Result result;
   static Path out;
 
@@ -36,9 +36,16 @@ class StergeReproductionTest {
   static void runTiny() {
     Path mnist = Mnist.requireTrainingFiles();
     out = dir.resolve("sterge");
-    StergeReproduction.Config config = StergeReproduction.Config.defaults().withDigits(List.of(5))
-        .withMs(List.of(20, 50)).withReps(2).withLimit(400).withMnistDir(mnist).withPartitions(2).withOut(out);
-    result = StergeReproduction.run(TestSpark.session(), config, line -> { });
+    StergeReproduction.Config config =
+        StergeReproduction.Config.defaults()
+            .withDigits(List.of(5))
+            .withMs(List.of(20, 50))
+            .withReps(2)
+            .withLimit(400)
+            .withMnistDir(mnist)
+            .withPartitions(2)
+            .withOut(out);
+    result = StergeReproduction.run(TestSpark.session(), config, line -> {});
   }
 
   static List<String[]> csv(String name) throws IOException {
@@ -55,7 +62,9 @@ class StergeReproductionTest {
       assertEquals(10, row.length, () -> String.join(",", row));
       assertEquals("5", row[0]);
       String key = row[1] + "/" + row[2] + "/" + row[3];
-      assertTrue(ells.computeIfAbsent(key, k -> new HashSet<>()).add(Integer.parseInt(row[4])), key + " duplicated");
+      assertTrue(
+          ells.computeIfAbsent(key, k -> new HashSet<>()).add(Integer.parseInt(row[4])),
+          key + " duplicated");
       double mean = Double.parseDouble(row[5]);
       double sd = Double.parseDouble(row[6]);
       assertTrue(mean >= 0 && sd >= 0, () -> String.join(",", row));
@@ -110,8 +119,10 @@ class StergeReproductionTest {
   @Test
   void exactErrorDecreasesInEll() {
     for (String setting : List.of("uncentred", "centred")) {
-      List<StergeReproduction.ErrorRow> exact = result.errors().stream()
-          .filter(e -> e.method().equals("exact") && e.setting().equals(setting)).toList();
+      List<StergeReproduction.ErrorRow> exact =
+          result.errors().stream()
+              .filter(e -> e.method().equals("exact") && e.setting().equals(setting))
+              .toList();
       assertEquals(50, exact.size());
       for (int i = 1; i < exact.size(); i++) {
         assertTrue(exact.get(i).mean() < exact.get(i - 1).mean(), exact.get(i)::toString);
@@ -130,14 +141,19 @@ class StergeReproductionTest {
 
   @Test
   void withoutItsResidualTheNystromErrorFallsBelowExact() {
-    // Σ_{l<i<=m} of the Nyström eigenvalues is 0 at l = m while the exact error is not: the variant that
+    // Σ_{l<i<=m} of the Nyström eigenvalues is 0 at l = m while the exact error is not: the variant
+    // that
     // omits (1/n) tr(K - K~) must cross the exact curve, eq. (19) never.
     assertEquals(4, result.crossings().size());
     for (StergeReproduction.CrossingRow c : result.crossings()) {
-      assertTrue(c.firstEllWithinSpanBelowExact() >= 1 && c.firstEllWithinSpanBelowExact() <= c.m(), c::toString);
+      assertTrue(
+          c.firstEllWithinSpanBelowExact() >= 1 && c.firstEllWithinSpanBelowExact() <= c.m(),
+          c::toString);
       assertEquals(0, c.firstEllNystromBelowExact(), c::toString);
-      assertTrue(c.firstEllWithinSpanBelowHalfExact() >= c.firstEllWithinSpanBelowExact(), c::toString);
-      assertTrue(c.withinSpanOverExactAtEll1() > 0 && c.withinSpanOverExactAtEll1() < 1, c::toString);
+      assertTrue(
+          c.firstEllWithinSpanBelowHalfExact() >= c.firstEllWithinSpanBelowExact(), c::toString);
+      assertTrue(
+          c.withinSpanOverExactAtEll1() > 0 && c.withinSpanOverExactAtEll1() < 1, c::toString);
       assertTrue(c.withinSpanAtM() < 1e-12, c::toString);
     }
   }
@@ -167,19 +183,48 @@ class StergeReproductionTest {
   @Test
   void commandLineRunsAndRejectsBadOptions() throws IOException {
     Path cliOut = dir.resolve("cli");
-    TestSpark.Result r = TestSpark.cli("reproduce", "sterge", "--digits", "5", "--limit", "120", "--m", "10",
-        "--reps", "1", "--settings", "uncentred", "--out", cliOut.toString());
+    TestSpark.Result r =
+        TestSpark.cli(
+            "reproduce",
+            "sterge",
+            "--digits",
+            "5",
+            "--limit",
+            "120",
+            "--m",
+            "10",
+            "--reps",
+            "1",
+            "--settings",
+            "uncentred",
+            "--out",
+            cliOut.toString());
     assertEquals(0, r.code(), r::toString);
     assertTrue(r.out().contains("Ky Fan check: 10 checks, 0 violations"), r::toString);
-    assertTrue(Files.readAllLines(cliOut.resolve("reconstruction_error.csv")).size() == 1 + 10 + 10, r::toString);
+    assertTrue(
+        Files.readAllLines(cliOut.resolve("reconstruction_error.csv")).size() == 1 + 10 + 10,
+        r::toString);
 
-    TestSpark.Result tooMany = TestSpark.cli("reproduce", "sterge", "--digits", "5", "--limit", "30", "--m", "50",
-        "--reps", "1", "--out", dir.resolve("bad").toString());
+    TestSpark.Result tooMany =
+        TestSpark.cli(
+            "reproduce",
+            "sterge",
+            "--digits",
+            "5",
+            "--limit",
+            "30",
+            "--m",
+            "50",
+            "--reps",
+            "1",
+            "--out",
+            dir.resolve("bad").toString());
     assertEquals(2, tooMany.code(), tooMany::toString);
     assertTrue(tooMany.err().contains("m = 50 exceeds n = 30"), tooMany::toString);
 
-    TestSpark.Result badSetting = TestSpark.cli("reproduce", "sterge", "--settings", "both", "--out",
-        dir.resolve("bad").toString());
+    TestSpark.Result badSetting =
+        TestSpark.cli(
+            "reproduce", "sterge", "--settings", "both", "--out", dir.resolve("bad").toString());
     assertEquals(2, badSetting.code(), badSetting::toString);
     assertTrue(badSetting.err().contains("--settings"), badSetting::toString);
 

@@ -23,17 +23,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A user's program, compiled against the installed spark-kpca-core jar: fit on local Spark, score, save, load,
- * score again. The loaded model must score bit-identically.
+ * A user's program, compiled against the installed spark-kpca-core jar: fit on local Spark, score,
+ * save, load, score again. The loaded model must score bit-identically.
  */
 class FitTransformSaveLoadTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void fitTransformSaveLoad() throws Exception {
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-kpca-consumer").getOrCreate();
+    SparkSession spark =
+        SparkSession.builder().master("local[2]").appName("spark-kpca-consumer").getOrCreate();
     try {
       // Two Gaussian clusters in 4 dimensions, 300 rows.
       Random random = new Random(11);
@@ -46,14 +46,19 @@ class FitTransformSaveLoadTest {
         }
         rows.add(RowFactory.create(i, Vectors.dense(x)));
       }
-      StructType schema = new StructType().add("id", DataTypes.IntegerType).add("features", SQLDataTypes.VectorType());
+      StructType schema =
+          new StructType()
+              .add("id", DataTypes.IntegerType)
+              .add("features", SQLDataTypes.VectorType());
       Dataset<Row> data = spark.createDataFrame(rows, schema);
 
-      NystromKernelPCAModel model = new NystromKernelPCA().setK(2).setNumLandmarks(40).setKernel("rbf").setSeed(5L)
-          .fit(data);
+      NystromKernelPCAModel model =
+          new NystromKernelPCA().setK(2).setNumLandmarks(40).setKernel("rbf").setSeed(5L).fit(data);
       double[] ratio = model.explainedVarianceRatio().toArray();
       assertEquals(2, ratio.length);
-      assertTrue(ratio[0] > 0.0 && ratio[0] <= 1.0 && ratio[1] <= ratio[0], () -> java.util.Arrays.toString(ratio));
+      assertTrue(
+          ratio[0] > 0.0 && ratio[0] <= 1.0 && ratio[1] <= ratio[0],
+          () -> java.util.Arrays.toString(ratio));
 
       String path = dir.resolve("model").toString();
       model.write().overwrite().save(path);

@@ -16,15 +16,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * exp over one row of kernel arguments (m values in [−10, 0], as −γ‖x−z‖² of an rbf kernel): Math.exp in
- * a loop against {@link FastExp}; and the rbf map of one row as the kernel block runs it
- * ({@link FastExp#gaussianInPlace}: argument and exponential from the inner products). Scores are
- * nanoseconds per value (the copy of the input, needed because both work in place, is in all of them).
+ * exp over one row of kernel arguments (m values in [−10, 0], as −γ‖x−z‖² of an rbf kernel):
+ * Math.exp in a loop against {@link FastExp}; and the rbf map of one row as the kernel block runs
+ * it ({@link FastExp#gaussianInPlace}: argument and exponential from the inner products). Scores
+ * are nanoseconds per value (the copy of the input, needed because both work in place, is in all of
+ * them).
  *
- * <p>{@code tableExp} measures the alternative the library does not use: exp(x) = 2^(e + j/128)·exp(r) with
- * a 128-entry table of 2^(j/128) and a degree-5 polynomial on |r| ≤ ln2/256 (about 10 vector operations per
- * value instead of the 26 of the degree-13 polynomial). C2 does not vectorise the table
- * lookup, so the last loop (index, table, scale) runs scalar, and it is slower than {@link FastExp} overall.
+ * <p>{@code tableExp} measures the alternative the library does not use: exp(x) = 2^(e +
+ * j/128)·exp(r) with a 128-entry table of 2^(j/128) and a degree-5 polynomial on |r| ≤ ln2/256
+ * (about 10 vector operations per value instead of the 26 of the degree-13 polynomial). C2 does not
+ * vectorise the table lookup, so the last loop (index, table, scale) runs scalar, and it is slower
+ * than {@link FastExp} overall.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,6 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ExpBenchmark {
 
   static final int M = 1000;
+
   /** γ of the rbf benchmarks: −γ‖x − z‖² ∈ [−10, 0]. */
   static final double GAMMA = 2.5;
 
@@ -43,8 +46,12 @@ public class ExpBenchmark {
   double[] values;
   FastExp fastExp;
   TableExp tableExp;
-  /** Inner products ⟨x, z_j⟩ with ‖x‖² = 1 and ‖z_j‖² = 1, so that −γ‖x − z_j‖² lies in [−10, 0]. */
+
+  /**
+   * Inner products ⟨x, z_j⟩ with ‖x‖² = 1 and ‖z_j‖² = 1, so that −γ‖x − z_j‖² lies in [−10, 0].
+   */
   double[] inner;
+
   double[] sqNorms;
 
   @Setup
@@ -60,7 +67,7 @@ public class ExpBenchmark {
     inner = new double[M];
     sqNorms = new double[M];
     for (int j = 0; j < M; j++) {
-      inner[j] = 1 - random.nextDouble() * 2;      // ‖x − z‖² = 2 − 2⟨x, z⟩ ∈ [0, 4]
+      inner[j] = 1 - random.nextDouble() * 2; // ‖x − z‖² = 2 − 2⟨x, z⟩ ∈ [0, 4]
       sqNorms[j] = 1;
     }
   }
@@ -88,7 +95,10 @@ public class ExpBenchmark {
     return values;
   }
 
-  /** The rbf map of one row as the kernel block runs it: the argument and the exponential from ⟨x, z_j⟩. */
+  /**
+   * The rbf map of one row as the kernel block runs it: the argument and the exponential from ⟨x,
+   * z_j⟩.
+   */
   @Benchmark
   public double[] gaussianRow() {
     System.arraycopy(inner, 0, values, 0, M);
@@ -97,11 +107,12 @@ public class ExpBenchmark {
   }
 
   /**
-   * The table-driven exponential of {@code tableExp}: k = rint(128x/ln2) by the 1.5·2^52 shifter, r = x − k·ln2/128
-   * (Cody–Waite, fdlibm's split of ln 2), exp(r) − 1 by its degree-5 Taylor polynomial (truncation below 6e−19),
-   * then 2^(k/128) = 2^⌊k/128⌋·T_j with j = k mod 128 from the shifter's low bits and the table T_j = 2^(j/128)
-   * rounded, its rounding error c_j = (2^(j/128) − T_j)/T_j added back: exp(x) ≈ S + S·(p + c_j), S = T_j·2^⌊k/128⌋.
-   * The table comes from 2^(1/128) (seven square roots of 2 in 60-digit decimal arithmetic) and its powers.
+   * The table-driven exponential of {@code tableExp}: k = rint(128x/ln2) by the 1.5·2^52 shifter, r
+   * = x − k·ln2/128 (Cody–Waite, fdlibm's split of ln 2), exp(r) − 1 by its degree-5 Taylor
+   * polynomial (truncation below 6e−19), then 2^(k/128) = 2^⌊k/128⌋·T_j with j = k mod 128 from the
+   * shifter's low bits and the table T_j = 2^(j/128) rounded, its rounding error c_j = (2^(j/128) −
+   * T_j)/T_j added back: exp(x) ≈ S + S·(p + c_j), S = T_j·2^⌊k/128⌋. The table comes from
+   * 2^(1/128) (seven square roots of 2 in 60-digit decimal arithmetic) and its powers.
    */
   static final class TableExp {
     private static final int BITS = 7;

@@ -20,9 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The rbf kernel block of b rows against m landmarks in dimension d: the inner-product GEMM alone
- * ({@code innerProducts}, 2·b·m·d flops), the whole block as the library computes it ({@code rbfBlock}:
- * GEMM, squared distances and FastExp), and the same with Math.exp ({@code rbfBlockMathExp}, the
- * previous implementation). Scores are milliseconds per block.
+ * ({@code innerProducts}, 2·b·m·d flops), the whole block as the library computes it ({@code
+ * rbfBlock}: GEMM, squared distances and FastExp), and the same with Math.exp ({@code
+ * rbfBlockMathExp}, the previous implementation). Scores are milliseconds per block.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

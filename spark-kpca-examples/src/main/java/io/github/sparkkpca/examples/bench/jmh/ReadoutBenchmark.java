@@ -17,9 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The readout of a scoring block: c = k + 1 functionals of b rows' f features, AᵀF (c×b). {@code readOut} is
- * the library's form ({@link LinearReadout#readOut}: the b×c product FᵀA, then transposed); {@code cByB} the
- * c×b product in one GEMM, the form before it. Scores are microseconds per block.
+ * The readout of a scoring block: c = k + 1 functionals of b rows' f features, AᵀF (c×b). {@code
+ * readOut} is the library's form ({@link LinearReadout#readOut}: the b×c product FᵀA, then
+ * transposed); {@code cByB} the c×b product in one GEMM, the form before it. Scores are
+ * microseconds per block.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

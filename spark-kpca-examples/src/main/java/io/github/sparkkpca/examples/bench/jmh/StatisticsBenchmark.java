@@ -17,11 +17,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The per-block statistics update of the fit for b rows and m landmarks of full rank (r = m): the feature
- * product F = Wᵀ K with the fit's upper-triangular W ({@code features}, TRMM, b·m² flops; the dense GEMM of
- * a rank-deficient K_mm is {@code featuresDense}, 2·b·m² flops) and {@link FeatureStatistics#addBlock}
- * (centring, the SYRK of b·m² flops and the pairwise merge; {@code scatter}). Scores are milliseconds per
- * block; divide the flops by them for GFLOP/s.
+ * The per-block statistics update of the fit for b rows and m landmarks of full rank (r = m): the
+ * feature product F = Wᵀ K with the fit's upper-triangular W ({@code features}, TRMM, b·m² flops;
+ * the dense GEMM of a rank-deficient K_mm is {@code featuresDense}, 2·b·m² flops) and {@link
+ * FeatureStatistics#addBlock} (centring, the SYRK of b·m² flops and the pairwise merge; {@code
+ * scatter}). Scores are milliseconds per block; divide the flops by them for GFLOP/s.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
