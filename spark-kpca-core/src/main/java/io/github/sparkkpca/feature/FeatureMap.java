@@ -2,6 +2,8 @@ package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.LinearPCA;
 import java.io.Serializable;
 import java.util.Iterator;
 import org.apache.spark.ml.linalg.Vector;

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.RowHash;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class KMeansLandmarks implements LandmarkSampler {
   public Landmarks select(Input input) {
     int m = input.m();
     Centres centres =
-        io.github.sparkkpca.distributed.DistributedPass.described(
+        io.github.sparkkpca.execution.DistributedPass.described(
             input.vectors().context(),
             input.jobPrefix() + "k-means with k = " + m + " for the landmarks",
             () ->

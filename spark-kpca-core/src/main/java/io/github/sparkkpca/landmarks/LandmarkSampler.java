@@ -1,5 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.kernel.Kernel;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;

@@ -1,5 +1,7 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.RowHash;
+import io.github.sparkkpca.execution.SmallestKeys;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.RowBlock;

@@ -1,6 +1,8 @@
 package io.github.sparkkpca.landmarks;
 
-import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.execution.DataScan;
+import io.github.sparkkpca.execution.DistributedPass;
+import io.github.sparkkpca.execution.SmallestKeys;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 
 /**

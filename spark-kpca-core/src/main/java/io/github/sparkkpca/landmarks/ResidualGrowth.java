@@ -1,6 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
-import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.BorderedCholesky;
 import java.util.ArrayList;

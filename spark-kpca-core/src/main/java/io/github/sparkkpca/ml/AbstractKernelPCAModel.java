@@ -1,13 +1,20 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.ProjectPartition;
+import io.github.sparkkpca.execution.SparkJobs;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Preimage;
-import io.github.sparkkpca.feature.Projector;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.pca.SpectrumExtent;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;

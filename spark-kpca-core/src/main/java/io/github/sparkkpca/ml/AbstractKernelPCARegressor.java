@@ -1,6 +1,8 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.function.Function;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;

@@ -2,12 +2,16 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkkpca.data.InputVectors;
+import io.github.sparkkpca.execution.BlockedRows;
+import io.github.sparkkpca.execution.InputVectors;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.util.ArrayList;

@@ -1,13 +1,16 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.execution.DistributedPass;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.SparkJobs;
 import io.github.sparkkpca.feature.FeatureMap;
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.NystromFeatureMap;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.regression.ComponentRegression;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.LabelScan;

@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
@@ -10,6 +9,7 @@ import io.github.sparkkpca.landmarks.LandmarkSelection;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
