@@ -70,7 +70,7 @@ public final class FeaturePasses {
       String jobPrefix) {
     JavaRDD<Vector> vectors =
         dataset
-            .select(SparkJobs.column(dataset, column))
+            .select(QuotedColumns.column(dataset, column))
             .toJavaRDD()
             .map(row -> (Vector) row.get(0));
     boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
@@ -153,7 +153,8 @@ public final class FeaturePasses {
     if (size >= 0) {
       return size;
     }
-    List<Row> first = dataset.select(SparkJobs.column(dataset, column)).limit(1).collectAsList();
+    List<Row> first =
+        dataset.select(QuotedColumns.column(dataset, column)).limit(1).collectAsList();
     if (first.isEmpty()) {
       throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
     }

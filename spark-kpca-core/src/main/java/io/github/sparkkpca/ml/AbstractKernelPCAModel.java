@@ -2,7 +2,7 @@ package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.ProjectPartition;
-import io.github.sparkkpca.execution.SparkJobs;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
@@ -384,7 +384,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
         StructField field = outSchema.apply(vectorCol);
         scored =
             scored.withColumn(
-                vectorCol, SparkJobs.column(scored, vectorCol).as(vectorCol, field.metadata()));
+                vectorCol, QuotedColumns.column(scored, vectorCol).as(vectorCol, field.metadata()));
       }
     }
     return scored;

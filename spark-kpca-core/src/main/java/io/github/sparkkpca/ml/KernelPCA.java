@@ -2,7 +2,7 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkkpca.execution.DataScan;
-import io.github.sparkkpca.execution.SparkJobs;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
@@ -164,7 +164,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
                         + n
                         + "; use NystromKernelPCA or raise maxRows");
               }
-              return dataset.select(SparkJobs.column(dataset, column)).collectAsList();
+              return dataset.select(QuotedColumns.column(dataset, column)).collectAsList();
             });
     int n = rows.size();
     if (n == 0) {

@@ -80,7 +80,7 @@ public final class KernelPCARegressionModel
       String landmarkSelection,
       int fittedDimension) {
     this(
-        PendingUid.hold(uid),
+        SuperclassUid.hold(uid),
         predictor,
         coding,
         widths,
@@ -94,7 +94,7 @@ public final class KernelPCARegressionModel
   }
 
   private KernelPCARegressionModel(
-      PendingUid held,
+      SuperclassUid held,
       Projector predictor,
       LabelCoding coding,
       List<WidthDiagnostics> widths,
@@ -105,7 +105,7 @@ public final class KernelPCARegressionModel
       long numRows,
       String landmarkSelection,
       int fittedDimension) {
-    this.uid = PendingUid.take();
+    this.uid = SuperclassUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, KernelPCARegressor.class);
     this.predictor = predictor;
@@ -136,7 +136,7 @@ public final class KernelPCARegressionModel
 
   @Override
   public String uid() {
-    return uid != null ? uid : PendingUid.peek();
+    return uid != null ? uid : SuperclassUid.peek();
   }
 
   @Override

@@ -5,7 +5,7 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.InputVectors;
-import io.github.sparkkpca.execution.SparkJobs;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
@@ -303,7 +303,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks.
    */
   public NystromKernelPCA setLandmarks(Dataset<?> landmarks, String column) {
-    List<Row> rows = landmarks.select(SparkJobs.column(landmarks, column)).collectAsList();
+    List<Row> rows = landmarks.select(QuotedColumns.column(landmarks, column)).collectAsList();
     Vector[] vectors = new Vector[rows.size()];
     for (int i = 0; i < vectors.length; i++) {
       vectors[i] = (Vector) rows.get(i).get(0);

@@ -3,7 +3,7 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.FitMemory;
-import io.github.sparkkpca.execution.SparkJobs;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
@@ -87,7 +87,7 @@ final class RegressionFit {
 
     JavaRDD<Double> labels =
         dataset
-            .select(SparkJobs.column(dataset, labelCol))
+            .select(QuotedColumns.column(dataset, labelCol))
             .toJavaRDD()
             .map(row -> row.isNullAt(0) ? null : row.getDouble(0));
     LabelScan labelScan =
@@ -151,7 +151,8 @@ final class RegressionFit {
 
     JavaRDD<Tuple2<Vector, Double>> rows =
         dataset
-            .select(SparkJobs.column(dataset, featuresCol), SparkJobs.column(dataset, labelCol))
+            .select(
+                QuotedColumns.column(dataset, featuresCol), QuotedColumns.column(dataset, labelCol))
             .toJavaRDD()
             .map(row -> new Tuple2<>((Vector) row.get(0), row.getDouble(1)));
     rows.persist(StorageLevel.MEMORY_AND_DISK());
