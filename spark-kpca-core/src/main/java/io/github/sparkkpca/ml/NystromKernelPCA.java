@@ -13,7 +13,7 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
-import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DriverThreads;
@@ -321,7 +321,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * number.
    */
   private boolean growsLandmarks() {
-    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSelection.RESIDUAL;
+    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSampling.RESIDUAL;
   }
 
   /** m, or its maximum when m is chosen by residual growth. */

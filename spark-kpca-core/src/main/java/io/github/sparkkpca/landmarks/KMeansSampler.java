@@ -27,7 +27,7 @@ import scala.Tuple2;
  * their content hash into a number of partitions fixed by n, and sorted by that hash within each
  * partition.
  */
-public final class KMeansLandmarks implements LandmarkSampler {
+public final class KMeansSampler implements LandmarkSampler {
 
   /** Rows per canonical partition (about 64 MB of 784-dimensional doubles). */
   private static final long ROWS_PER_PARTITION = 10_000;
@@ -35,7 +35,7 @@ public final class KMeansLandmarks implements LandmarkSampler {
   private final int maxIter;
 
   /** A sampler running at most {@code maxIter} Lloyd iterations. */
-  public KMeansLandmarks(int maxIter) {
+  public KMeansSampler(int maxIter) {
     this.maxIter = maxIter;
   }
 

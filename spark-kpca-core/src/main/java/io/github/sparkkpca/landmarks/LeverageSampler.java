@@ -7,13 +7,13 @@ import io.github.sparkkpca.kernel.LandmarkKernel;
 
 /**
  * m rows without replacement with probabilities proportional to approximate ridge leverage scores
- * from a uniform pilot ({@link LeverageScoreSampler}): one pass over the data.
+ * from a uniform pilot ({@link RidgeLeverageScores}): one pass over the data.
  */
-final class LeverageScoreSampling implements LandmarkSampler {
+final class LeverageSampler implements LandmarkSampler {
 
   private final double regularization;
 
-  LeverageScoreSampling(double regularization) {
+  LeverageSampler(double regularization) {
     this.regularization = regularization;
   }
 
@@ -22,8 +22,8 @@ final class LeverageScoreSampling implements LandmarkSampler {
     DataScan scan = input.scan();
     int m = input.m();
     int d = input.d();
-    LeverageScoreSampler sampler =
-        new LeverageScoreSampler(
+    RidgeLeverageScores sampler =
+        new RidgeLeverageScores(
             new LandmarkKernel(input.kernel(), scan.sampleRowMajor(), scan.sampleSize(), d),
             input.n(),
             regularization,
@@ -40,7 +40,7 @@ final class LeverageScoreSampling implements LandmarkSampler {
             input.jobPrefix() + "sample " + m + " landmarks by approximate ridge leverage scores",
             input.vectors(),
             sampler,
-            LeverageScoreSampler.class,
+            RidgeLeverageScores.class,
             (shared, partition, rows) ->
                 shared.samplePartition(rows, firstRows[partition], blockSize, column),
             SmallestKeys::merge);

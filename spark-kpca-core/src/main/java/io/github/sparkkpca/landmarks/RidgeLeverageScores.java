@@ -25,7 +25,7 @@ import org.apache.spark.ml.linalg.Vector;
  * c·l̃, as c rows do. The sample depends on the rows in their order, not on how they are split into
  * partitions.
  */
-public final class LeverageScoreSampler implements Serializable {
+public final class RidgeLeverageScores implements Serializable {
 
   /** Offsets the seed so the pilot and the weighted draw use independent hash streams. */
   private static final long STREAM = 0x5DEECE66DL;
@@ -43,7 +43,7 @@ public final class LeverageScoreSampler implements Serializable {
    * @param m landmarks to draw
    * @param seed the fit's seed
    */
-  public LeverageScoreSampler(
+  public RidgeLeverageScores(
       LandmarkKernel pilot, long n, double regularization, int m, long seed) {
     int p = pilot.numLandmarks();
     double[] gram = pilot.gram();

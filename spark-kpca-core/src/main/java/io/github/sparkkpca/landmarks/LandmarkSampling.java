@@ -26,7 +26,7 @@ import java.util.Locale;
  *       ResidualGrowth}; Hallgren 2021, §3.4 and ch. 4). About log₂ of the rows scanned passes.
  * </ul>
  */
-public enum LandmarkSelection {
+public enum LandmarkSampling {
   UNIFORM,
   LEVERAGE,
   KMEANS,
@@ -39,8 +39,8 @@ public enum LandmarkSelection {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  public static LandmarkSelection parse(String name) {
-    for (LandmarkSelection s : values()) {
+  public static LandmarkSampling parse(String name) {
+    for (LandmarkSampling s : values()) {
       if (s.paramName().equalsIgnoreCase(name)) {
         return s;
       }
