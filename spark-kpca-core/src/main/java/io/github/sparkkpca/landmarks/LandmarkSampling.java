@@ -33,7 +33,8 @@ public enum LandmarkSampling {
   RESIDUAL;
 
   /** The parameter values, lower case. */
-  public static final String[] NAMES = {"uniform", "leverage", "kmeans", "residual"};
+  public static final String[] NAMES =
+      Arrays.stream(values()).map(LandmarkSampling::paramName).toArray(String[]::new);
 
   public String paramName() {
     return name().toLowerCase(Locale.ROOT);

@@ -67,7 +67,12 @@ public final class ResidualGrowth implements LandmarkSampler {
     F;
 
     /** The parameter values, lower case. */
-    public static final String[] NAMES = {"tolerance", "f"};
+    public static final String[] NAMES =
+        Arrays.stream(values()).map(Test::paramName).toArray(String[]::new);
+
+    public String paramName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
 
     public static Test parse(String name) {
       for (Test t : values()) {

@@ -36,7 +36,9 @@ public final class Preimage implements Serializable {
     FIXED_POINT("fixed-point"),
     RIDGE("ridge");
 
-    public static final String[] NAMES = {"fixed-point", "ridge"};
+    public static final String[] NAMES =
+        Arrays.stream(values()).map(Method::paramName).toArray(String[]::new);
+
     private final String paramName;
 
     Method(String paramName) {

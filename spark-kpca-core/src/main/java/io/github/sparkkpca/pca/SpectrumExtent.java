@@ -22,7 +22,8 @@ public enum SpectrumExtent {
   FULL;
 
   /** The parameter values, lower case. */
-  public static final String[] NAMES = {"leading", "full"};
+  public static final String[] NAMES =
+      Arrays.stream(values()).map(SpectrumExtent::paramName).toArray(String[]::new);
 
   public String paramName() {
     return name().toLowerCase(Locale.ROOT);
