@@ -1,5 +1,7 @@
 package io.github.sparkkpca.pca;
 
+import java.util.Arrays;
+
 /**
  * The fitted state of a kernel PCA model: how it scores new rows, the spectrum it was chosen from
  * and, for models that can grow, the feature map with the statistics behind it.
@@ -36,6 +38,18 @@ public record KernelPCASolution(
         droppedRank,
         landmarkSelection,
         fit);
+  }
+
+  /**
+   * Σ_i / totalVariance for the k components; all 0 when the total variance is 0 (constant data in
+   * feature space), never NaN.
+   */
+  public double[] explainedVarianceRatio() {
+    double[] ratio = Arrays.copyOf(spectrum, projector.numComponents());
+    for (int i = 0; i < ratio.length; i++) {
+      ratio[i] = totalVariance > 0 ? ratio[i] / totalVariance : 0.0;
+    }
+    return ratio;
   }
 
   /** Whether the model keeps its statistics and can absorb more rows. */

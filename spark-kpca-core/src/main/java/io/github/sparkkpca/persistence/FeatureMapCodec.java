@@ -7,9 +7,9 @@ import org.apache.spark.sql.SparkSession;
 /**
  * How one kind of feature map is written to and read from a model directory's {@code data/}: one
  * codec per {@link FeatureMap#kind()}, so models of every kind share the rest of the format ({@link
- * ModelData}). Adding a map kind means adding its codec to {@link #of}.
+ * ModelData}). Each kind's codec is a row of {@link ModelKind}.
  */
-public interface FeatureMapCodec {
+interface FeatureMapCodec {
 
   /** Writes the map's own tables under {@code dataDir}. */
   void write(FeatureMap map, String dataDir, SparkSession spark);
@@ -23,15 +23,4 @@ public interface FeatureMapCodec {
    *     finite
    */
   FeatureMap read(String dataDir, SparkSession spark, Kernel kernel, int dim);
-
-  /** The codec of a map kind. */
-  static FeatureMapCodec of(String kind) {
-    return switch (kind) {
-      case "nystrom" -> new NystromMapCodec();
-      case "rff" -> new RandomFourierMapCodec();
-      default ->
-          throw new IllegalArgumentException(
-              "unknown feature map kind '" + kind + "' (this library reads " + "nystrom, rff)");
-    };
-  }
 }

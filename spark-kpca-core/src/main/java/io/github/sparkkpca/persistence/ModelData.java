@@ -52,8 +52,6 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class ModelData {
 
-  static final String EXPANSION = "expansion";
-
   private static final StructType SUMMARY =
       new StructType()
           .add("numFeatures", DataTypes.IntegerType, false)
@@ -125,7 +123,8 @@ public final class ModelData {
     k.put("degree", kernel.degree());
     k.put("coef0", kernel.coef0());
     extra.put(
-        "featureMap", solution.isUpdatable() ? solution.featurePCA().map().kind() : EXPANSION);
+        "featureMap",
+        solution.isUpdatable() ? solution.featurePCA().map().kind() : ModelKind.EXPANSION);
     if (solution.isUpdatable() && !solution.featurePCA().statistics().hasScatter()) {
       extra.put("statistics", WITHOUT_SCATTER);
     }
@@ -162,7 +161,7 @@ public final class ModelData {
         .parquet(path + "/data/summary");
     if (solution.isUpdatable()) {
       FeaturePCA fit = solution.featurePCA();
-      FeatureMapCodec.of(fit.map().kind()).write(fit.map(), path + "/data", spark);
+      ModelKind.ofFeatureMap(fit.map().kind()).codec().write(fit.map(), path + "/data", spark);
       FeatureStatistics stats = fit.statistics();
       int r = stats.dim();
       Finite.require(stats.mean(), "the feature mean");
@@ -250,9 +249,9 @@ public final class ModelData {
     int numComponents = s.getInt(1);
     double[] spectrum = Finite.require(((Vector) s.get(2)).toArray(), "data/summary: the spectrum");
     boolean centered = s.getBoolean(8);
-    String kind = metadata.path("featureMap").asText(EXPANSION);
-    if (!kind.equals(EXPANSION)) {
-      FeatureMap map = FeatureMapCodec.of(kind).read(path + "/data", spark, kernel, d);
+    String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
+    if (!kind.equals(ModelKind.EXPANSION)) {
+      FeatureMap map = ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d);
       int r = map.outputDim();
       boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
       Row st =

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Projector;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -45,17 +46,29 @@ public final class ModelExport {
    *
    * @throws IllegalArgumentException when {@code dir} exists already (nothing is replaced)
    */
-  public static void write(AbstractKernelPCAModel<?> model, String dir, Configuration conf)
-      throws IOException {
+  public static void write(FittedModel model, String dir, Configuration conf) throws IOException {
     KernelPCASolution solution = model.solution();
-    boolean randomFeatures =
-        solution.isUpdatable() && solution.featurePCA().map() instanceof RandomFourierFeatureMap;
-    if (!randomFeatures && !model.hasLandmarks()) {
+    ModelKind kind =
+        ModelKind.ofModelClass(model.getClass().getName())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "Cannot export "
+                            + model.uid()
+                            + ": "
+                            + model.getClass().getName()
+                            + " is not a model kind of this library"));
+    boolean randomFeatures = kind.exportLayout() == ModelKind.ExportLayout.RANDOM_FEATURES;
+    Projector projector = solution.projector();
+    if (randomFeatures
+        ? !(solution.isUpdatable()
+            && solution.featurePCA().map() instanceof RandomFourierFeatureMap)
+        : !projector.hasLandmarks()) {
       throw new IllegalArgumentException(
           "Cannot export "
               + model.uid()
               + ": its feature map ("
-              + solution.featurePCA().map().kind()
+              + (solution.isUpdatable() ? solution.featurePCA().map().kind() : "none")
               + ") has no export format");
     }
     Path root = new Path(dir);
@@ -64,29 +77,32 @@ public final class ModelExport {
       throw new IllegalArgumentException(
           "Export directory '" + dir + "' exists already; choose a new one");
     }
-    int d = model.numFeatures();
-    int k = model.numComponents();
+    int d = projector.inputDim();
+    int k = projector.numComponents();
     Kernel kernel = model.fittedKernel();
+    double[] spectrum = solution.spectrum();
+    double total = solution.totalVariance();
+    double[] explained = Arrays.copyOf(spectrum, k);
     ObjectNode json = Persistence.JSON.createObjectNode();
     json.put("format", "spark-kpca export 1");
-    json.put("featureMap", randomFeatures ? "rff" : "landmarks");
+    json.put("featureMap", kind.exportLayout().bundleName());
     json.put("kernel", kernel.type().paramName());
     json.put("gamma", kernel.gamma());
     json.put("degree", kernel.degree());
     json.put("coef0", kernel.coef0());
     json.put("centered", model.getCentered());
-    json.put("n", model.numRows());
+    json.put("n", solution.numRows());
     json.put("d", d);
     if (randomFeatures) {
-      json.put("D", model.rank());
+      json.put("D", solution.featurePCA().map().outputDim());
     } else {
-      json.put("m", model.numSupportPoints());
+      json.put("m", projector.kernelExpansion().support().numLandmarks());
     }
     json.put("k", k);
-    array(json.putArray("eigenvalues"), model.eigenvalues().toArray());
-    json.put("totalVariance", model.totalVariance());
-    array(json.putArray("explainedVariance"), model.explainedVariance().toArray());
-    array(json.putArray("explainedVarianceRatio"), model.explainedVarianceRatio().toArray());
+    array(json.putArray("eigenvalues"), spectrum);
+    json.put("totalVariance", total);
+    array(json.putArray("explainedVariance"), explained);
+    array(json.putArray("explainedVarianceRatio"), solution.explainedVarianceRatio());
     json.put(
         "scores",
         randomFeatures
@@ -117,14 +133,14 @@ public final class ModelExport {
           new Path(root, "projector.csv"),
           w -> matrix(w, features, k, (i, j) -> u[i + j * features]));
     } else {
-      KernelExpansion expansion = solution.projector().kernelExpansion();
-      int m = model.numSupportPoints();
+      KernelExpansion expansion = projector.kernelExpansion();
+      int m = expansion.support().numLandmarks();
       double[] points = expansion.support().landmarks();
       write(fs, new Path(root, "landmarks.csv"), w -> matrix(w, m, d, (i, j) -> points[i * d + j]));
       double[] p = expansion.coefficients();
       write(fs, new Path(root, "projector.csv"), w -> matrix(w, m, k, (i, j) -> p[i + j * m]));
     }
-    double[] offset = model.offset().toArray();
+    double[] offset = projector.offset();
     write(fs, new Path(root, "offset.csv"), w -> matrix(w, k, 1, (i, j) -> offset[i]));
   }
 

@@ -20,7 +20,7 @@ import org.apache.spark.sql.types.StructType;
  * triangular inverse Cholesky factor) and {@code data/landmarks} (landmark j with row j of W, m
  * rows). W is stored as fitted, not recomputed, so a loaded model scores exactly as the saved one.
  */
-public final class NystromMapCodec implements FeatureMapCodec {
+final class NystromMapCodec implements FeatureMapCodec {
 
   private static final StructType HEADER =
       new StructType()

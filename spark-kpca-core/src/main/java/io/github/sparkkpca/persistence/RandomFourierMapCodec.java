@@ -20,7 +20,7 @@ import org.apache.spark.sql.types.StructType;
  * (d values) and the phase b_j. The drawn values themselves are stored, not the seed, so a loaded
  * model scores exactly as the saved one whatever random generator the reading library has.
  */
-public final class RandomFourierMapCodec implements FeatureMapCodec {
+final class RandomFourierMapCodec implements FeatureMapCodec {
 
   private static final StructType FREQUENCIES =
       new StructType()
