@@ -2,20 +2,18 @@ package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.RowBlock;
-import io.github.sparkkpca.pca.FeaturePCA;
-import io.github.sparkkpca.pca.LinearPCA;
 import java.io.Serializable;
 import java.util.Iterator;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
  * An explicit, finite-dimensional feature map φ: R^d → R^r whose inner products approximate a
- * kernel. Kernel PCA with such a map is linear PCA of φ (see {@link LinearPCA}). Instances are
- * broadcast and used by several task threads at once, so they hold no mutable state: scratch space
- * is passed in.
+ * kernel. Kernel PCA with such a map is linear PCA of φ (see {@link
+ * io.github.sparkkpca.pca.LinearPCA}). Instances are broadcast and used by several task threads at
+ * once, so they hold no mutable state: scratch space is passed in.
  *
  * <p>Each kind of map has a name ({@link #kind()}) and one codec that persists it; a fitted model
- * is a map plus linear PCA of its features ({@link FeaturePCA}).
+ * is a map plus linear PCA of its features ({@link io.github.sparkkpca.pca.FeaturePCA}).
  */
 public interface FeatureMap extends Serializable {
 
