@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.data.InputVectors;
 import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.execution.InputVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.DataSources;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

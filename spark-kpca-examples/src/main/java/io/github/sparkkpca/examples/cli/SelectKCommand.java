@@ -5,7 +5,7 @@ import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
