@@ -8,7 +8,7 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import java.util.ArrayList;
 import java.util.List;
@@ -240,7 +240,7 @@ final class ModelData {
     }
     Kernel kernel =
         new Kernel(
-            KernelType.parse(k.path("type").asText()),
+            KernelFamilies.parse(k.path("type").asText()),
             k.path("gamma").asDouble(),
             k.path("degree").asInt(),
             k.path("coef0").asDouble());

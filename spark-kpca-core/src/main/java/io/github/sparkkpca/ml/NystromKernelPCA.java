@@ -7,7 +7,7 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
@@ -351,7 +351,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     transformSchema(dataset.schema(), true);
     String column = getInputCol();
     int k = getK();
-    KernelType type = getKernelType();
+    KernelFamily type = getKernelType();
     SparkContext sc = dataset.sparkSession().sparkContext();
     int d = FeaturePasses.inputDimension(dataset, column);
     if (hasSuppliedLandmarks() && suppliedDim != d) {

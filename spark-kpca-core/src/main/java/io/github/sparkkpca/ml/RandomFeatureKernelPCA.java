@@ -5,7 +5,7 @@ import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.linalg.Blas;
 import org.apache.spark.SparkContext;
@@ -231,7 +231,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     transformSchema(dataset.schema(), true);
     String column = getInputCol();
     int k = getK();
-    KernelType type = getKernelType();
+    KernelFamily type = getKernelType();
     SparkContext sc = dataset.sparkSession().sparkContext();
     int d = FeaturePasses.inputDimension(dataset, column);
     boolean byRate = isDefined(featureScale());

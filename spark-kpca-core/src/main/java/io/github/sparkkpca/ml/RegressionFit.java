@@ -6,7 +6,7 @@ import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.regression.ComponentRegression;
 import io.github.sparkkpca.regression.LabelCoding;
@@ -68,7 +68,7 @@ final class RegressionFit {
       String jobs) {
     long start = System.nanoTime();
     SparkContext sc = dataset.sparkSession().sparkContext();
-    KernelType type = stage.getKernelType();
+    KernelFamily type = stage.getKernelType();
     if (gammas != null && !type.usesGamma()) {
       throw new IllegalArgumentException(
           "the kernel '"
