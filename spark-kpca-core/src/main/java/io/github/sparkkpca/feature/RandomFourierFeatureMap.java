@@ -1,6 +1,7 @@
 package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.FastCos;
@@ -65,8 +66,14 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       throw new IllegalArgumentException(
           "kernel '"
               + type.paramName()
-              + "' has no random Fourier features: only "
-              + "the shift-invariant rbf and laplacian kernels have a spectral density to sample; use "
+              + "' has no random Fourier features: only the shift-invariant "
+              + String.join(
+                  " and ",
+                  KernelFamilies.all().stream()
+                      .filter(KernelFamily::hasSpectralDensity)
+                      .map(KernelFamily::paramName)
+                      .toList())
+              + " kernels have a spectral density to sample; use "
               + "NystromKernelPCA for the "
               + type.paramName()
               + " kernel");

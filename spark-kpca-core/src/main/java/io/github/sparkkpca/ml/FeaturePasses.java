@@ -16,7 +16,7 @@ import org.apache.spark.storage.StorageLevel;
  * The passes that fits and updates share: the validating scan of the input column (count, first bad
  * row, uniform sample) and the accumulation of a feature map's statistics.
  */
-final class FeaturePasses {
+public final class FeaturePasses {
 
   private FeaturePasses() {}
 
@@ -24,7 +24,7 @@ final class FeaturePasses {
    * The input column's vectors after a successful validating scan, cached for the passes that
    * follow unless the caller's dataset is cached already. Close to release them.
    */
-  static final class Scanned implements AutoCloseable {
+  public static final class Scanned implements AutoCloseable {
     private final JavaRDD<Vector> vectors;
     private final boolean persisted;
     private final DataScan scan;
@@ -35,15 +35,15 @@ final class FeaturePasses {
       this.scan = scan;
     }
 
-    JavaRDD<Vector> vectors() {
+    public JavaRDD<Vector> vectors() {
       return vectors;
     }
 
-    DataScan scan() {
+    public DataScan scan() {
       return scan;
     }
 
-    long count() {
+    public long count() {
       return scan.count();
     }
 
@@ -62,7 +62,7 @@ final class FeaturePasses {
    * @param allowEmpty whether a column without rows is accepted (an update with nothing new)
    * @throws IllegalArgumentException naming the first bad row, or when the column has no rows
    */
-  static Scanned scan(
+  public static Scanned scan(
       Dataset<?> dataset,
       String column,
       int d,
@@ -127,7 +127,7 @@ final class FeaturePasses {
   }
 
   /** n, φ̄, the centred scatter and Σ‖φ_full‖² of the rows under {@code map}, block by block. */
-  static FeatureStatistics statistics(
+  public static FeatureStatistics statistics(
       JavaRDD<Vector> vectors, FeatureMap map, int blockSize, String column, String jobPrefix) {
     int r = map.outputDim();
     return DistributedPass.run(
@@ -150,7 +150,7 @@ final class FeaturePasses {
   }
 
   /** d from the column's size metadata, else from its first row. */
-  static int inputDimension(Dataset<?> dataset, String column) {
+  public static int inputDimension(Dataset<?> dataset, String column) {
     int size = AttributeGroup.fromStructField(dataset.schema().apply(column)).size();
     if (size >= 0) {
       return size;

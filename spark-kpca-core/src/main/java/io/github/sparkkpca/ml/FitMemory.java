@@ -17,7 +17,7 @@ import org.apache.spark.SparkContext;
  * exceeds the JVM's maximum heap (driver) or {@code spark.executor.memory} (executors), or when one
  * r×r summary exceeds {@code spark.driver.maxResultSize}.
  */
-final class FitMemory {
+public final class FitMemory {
 
   static final int DRIVER_SQUARES = 5;
 
@@ -56,7 +56,7 @@ final class FitMemory {
   /**
    * @throws IllegalArgumentException naming m, the estimate and the memory available
    */
-  static void check(SparkContext sc, int m, int d, int blockSize, String what) {
+  public static void check(SparkContext sc, int m, int d, int blockSize, String what) {
     check(sc, m, d, blockSize, what, 1);
   }
 
@@ -67,7 +67,7 @@ final class FitMemory {
    *
    * @throws IllegalArgumentException naming m, the estimate and the memory available
    */
-  static void check(SparkContext sc, int m, int d, int blockSize, String what, int maps) {
+  public static void check(SparkContext sc, int m, int d, int blockSize, String what, int maps) {
     if (m > MAX_LANDMARKS) {
       throw new IllegalArgumentException(
           what

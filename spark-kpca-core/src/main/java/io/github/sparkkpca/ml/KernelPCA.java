@@ -188,9 +188,6 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     KernelPCASolution solution = solve(support, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());
-    if (type.usesGamma()) {
-      model.set(model.gamma(), gammaUsed);
-    }
     return model;
   }
 
