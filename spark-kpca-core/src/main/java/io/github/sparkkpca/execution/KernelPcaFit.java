@@ -8,7 +8,6 @@ import io.github.sparkkpca.ml.FitMemory;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The fit every kernel PCA on Spark shares, written once: input dimension → memory check →
@@ -18,8 +17,6 @@ import org.slf4j.LoggerFactory;
  * its model.
  */
 public final class KernelPcaFit {
-
-  private static final Logger LOG = LoggerFactory.getLogger(KernelPcaFit.class);
 
   private KernelPcaFit() {}
 
@@ -32,10 +29,12 @@ public final class KernelPcaFit {
   /**
    * What a fit reads from its stage's params.
    *
+   * @param log the stage's logger: the fit logs under the stage's name
    * @param stage the stage and its uid, the prefix of logs and Spark job descriptions
    * @param gamma γ, or NaN for the median heuristic
    */
   public record Settings(
+      Logger log,
       String stage,
       String column,
       int k,
@@ -195,11 +194,13 @@ public final class KernelPcaFit {
       if (kernel == null) {
         kernel = kernelWithGamma(gamma());
         if (!kernel.isPositiveDefinite()) {
-          LOG.warn(
-              "{}: the kernel {} is not positive definite: negative eigenvalues of K_mm are "
-                  + "dropped and the result is the PCA of the positive part only",
-              settings.stage(),
-              kernel);
+          settings
+              .log()
+              .warn(
+                  "{}: the kernel {} is not positive definite: negative eigenvalues of K_mm are "
+                      + "dropped and the result is the PCA of the positive part only",
+                  settings.stage(),
+                  kernel);
         }
       }
       return kernel;

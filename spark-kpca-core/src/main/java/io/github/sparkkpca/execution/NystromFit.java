@@ -14,8 +14,6 @@ import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DriverThreads;
 import io.github.sparkkpca.ml.FeaturePasses;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Nyström steps of {@link KernelPcaFit}: landmarks supplied, sampled or grown; the feature map
@@ -23,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * route's a-posteriori check when asked); linear PCA of the features.
  */
 public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, NystromFit.Result> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(NystromFit.class);
 
   /**
    * The Nyström params of the stage.
@@ -167,12 +163,14 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
           "k = " + k + " exceeds the number of landmarks obtained, " + chosen.description());
     }
     if (chosen.count() < requested && !options.growsLandmarks()) {
-      LOG.warn(
-          "{}: {} landmarks instead of the {} requested: {}",
-          settings.stage(),
-          chosen.count(),
-          requested,
-          chosen.description());
+      settings
+          .log()
+          .warn(
+              "{}: {} landmarks instead of the {} requested: {}",
+              settings.stage(),
+              chosen.count(),
+              requested,
+              chosen.description());
     }
     NystromFeatureMap map =
         NystromFeatureMap.fit(
@@ -206,31 +204,35 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     int r = map.rank();
     int k = settings.k();
     long n = c.n();
-    LOG.info(
-        "{}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
-        settings.stage(),
-        n,
-        c.d(),
-        m,
-        r,
-        m - r,
-        c.kernel(),
-        Blas.implementation());
+    settings
+        .log()
+        .info(
+            "{}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
+            settings.stage(),
+            n,
+            c.d(),
+            m,
+            r,
+            m - r,
+            c.kernel(),
+            Blas.implementation());
     int block = settings.blockSizes().of(m, c.d(), r);
     StatisticsRoute.Plan plan =
         options
             .route()
             .plan(map, n, block, c.sparkContext().defaultParallelism(), DriverThreads.count());
-    LOG.info(
-        "{}: statistics route {}{} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
-            + "of lambda_1, tolerance {})",
-        settings.stage(),
-        plan.route().paramName(),
-        plan.checked() ? " with the a-posteriori check" : "",
-        options.route().paramName(),
-        String.format("%.3g", map.conditionEstimate()),
-        String.format("%.2g", StatisticsRoute.gramBound(map.conditionEstimate(), m, block, n)),
-        StatisticsRoute.TOLERANCE);
+    settings
+        .log()
+        .info(
+            "{}: statistics route {}{} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
+                + "of lambda_1, tolerance {})",
+            settings.stage(),
+            plan.route().paramName(),
+            plan.checked() ? " with the a-posteriori check" : "",
+            options.route().paramName(),
+            String.format("%.3g", map.conditionEstimate()),
+            String.format("%.2g", StatisticsRoute.gramBound(map.conditionEstimate(), m, block, n)),
+            StatisticsRoute.TOLERANCE);
     int numEigenvalues = options.spectrum().numEigenvalues(r, k);
     StatisticsRoute route = plan.route();
     String routeCheck = plan.reason();
@@ -266,14 +268,17 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
                 check.passed() ? "passed" : "failed: whitened pass",
                 check.eigenvalueError(),
                 check.scoreError());
-        LOG.info(
-            "{}: {}; allowed {} and {}",
-            settings.stage(),
-            routeCheck,
-            String.format("%.2g", StatisticsRoute.TOLERANCE * fitted.spectrum()[0]),
-            String.format(
-                "%.2g",
-                StatisticsRoute.SCORE_TOLERANCE * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
+        settings
+            .log()
+            .info(
+                "{}: {}; allowed {} and {}",
+                settings.stage(),
+                routeCheck,
+                String.format("%.2g", StatisticsRoute.TOLERANCE * fitted.spectrum()[0]),
+                String.format(
+                    "%.2g",
+                    StatisticsRoute.SCORE_TOLERANCE
+                        * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
         if (check.passed()) {
           fitted = fitted.withLeadingEigenvalues(numEigenvalues);
         } else {
@@ -303,12 +308,14 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     int k = settings.k();
     for (int i = 1; i < k; i++) {
       if (!(spectrum[i] > options.rcond() * spectrum[0])) {
-        LOG.warn(
-            "{}: component {} of {} has (numerically) zero variance {}",
-            settings.stage(),
-            i + 1,
-            k,
-            spectrum[i]);
+        settings
+            .log()
+            .warn(
+                "{}: component {} of {} has (numerically) zero variance {}",
+                settings.stage(),
+                i + 1,
+                k,
+                spectrum[i]);
         break;
       }
     }

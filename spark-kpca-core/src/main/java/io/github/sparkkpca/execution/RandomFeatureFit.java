@@ -8,8 +8,6 @@ import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.ml.FeaturePasses;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The random-feature steps of {@link KernelPcaFit}: D random Fourier features (D set, or ⌈c·√n·ln
@@ -17,8 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RandomFeatureFit
     implements KernelPcaFit.Steps<RandomFourierFeatureMap, RandomFeatureFit.Result> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(RandomFeatureFit.class);
 
   /** The fit: linear PCA of the features and how the features were drawn, in words. */
   public record Result(FeaturePCA fitted, RandomFourierFeatureMap map, String description) {}
@@ -115,14 +111,16 @@ public final class RandomFeatureFit
   @Override
   public Result solve(RandomFourierFeatureMap map, KernelPcaFit.Context c) {
     long n = c.n();
-    LOG.info(
-        "{}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}",
-        settings.stage(),
-        n,
-        c.d(),
-        features,
-        c.kernel(),
-        Blas.implementation());
+    settings
+        .log()
+        .info(
+            "{}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}",
+            settings.stage(),
+            n,
+            c.d(),
+            features,
+            c.kernel(),
+            Blas.implementation());
     FeatureStatistics stats =
         FeaturePasses.statistics(
             c.scanned().vectors(),

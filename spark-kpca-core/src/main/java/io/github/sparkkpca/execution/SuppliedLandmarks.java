@@ -49,6 +49,19 @@ public record SuppliedLandmarks(double[] rows, int count, int dim) {
     return new SuppliedLandmarks(rows, landmarks.length, d);
   }
 
+  /**
+   * Validates and copies m×d row-major landmarks.
+   *
+   * @throws IllegalArgumentException naming the landmark that is not finite
+   */
+  public static SuppliedLandmarks ofRows(double[] rows, int m, int d) {
+    Vector[] landmarks = new Vector[m];
+    for (int j = 0; j < m; j++) {
+      landmarks[j] = new DenseVector(Arrays.copyOfRange(rows, j * d, (j + 1) * d));
+    }
+    return of(landmarks);
+  }
+
   /** Landmark j as a vector. */
   public Vector landmark(int j) {
     return new DenseVector(Arrays.copyOfRange(rows, j * dim, (j + 1) * dim));

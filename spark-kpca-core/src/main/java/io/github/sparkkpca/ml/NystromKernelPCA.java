@@ -7,11 +7,9 @@ import io.github.sparkkpca.execution.SuppliedLandmarks;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSelection;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
-import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable;
@@ -245,13 +243,9 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * NystromKernelPCAModel#update}).
    */
   public NystromKernelPCA setLandmarksFrom(AbstractKernelPCAModel<?> model) {
-    double[] rows = model.landmarks().transpose().toArray();
-    int m = model.numSupportPoints();
-    int d = model.numFeatures();
-    Vector[] landmarks = new Vector[m];
-    for (int j = 0; j < m; j++) {
-      landmarks[j] = new DenseVector(Arrays.copyOfRange(rows, j * d, (j + 1) * d));
-    }
+    SuppliedLandmarks landmarks =
+        SuppliedLandmarks.ofRows(
+            model.landmarks().transpose().toArray(), model.numSupportPoints(), model.numFeatures());
     Kernel kernel = model.fittedKernel();
     setKernel(kernel.type().paramName());
     if (kernel.type().usesGamma()) {
@@ -259,7 +253,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     setDegree(kernel.degree());
     setCoef0(kernel.coef0());
-    return setLandmarks(landmarks);
+    this.supplied = landmarks;
+    return this;
   }
 
   /**
@@ -321,6 +316,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     transformSchema(dataset.schema(), true);
     KernelPcaFit.Settings settings =
         new KernelPcaFit.Settings(
+            LOG,
             "NystromKernelPCA " + uid,
             getInputCol(),
             getK(),

@@ -193,6 +193,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     transformSchema(dataset.schema(), true);
     KernelPcaFit.Settings settings =
         new KernelPcaFit.Settings(
+            LOG,
             "RandomFeatureKernelPCA " + uid,
             getInputCol(),
             getK(),

@@ -107,6 +107,7 @@ final class RegressionFit
     }
     KernelPcaFit.Settings settings =
         new KernelPcaFit.Settings(
+            LOG,
             stageName,
             featuresCol,
             0,

@@ -278,6 +278,7 @@ public final class StreamingKernelPCA {
     } else {
       RandomFeatureOja.Step step =
           RandomFeatureOja.run(
+              LOG,
               batch,
               batchId,
               (RandomFeatureKernelPCA) estimator,

@@ -18,6 +18,7 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.slf4j.Logger;
 
 /**
  * RF-Oja on one micro-batch (Ullah, Mianjy, Marinov and Arora, "Streaming Kernel PCA with Õ(√n)
@@ -74,8 +75,13 @@ public final class RandomFeatureOja
     this.warmStart = warmStart;
   }
 
-  /** Folds one micro-batch into the previous version (or the warm start, or a new basis). */
+  /**
+   * Folds one micro-batch into the previous version (or the warm start, or a new basis).
+   *
+   * @param log the sink's logger
+   */
   public static Step run(
+      Logger log,
       Dataset<Row> batch,
       long batchId,
       RandomFeatureKernelPCA rf,
@@ -84,6 +90,7 @@ public final class RandomFeatureOja
       RandomFeatureKernelPCAModel warmStart) {
     KernelPcaFit.Settings settings =
         new KernelPcaFit.Settings(
+            log,
             "StreamingKernelPCA (oja) batch " + batchId,
             rf.getInputCol(),
             rf.getK(),

@@ -25,7 +25,12 @@ class ModelDirectoryTest {
 
   private static List<String> names(Path path) throws IOException {
     try (Stream<Path> files = Files.list(path)) {
-      return files.map(p -> p.getFileName().toString()).sorted().toList();
+      // The local file system's checksum files aside.
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(name -> !name.endsWith(".crc"))
+          .sorted()
+          .toList();
     }
   }
 
