@@ -72,20 +72,40 @@ public final class NystromConfidenceBound {
    *     unbounded (or, for sigmoid, not positive definite) and make the bound infinite
    */
   public static double kernelBound(Kernel kernel) {
-    return switch (kernel.type()) {
-      case RBF, LAPLACIAN, COSINE -> 1.0;
-      case POLYNOMIAL, LINEAR ->
-          throw new IllegalArgumentException(
-              "the Nyström confidence bound needs a "
-                  + "bounded kernel (sup k(x,x) < ∞): kernel "
-                  + kernel.type().paramName()
-                  + " is unbounded; use rbf, "
-                  + "laplacian or cosine (B = 1)");
-      case SIGMOID ->
-          throw new IllegalArgumentException(
-              "the Nyström confidence bound needs a bounded positive "
-                  + "definite kernel: kernel sigmoid is not positive definite; use rbf, laplacian or cosine (B = 1)");
-    };
+    double bound = kernel.type().diagonalBound();
+    if (!kernel.isPositiveDefinite()) {
+      throw new IllegalArgumentException(
+          "the Nyström confidence bound needs a bounded positive "
+              + "definite kernel: kernel "
+              + kernel.type().paramName()
+              + " is not positive definite; use "
+              + boundedKernels()
+              + " (B = 1)");
+    }
+    if (!(bound < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "the Nyström confidence bound needs a "
+              + "bounded kernel (sup k(x,x) < ∞): kernel "
+              + kernel.type().paramName()
+              + " is unbounded; use "
+              + boundedKernels()
+              + " (B = 1)");
+    }
+    return bound;
+  }
+
+  /** The registered kernels with a finite sup k(x,x), as "rbf, laplacian or cosine". */
+  private static String boundedKernels() {
+    java.util.List<String> names =
+        io.github.sparkkpca.kernel.KernelFamilies.all().stream()
+            .filter(f -> f.isPositiveDefinite() && f.diagonalBound() < Double.POSITIVE_INFINITY)
+            .map(io.github.sparkkpca.kernel.KernelFamily::paramName)
+            .toList();
+    return names.size() < 2
+        ? String.join("", names)
+        : String.join(", ", names.subList(0, names.size() - 1))
+            + " or "
+            + names.get(names.size() - 1);
   }
 
   /** δ such that 1 − 2e^{−δ} = confidence: ln(2 / (1 − confidence)). */

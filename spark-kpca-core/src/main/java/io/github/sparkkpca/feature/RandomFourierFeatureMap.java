@@ -1,7 +1,8 @@
 package io.github.sparkkpca.feature;
 
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamilies;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.FastCos;
 import io.github.sparkkpca.linalg.RowBlock;
@@ -13,7 +14,7 @@ import java.util.SplittableRandom;
  * from the spectral density of a shift-invariant kernel and the phases b_j ~ U[0, 2π), so that
  * E[z(x)ᵀz(y)] = k(x, y) (Bochner's theorem) and |z(x)ᵀz(y) − k(x, y)| = O(1/√D).
  *
- * <p><b>Spectral densities</b> (kernels as in {@link KernelType}):
+ * <p><b>Spectral densities</b> (kernels as in {@link io.github.sparkkpca.kernel.KernelType}):
  *
  * <ul>
  *   <li>rbf, k(x,y) = exp(−γ‖x−y‖²) = exp(−‖x−y‖²/(2σ²)) with σ² = 1/(2γ): ω ~ N(0, 2γ·I);
@@ -60,13 +61,19 @@ public final class RandomFourierFeatureMap implements FeatureMap {
    *
    * @throws IllegalArgumentException naming the kernel
    */
-  public static void requireSupported(KernelType type) {
-    if (type != KernelType.RBF && type != KernelType.LAPLACIAN) {
+  public static void requireSupported(KernelFamily type) {
+    if (!type.hasSpectralDensity()) {
       throw new IllegalArgumentException(
           "kernel '"
               + type.paramName()
-              + "' has no random Fourier features: only "
-              + "the shift-invariant rbf and laplacian kernels have a spectral density to sample; use "
+              + "' has no random Fourier features: only the shift-invariant "
+              + String.join(
+                  " and ",
+                  KernelFamilies.all().stream()
+                      .filter(KernelFamily::hasSpectralDensity)
+                      .map(KernelFamily::paramName)
+                      .toList())
+              + " kernels have a spectral density to sample; use "
               + "NystromKernelPCA for the "
               + type.paramName()
               + " kernel");
@@ -89,13 +96,9 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     double[] omega = new double[Math.multiplyExact(numFeatures, dim)];
     double[] b = new double[numFeatures];
     double gamma = kernel.gamma();
-    double gaussianScale = Math.sqrt(2 * gamma);
     for (int j = 0; j < numFeatures; j++) {
       for (int t = 0; t < dim; t++) {
-        omega[j * dim + t] =
-            kernel.type() == KernelType.RBF
-                ? gaussianScale * random.nextGaussian()
-                : gamma * Math.tan(Math.PI * (random.nextDouble() - 0.5));
+        omega[j * dim + t] = kernel.type().sampleFrequency(gamma, random);
       }
       b[j] = 2 * Math.PI * random.nextDouble();
     }

@@ -72,6 +72,50 @@ public enum StatisticsRoute {
   }
 
   /**
+   * The route a fit takes and why.
+   *
+   * @param route {@link #WHITENED} or {@link #GRAM}
+   * @param checked whether the Gram route's result is checked a posteriori ({@link #GRAM_CHECKED})
+   * @param reason why, for the model's {@code statisticsRouteCheck} and the log
+   */
+  public record Plan(StatisticsRoute route, boolean checked, String reason) {}
+
+  /**
+   * The plan for this requested route: {@link #GRAM_CHECKED} is the Gram route with the check;
+   * {@link #WHITENED} and {@link #GRAM} are taken as requested; {@link #AUTO} takes the whitened
+   * route when the Gram route does not pay off ({@link #gramPaysOff}), else the Gram route when
+   * cond(K_mm) is below {@link #conditionLimit}, else the whitened one.
+   *
+   * @param map the fitted feature map (its condition estimate)
+   * @param blockSize the statistics pass's rows per block
+   * @param slots the task slots of the cluster
+   * @param driverThreads the driver's BLAS threads
+   */
+  public Plan plan(NystromFeatureMap map, long n, int blockSize, int slots, int driverThreads) {
+    int m = map.landmarkKernel().numLandmarks();
+    return switch (this) {
+      case GRAM_CHECKED -> new Plan(GRAM, true, "a-posteriori check");
+      case WHITENED, GRAM -> new Plan(this, false, "requested");
+      case AUTO -> {
+        if (!gramPaysOff(n, m, slots, driverThreads)) {
+          yield new Plan(
+              WHITENED,
+              false,
+              "cost: n/slots = "
+                  + (n / Math.max(1, slots))
+                  + " < 4m/(3 driver threads) = "
+                  + String.format(
+                      java.util.Locale.ROOT, "%.0f", gramBreakEvenRowsPerSlot(m, driverThreads)));
+        }
+        yield new Plan(
+            map.conditionBelow(conditionLimit(m, blockSize, n)) ? GRAM : WHITENED,
+            false,
+            "a-priori bound");
+      }
+    };
+  }
+
+  /**
    * η, the relative error of the accumulated centred scatter S (‖Ŝ − S‖₂ ≤ η‖S‖₂), in the
    * probabilistic (root-sum) model of rounding: inner products of length b within a block, a
    * sequential sum over the ⌈n/b⌉ blocks of a partition, the Chan merges, and the driver's two

@@ -5,31 +5,35 @@ import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.FastExp;
 import io.github.sparkkpca.linalg.SymmetricStorage;
 import java.io.Serializable;
-import java.util.Arrays;
 
 /**
- * A positive-definite kernel k(x, y) on R^d, with its parameters fixed.
+ * A kernel k(x, y) on R^d: a {@linkplain KernelFamily family} with its parameters fixed. Every
+ * family-specific step (value, diagonal, the element-wise map of a block, the median heuristic) is
+ * the family's; this record holds the parameters and the BLAS part shared by every family.
  *
  * <p>The hot path is {@link #block}: the kernel between a block of b rows and m landmarks, computed
  * from one GEMM of inner products (‖x−z‖² = ‖x‖² + ‖z‖² − 2⟨x,z⟩, clamped at 0 against rounding)
- * followed by an element-wise map (for rbf a vectorised exp, {@link FastExp}, within 3e−16 relative
- * of Math.exp). The Laplacian kernel needs L1 distances, which have no GEMM form; it is evaluated
- * directly at b·m·d operations.
+ * followed by the family's element-wise map (for rbf a vectorised exp, {@link FastExp}, within
+ * 3e−16 relative of Math.exp). A family without an inner-product form (the Laplacian kernel needs
+ * L1 distances) computes its block directly at b·m·d operations.
  *
  * <p>The expansion of ‖x−z‖² loses about ε·(‖x‖² + ‖z‖²) to cancellation, which is everything when
- * the data lie far from the origin (rows 1e8 + N(0,1): ‖x‖² ≈ 1e16·d, distances ≈ 1). The rbf
- * kernel is shift-invariant, so {@link LandmarkKernel} passes rows and landmarks shifted by a
- * common centre (the landmark mean) to {@link #block}; the other GEMM kernels are not
+ * the data lie far from the origin (rows 1e8 + N(0,1): ‖x‖² ≈ 1e16·d, distances ≈ 1). A
+ * shift-invariant kernel with an inner-product form (rbf) gets rows and landmarks shifted by a
+ * common centre (the landmark mean) from {@link LandmarkKernel}; the other GEMM kernels are not
  * shift-invariant and get raw rows.
  *
  * @param type the kernel family
  * @param gamma γ: scale of the inner product (polynomial, sigmoid) or inverse bandwidth (rbf,
- *     laplacian); ignored by the linear and cosine kernels
- * @param degree p: the polynomial degree (polynomial only)
- * @param coef0 c₀: the additive constant (polynomial and sigmoid only)
+ *     laplacian); ignored by families that do not use it
+ * @param degree p: the polynomial degree (families that use a degree only)
+ * @param coef0 c₀: the additive constant (families that use it only)
  */
-public record Kernel(KernelType type, double gamma, int degree, double coef0)
+public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
     implements Serializable {
+
+  /** Points the median heuristic for γ looks at (pairs: about half its square). */
+  public static final int MEDIAN_HEURISTIC_POINTS = 1000;
 
   public Kernel {
     if (type == null) {
@@ -39,7 +43,7 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
       throw new IllegalArgumentException(
           "gamma must be finite and > 0 for the " + type.paramName() + " kernel, got " + gamma);
     }
-    if (type == KernelType.POLYNOMIAL && degree < 1) {
+    if (type.usesDegree() && degree < 1) {
       throw new IllegalArgumentException("degree must be >= 1, got " + degree);
     }
     if (!Double.isFinite(coef0)) {
@@ -52,9 +56,9 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
    * family uses (γ, p and c₀ are ignored where they play no part).
    */
   public boolean sameFunction(Kernel other) {
-    return type == other.type
+    return type.paramName().equals(other.type.paramName())
         && (!type.usesGamma() || Double.compare(gamma, other.gamma) == 0)
-        && (type != KernelType.POLYNOMIAL || degree == other.degree)
+        && (!type.usesDegree() || degree == other.degree)
         && (!type.usesCoef0() || Double.compare(coef0, other.coef0) == 0);
   }
 
@@ -69,18 +73,24 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
   }
 
   /**
-   * Whether every Gram matrix of this kernel is positive semi-definite. The sigmoid kernel never
-   * is; the polynomial kernel (γ⟨x,y⟩ + c₀)^p is for c₀ ≥ 0 (a sum of the positive-definite ⟨x,y⟩^i
-   * with non-negative coefficients) but not for c₀ &lt; 0: a point x with γ‖x‖² = −c₀ has k(x,x) =
-   * 0 while k(x,0) = c₀^p ≠ 0, so the Gram matrix of {x, 0} has a negative determinant.
+   * The kernel of a family with the given parameters, γ replaced by 1 when the family has none (so
+   * an unset γ, NaN, is accepted there).
+   */
+  public static Kernel of(KernelFamily type, double gamma, int degree, double coef0) {
+    return new Kernel(type, type.usesGamma() ? gamma : 1.0, degree, coef0);
+  }
+
+  /**
+   * Whether every Gram matrix of this kernel is positive semi-definite ({@link
+   * KernelFamily#isPositiveDefinite(Kernel)}: never for sigmoid, for polynomial only with c₀ ≥ 0).
    */
   public boolean isPositiveDefinite() {
-    return type.isPositiveDefinite() && !(type == KernelType.POLYNOMIAL && coef0 < 0);
+    return type.isPositiveDefinite() && type.isPositiveDefinite(this);
   }
 
   /** Whether k(x−c, z−c) = k(x, z) for every shift c (rbf and laplacian). */
   public boolean isShiftInvariant() {
-    return type == KernelType.RBF || type == KernelType.LAPLACIAN;
+    return type.isShiftInvariant();
   }
 
   /**
@@ -90,38 +100,12 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
     if (x.length != y.length) {
       throw new IllegalArgumentException("vector sizes differ: " + x.length + " and " + y.length);
     }
-    double dot = 0;
-    double xx = 0;
-    double yy = 0;
-    double l1 = 0;
-    double sq = 0;
-    for (int i = 0; i < x.length; i++) {
-      dot += x[i] * y[i];
-      xx += x[i] * x[i];
-      yy += y[i] * y[i];
-      double diff = x[i] - y[i];
-      l1 += Math.abs(diff);
-      sq += diff * diff;
-    }
-    return switch (type) {
-      case RBF -> Math.exp(-gamma * sq);
-      case LAPLACIAN -> Math.exp(-gamma * l1);
-      case LINEAR -> dot;
-      case POLYNOMIAL -> Math.pow(gamma * dot + coef0, degree);
-      case COSINE -> xx == 0 || yy == 0 ? 0.0 : dot / (Math.sqrt(xx) * Math.sqrt(yy));
-      case SIGMOID -> Math.tanh(gamma * dot + coef0);
-    };
+    return type.apply(this, x, y);
   }
 
   /** k(x, x) from ‖x‖² alone. */
   public double diagonal(double sqNorm) {
-    return switch (type) {
-      case RBF, LAPLACIAN -> 1.0;
-      case LINEAR -> sqNorm;
-      case POLYNOMIAL -> Math.pow(gamma * sqNorm + coef0, degree);
-      case COSINE -> sqNorm == 0 ? 0.0 : 1.0;
-      case SIGMOID -> Math.tanh(gamma * sqNorm + coef0);
-    };
+    return type.diagonal(this, sqNorm);
   }
 
   /**
@@ -149,14 +133,14 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
     if (b == 0) {
       return;
     }
-    if (type == KernelType.LAPLACIAN) {
-      laplacianBlock(rows, b, landmarks, m, d, out);
+    if (!type.hasInnerProductForm()) {
+      type.directBlock(this, rows, b, landmarks, m, d, out);
       return;
     }
     // Column-major views: landmarks are d×m (lda = d), rows are d×b; out = Zᵀ X is m×b.
     BLAS blas = Blas.blas();
     blas.dgemm("T", "N", m, b, d, 1.0, landmarks, d, rows, d, 0.0, out, m);
-    mapInnerProducts(out, rowSqNorms, b, landmarkSqNorms, m);
+    type.mapInnerProducts(this, out, rowSqNorms, b, landmarkSqNorms, m);
   }
 
   /**
@@ -171,86 +155,13 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
     if (m == 0) {
       return;
     }
-    if (type == KernelType.LAPLACIAN) {
-      laplacianBlock(points, m, points, m, d, out);
+    if (!type.hasInnerProductForm()) {
+      type.directBlock(this, points, m, points, m, d, out);
       return;
     }
     Blas.blas().dsyrk("U", "T", m, d, 1.0, points, d, 0.0, out, m);
     SymmetricStorage.mirrorUpper(out, m);
-    mapInnerProducts(out, sqNorms, m, sqNorms, m);
-  }
-
-  /** Turns inner products ⟨x_i, z_j⟩ (m×b column-major) into kernel values in place. */
-  private void mapInnerProducts(
-      double[] out, double[] rowSqNorms, int b, double[] landmarkSqNorms, int m) {
-    switch (type) {
-      case LINEAR -> {}
-      case RBF -> {
-        // Row by row (each row's kernel vector is contiguous) through C2-vectorised loops; FastExp
-        // is about
-        // 2.5× cheaper than Math.exp (see FastExp for its accuracy).
-        FastExp exp = new FastExp(m);
-        for (int i = 0; i < b; i++) {
-          exp.gaussianInPlace(out, i * m, m, rowSqNorms[i], landmarkSqNorms, -gamma);
-        }
-      }
-      case POLYNOMIAL -> {
-        for (int i = 0, n = b * m; i < n; i++) {
-          out[i] = powInt(gamma * out[i] + coef0, degree);
-        }
-      }
-      case SIGMOID -> {
-        for (int i = 0, n = b * m; i < n; i++) {
-          out[i] = Math.tanh(gamma * out[i] + coef0);
-        }
-      }
-      case COSINE -> {
-        // ‖x‖·‖z‖ as √‖x‖²·√‖z‖², not √(‖x‖²‖z‖²): the product of the squared norms overflows from
-        // ‖x‖‖z‖ ≈ 1e154 and underflows below 1e−154, where the cosine is still well defined.
-        double[] landmarkNorms = new double[m];
-        for (int j = 0; j < m; j++) {
-          landmarkNorms[j] = Math.sqrt(landmarkSqNorms[j]);
-        }
-        for (int i = 0; i < b; i++) {
-          double xNorm = Math.sqrt(rowSqNorms[i]);
-          int base = i * m;
-          for (int j = 0; j < m; j++) {
-            double denominator = xNorm * landmarkNorms[j];
-            out[base + j] = denominator == 0 ? 0.0 : out[base + j] / denominator;
-          }
-        }
-      }
-      default -> throw new IllegalStateException("no inner-product form for " + type);
-    }
-  }
-
-  private void laplacianBlock(
-      double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
-    for (int i = 0; i < b; i++) {
-      int xo = i * d;
-      for (int j = 0; j < m; j++) {
-        int zo = j * d;
-        double l1 = 0;
-        for (int t = 0; t < d; t++) {
-          l1 += Math.abs(rows[xo + t] - landmarks[zo + t]);
-        }
-        out[i * m + j] = Math.exp(-gamma * l1);
-      }
-    }
-  }
-
-  private static double powInt(double base, int exponent) {
-    double result = 1.0;
-    double x = base;
-    int e = exponent;
-    while (e > 0) {
-      if ((e & 1) == 1) {
-        result *= x;
-      }
-      x *= x;
-      e >>= 1;
-    }
-    return result;
+    type.mapInnerProducts(this, out, sqNorms, m, sqNorms, m);
   }
 
   /**
@@ -265,52 +176,12 @@ public record Kernel(KernelType type, double gamma, int degree, double coef0)
    *     derived, or when the median distance overflows a double
    */
   public static double medianHeuristicGamma(
-      KernelType type, double[] points, int m, int d, int maxPoints) {
-    switch (type) {
-      case POLYNOMIAL, SIGMOID -> {
-        return 1.0 / d;
-      }
-      case LINEAR, COSINE -> {
-        return 1.0;
-      }
-      default -> {}
-    }
-    int p = Math.min(m, maxPoints);
-    double[] distances = new double[p * (p - 1) / 2];
-    int c = 0;
-    for (int i = 0; i < p; i++) {
-      for (int j = i + 1; j < p; j++) {
-        double s = 0;
-        for (int t = 0; t < d; t++) {
-          double diff = points[i * d + t] - points[j * d + t];
-          s += type == KernelType.RBF ? diff * diff : Math.abs(diff);
-        }
-        distances[c++] = s;
-      }
-    }
-    Arrays.sort(distances);
-    double median =
-        distances.length == 0
-            ? 0.0
-            : distances.length % 2 == 1
-                ? distances[distances.length / 2]
-                : 0.5 * (distances[distances.length / 2 - 1] + distances[distances.length / 2]);
-    if (median == Double.POSITIVE_INFINITY) {
-      throw new IllegalArgumentException(
-          "Cannot choose gamma by the median heuristic: the median pairwise "
-              + (type == KernelType.RBF ? "squared " : "")
-              + "distance among "
-              + p
-              + " landmarks overflows a "
-              + "double; rescale the data");
-    }
-    if (!(median > 0)) {
-      throw new IllegalArgumentException(
-          "Cannot choose gamma by the median heuristic: the median pairwise "
-              + "distance among "
-              + p
-              + " landmarks is 0 (duplicated rows?); set gamma explicitly");
-    }
-    return type == KernelType.RBF ? 1.0 / (2.0 * median) : 1.0 / median;
+      KernelFamily type, double[] points, int m, int d, int maxPoints) {
+    return type.medianHeuristicGamma(points, m, d, maxPoints);
+  }
+
+  /** {@link #medianHeuristicGamma} on up to {@value #MEDIAN_HEURISTIC_POINTS} points. */
+  public static double medianHeuristicGamma(KernelFamily type, double[] points, int m, int d) {
+    return medianHeuristicGamma(type, points, m, d, MEDIAN_HEURISTIC_POINTS);
   }
 }

@@ -28,7 +28,7 @@ public final class LandmarkKernel implements Serializable {
   private final int m;
   private final int d;
 
-  /** c (length d) for the rbf kernel, else null. */
+  /** c (length d) for a shift-invariant kernel with an inner-product form (rbf), else null. */
   private final double[] centre;
 
   /**
@@ -55,7 +55,10 @@ public final class LandmarkKernel implements Serializable {
     this.landmarks = landmarks;
     this.m = m;
     this.d = d;
-    this.centre = kernel.type() == KernelType.RBF && m > 0 ? centreOf(landmarks, m, d) : null;
+    this.centre =
+        kernel.type().isShiftInvariant() && kernel.type().hasInnerProductForm() && m > 0
+            ? centreOf(landmarks, m, d)
+            : null;
     if (centre == null) {
       this.blockLandmarks = landmarks;
     } else {

@@ -6,6 +6,8 @@ import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelFamilies;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
@@ -23,6 +25,7 @@ import org.apache.spark.ml.Model;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
@@ -74,22 +77,63 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * The kernel with the parameters used at fit (γ resolved): the one source of truth for scoring.
-   * The model's kernel params mirror it and cannot be changed on a fitted model ({@link
-   * #checkKernelParams}).
+   * The kernel with the parameters used at fit (γ resolved): the one source of truth. The model's
+   * kernel getters ({@link #getKernelType}, {@link #getGamma}, {@link #getDegree}, {@link
+   * #getCoef0}) read it; a fit never sets those params on the model.
    */
   @Override
   public Kernel fittedKernel() {
     return solution.projector().kernel();
   }
 
+  /** The fitted kernel's family. */
+  @Override
+  public KernelFamily getKernelType() {
+    return fittedKernel().type();
+  }
+
+  /** The fitted γ (the median heuristic's choice when none was set); NaN for a kernel without γ. */
+  @Override
+  public double getGamma() {
+    return fittedKernel().type().usesGamma() ? fittedKernel().gamma() : Double.NaN;
+  }
+
+  /** The fitted degree. */
+  @Override
+  public int getDegree() {
+    return fittedKernel().degree();
+  }
+
+  /** The fitted c₀. */
+  @Override
+  public double getCoef0() {
+    return fittedKernel().coef0();
+  }
+
   /**
-   * Refuses kernel params that differ from the fitted kernel (set on the model, or given to {@code
-   * copy}): a fitted model's projector is only valid for the kernel it was fitted with.
+   * The values the fit chose for params (γ here; m or D in the subclasses), written into the saved
+   * metadata's params (where readers of format 2 expect them) and never set on the model.
+   */
+  ParamMap fittedParams() {
+    ParamMap fitted = new ParamMap();
+    if (fittedKernel().type().usesGamma()) {
+      fitted.put(gamma(), fittedKernel().gamma());
+    }
+    return fitted;
+  }
+
+  /**
+   * Refuses kernel params set explicitly on the model (or given to {@code copy}) that differ from
+   * the fitted kernel: a fitted model's projector is only valid for the kernel it was fitted with.
    */
   void checkKernelParams() {
     Kernel fitted = fittedKernel();
-    Kernel asked = kernelOf(this);
+    Kernel asked =
+        new Kernel(
+            isSet(kernel()) ? KernelFamilies.parse(getOrDefault(kernel())) : fitted.type(),
+            isSet(gamma()) ? (Double) getOrDefault(gamma()) : fitted.gamma(),
+            isSet(degree()) ? (Integer) getOrDefault(degree()) : fitted.degree(),
+            isSet(coef0()) ? (Double) getOrDefault(coef0()) : fitted.coef0());
     if (!fitted.sameFunction(asked)) {
       throw new IllegalArgumentException(
           "The kernel params of "
@@ -464,7 +508,11 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     public void saveImpl(String path) {
       instance.checkKernelParams();
       Persistence.saveMetadata(
-          instance, path, sparkSession(), ModelData.metadataFields(instance.solution));
+          instance,
+          path,
+          sparkSession(),
+          ModelData.metadataFields(instance.solution),
+          instance.fittedParams());
       ModelData.save(instance.solution, path, sparkSession());
     }
   }

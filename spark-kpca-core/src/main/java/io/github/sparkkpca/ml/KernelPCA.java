@@ -5,7 +5,7 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.pca.KernelPCASolution;
@@ -184,17 +184,14 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     for (int i = 0; i < n; i++) {
       System.arraycopy(((Vector) rows.get(i).get(0)).toArray(), 0, points, i * d, d);
     }
-    KernelType type = getKernelType();
+    KernelFamily type = getKernelType();
     double gammaUsed =
-        isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points, n, d, 1000);
+        isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points, n, d);
     Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
     LandmarkKernel support = new LandmarkKernel(kernel, points, n, d);
     KernelPCASolution solution = solve(support, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());
-    if (type.usesGamma()) {
-      model.set(model.gamma(), gammaUsed);
-    }
     return model;
   }
 

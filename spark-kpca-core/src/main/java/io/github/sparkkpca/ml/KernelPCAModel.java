@@ -59,7 +59,7 @@ public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel>
               AbstractKernelPCAModel.kernelOf(params),
               KernelPCAModel.class.getSimpleName());
       KernelPCAModel model = new KernelPCAModel(uid, solution);
-      Persistence.applyParams(model, metadata, path);
+      Persistence.applyParams(model, metadata, path, model.fittedParams());
       return model;
     }
   }

@@ -6,6 +6,7 @@ import io.github.sparkkpca.execution.BlockedRows;
 import io.github.sparkkpca.execution.InputVectors;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.pca.Projector;
@@ -121,17 +122,59 @@ public final class KernelPCARegressionModel
   }
 
   /**
-   * Sets the params to the values the fit used (γ chosen, d, m): called after the estimator has
-   * copied its own params onto the model.
+   * Sets the dimension the fit chose: called after the estimator has copied its own params onto the
+   * model. The kernel and m are not params of a fitted model: their getters read the fitted
+   * predictor.
    */
   KernelPCARegressionModel withFittedParams() {
-    Kernel kernel = predictor.kernel();
-    if (kernel.type().usesGamma()) {
-      set(gamma(), kernel.gamma());
-    }
     set(dimension(), fittedDimension);
-    set(numLandmarks(), numSupportPoints());
     return this;
+  }
+
+  /** The fitted kernel's family (the params' while a saved model is being read). */
+  @Override
+  public KernelFamily getKernelType() {
+    return predictor == null
+        ? KernelPCARegressionParams.super.getKernelType()
+        : fittedKernel().type();
+  }
+
+  /** The fitted γ; NaN for a kernel without γ. */
+  @Override
+  public double getGamma() {
+    if (predictor == null) {
+      return KernelPCARegressionParams.super.getGamma();
+    }
+    return fittedKernel().type().usesGamma() ? fittedKernel().gamma() : Double.NaN;
+  }
+
+  @Override
+  public int getDegree() {
+    return predictor == null
+        ? KernelPCARegressionParams.super.getDegree()
+        : fittedKernel().degree();
+  }
+
+  @Override
+  public double getCoef0() {
+    return predictor == null ? KernelPCARegressionParams.super.getCoef0() : fittedKernel().coef0();
+  }
+
+  /** m, the landmarks of the fitted predictor. */
+  @Override
+  public int getNumLandmarks() {
+    return predictor == null
+        ? KernelPCARegressionParams.super.getNumLandmarks()
+        : numSupportPoints();
+  }
+
+  /** The values the fit chose (γ, m), written into the saved params, never set on the model. */
+  private ParamMap fittedParams() {
+    ParamMap fitted = new ParamMap().put(numLandmarks(), numSupportPoints());
+    if (fittedKernel().type().usesGamma()) {
+      fitted.put(gamma(), fittedKernel().gamma());
+    }
+    return fitted;
   }
 
   @Override
@@ -434,7 +477,7 @@ public final class KernelPCARegressionModel
       ModelData.Finite.require(model.predictor.offset(), "the intercepts");
       ObjectNode extra = Persistence.JSON.createObjectNode();
       extra.put("model", "kernelPCARegression");
-      Persistence.saveMetadata(model, path, sparkSession(), extra);
+      Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
       SparkSession spark = sparkSession();
       spark
           .createDataFrame(
@@ -601,6 +644,9 @@ public final class KernelPCARegressionModel
               s.getString(9),
               shell.getDimension());
       shell.copyValues(model, ParamMap.empty());
+      // γ and m are read from the predictor, not kept as params.
+      model.clear(model.gamma());
+      model.clear(model.numLandmarks());
       return model;
     }
 

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamilies;
+import io.github.sparkkpca.kernel.KernelFamily;
 import java.io.Serializable;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
@@ -12,8 +13,9 @@ import org.apache.spark.ml.param.Params;
  * The kernel and the block size, shared by every stage that evaluates a kernel block: kernel PCA
  * ({@link KernelPCAParams}) and kernel PCA regression ({@link KernelPCARegressionParams}).
  *
- * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link KernelType}. The kernel
- * block of b rows against the m landmarks is one BLAS level-3 product and an element-wise map.
+ * <p>Kernel definitions follow scikit-learn's {@code KernelPCA}: see {@link
+ * io.github.sparkkpca.kernel.KernelType}. The kernel block of b rows against the m landmarks is one
+ * BLAS level-3 product and an element-wise map.
  */
 public interface KernelParams extends Params {
 
@@ -25,22 +27,29 @@ public interface KernelParams extends Params {
     final DoubleParam coef0;
     final IntParam blockSize;
 
+    /** The validator of {@code kernel}: a name or alias of a registered kernel family. */
+    private static final class KnownKernel extends scala.runtime.AbstractFunction1<String, Object>
+        implements Serializable {
+      @Override
+      public Object apply(String name) {
+        return KernelFamilies.isKnown(name);
+      }
+    }
+
     Definitions(Params owner) {
       kernel =
           new Param<>(
               owner,
               "kernel",
-              "kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian "
-                  + "exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine "
-                  + "<x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)",
-              ParamValidators.inArray(KernelType.NAMES));
+              "kernel: " + String.join(", ", KernelFamilies.descriptions()),
+              new KnownKernel());
       gamma =
           new DoubleParam(
               owner,
               "gamma",
-              "kernel scale gamma (> 0). Unset: rbf uses the median "
-                  + "heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, "
-                  + "polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model",
+              "kernel scale gamma (> 0). Unset: "
+                  + gammaDefaults()
+                  + " over the landmarks; the value used is fixed at fit and read from the model",
               ParamValidators.gt(0));
       degree =
           new IntParam(
@@ -58,6 +67,16 @@ public interface KernelParams extends Params {
                   + " rows so the kernel block stays in cache",
               ParamValidators.gtEq(0));
     }
+  }
+
+  /** "rbf 1/(2*median ||x-y||^2), ..." for the families with γ, from their definitions. */
+  private static String gammaDefaults() {
+    return String.join(
+        ", ",
+        KernelFamilies.all().stream()
+            .filter(KernelFamily::usesGamma)
+            .map(f -> f.paramName() + " " + f.gammaDefault())
+            .toList());
   }
 
   /** This stage's kernel Param objects. */
@@ -88,8 +107,8 @@ public interface KernelParams extends Params {
     return kernelParams().blockSize;
   }
 
-  default KernelType getKernelType() {
-    return KernelType.parse(getOrDefault(kernel()));
+  default KernelFamily getKernelType() {
+    return KernelFamilies.parse(getOrDefault(kernel()));
   }
 
   default String getKernel() {

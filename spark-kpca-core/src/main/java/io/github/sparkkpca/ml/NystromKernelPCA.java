@@ -2,32 +2,21 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkkpca.execution.DataScan;
-import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.FitMemory;
-import io.github.sparkkpca.execution.InputVectors;
+import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.QuotedColumns;
-import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.execution.SuppliedLandmarks;
 import io.github.sparkkpca.feature.NystromFeatureMap;
-import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
-import io.github.sparkkpca.landmarks.ResidualGrowth;
-import io.github.sparkkpca.linalg.Blas;
-import io.github.sparkkpca.linalg.DriverThreads;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.SparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
-import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable;
@@ -36,7 +25,6 @@ import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,18 +61,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
 
   private static final Logger LOG = LoggerFactory.getLogger(NystromKernelPCA.class);
 
-  /** Landmarks used by the median heuristic for γ (pairs: about half its square). */
-  private static final int MEDIAN_HEURISTIC_POINTS = 1000;
-
   private final String uid;
   private final KernelPCAParams.Definitions kernelPCAParams;
   private final NystromKernelPCAParams.Definitions nystromParams;
 
-  /** User-supplied landmarks, row-major, or null to sample them. */
-  private double[] suppliedLandmarks;
-
-  private int suppliedCount;
-  private int suppliedDim;
+  /** User-supplied landmarks, or null to sample them. */
+  private SuppliedLandmarks supplied;
 
   public NystromKernelPCA() {
     this(Identifiable.randomUID("nystromKernelPCA"));
@@ -257,21 +239,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * landmarkSampling} are then ignored). All vectors must have the same size and finite values.
    */
   public NystromKernelPCA setLandmarks(Vector... landmarks) {
-    if (landmarks == null || landmarks.length == 0) {
-      throw new IllegalArgumentException("landmarks: at least one landmark is needed");
-    }
-    if (landmarks[0] == null) {
-      throw new IllegalArgumentException("landmarks: landmark 0 is null");
-    }
-    int d = landmarks[0].size();
-    double[] rows = new double[Math.multiplyExact(landmarks.length, d)];
-    for (int j = 0; j < landmarks.length; j++) {
-      InputVectors.require(landmarks[j], d, "landmarks: landmark " + j);
-      System.arraycopy(landmarks[j].toArray(), 0, rows, j * d, d);
-    }
-    this.suppliedLandmarks = rows;
-    this.suppliedCount = landmarks.length;
-    this.suppliedDim = d;
+    this.supplied = SuppliedLandmarks.of(landmarks);
     return this;
   }
 
@@ -282,13 +250,9 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * NystromKernelPCAModel#update}).
    */
   public NystromKernelPCA setLandmarksFrom(AbstractKernelPCAModel<?> model) {
-    double[] rows = model.landmarks().transpose().toArray();
-    int m = model.numSupportPoints();
-    int d = model.numFeatures();
-    Vector[] landmarks = new Vector[m];
-    for (int j = 0; j < m; j++) {
-      landmarks[j] = new DenseVector(java.util.Arrays.copyOfRange(rows, j * d, (j + 1) * d));
-    }
+    SuppliedLandmarks landmarks =
+        SuppliedLandmarks.ofRows(
+            model.landmarks().transpose().toArray(), model.numSupportPoints(), model.numFeatures());
     Kernel kernel = model.fittedKernel();
     setKernel(kernel.type().paramName());
     if (kernel.type().usesGamma()) {
@@ -296,7 +260,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     setDegree(kernel.degree());
     setCoef0(kernel.coef0());
-    return setLandmarks(landmarks);
+    this.supplied = landmarks;
+    return this;
   }
 
   /**
@@ -313,29 +278,30 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
 
   /** Whether landmarks were supplied with {@code setLandmarks}. */
   public boolean hasSuppliedLandmarks() {
-    return suppliedLandmarks != null;
+    return supplied != null;
   }
 
-  /**
-   * Landmarks grown until the data are explained ({@code landmarkSampling = residual}), not a set
-   * number.
-   */
-  private boolean growsLandmarks() {
-    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSampling.RESIDUAL;
-  }
-
-  /** m, or its maximum when m is chosen by residual growth. */
-  private int requestedLandmarks() {
-    return hasSuppliedLandmarks()
-        ? suppliedCount
-        : growsLandmarks() ? getMaxLandmarks() : getNumLandmarks();
+  /** The Nyström options of the fit, from the params and the supplied landmarks. */
+  private NystromFit.Options options() {
+    boolean grows = supplied == null && getLandmarkSelection() == LandmarkSampling.RESIDUAL;
+    return new NystromFit.Options(
+        supplied,
+        getLandmarkSelection(),
+        grows ? getMaxLandmarks() : getNumLandmarks(),
+        getLeverageRegularization(),
+        getKmeansMaxIter(),
+        residualGrowthSettings(),
+        getRcond(),
+        getStatisticsRoute(),
+        getSpectrumExtent());
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
     validateInputColumn(schema);
     int k = getK();
-    int m = requestedLandmarks();
+    NystromFit.Options options = options();
+    int m = options.requestedLandmarks();
     if (k > m) {
       throw new IllegalArgumentException(
           "k = "
@@ -344,7 +310,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
               + m
               + (hasSuppliedLandmarks()
                   ? " (supplied)"
-                  : growsLandmarks() ? " (maxLandmarks)" : " (numLandmarks)")
+                  : options.growsLandmarks() ? " (maxLandmarks)" : " (numLandmarks)")
               + "; k must be <= m");
     }
     return appendOutputColumns(
@@ -355,282 +321,48 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   public NystromKernelPCAModel fit(Dataset<?> dataset) {
     long start = System.nanoTime();
     transformSchema(dataset.schema(), true);
-    String column = getInputCol();
-    int k = getK();
-    KernelType type = getKernelType();
-    SparkContext sc = dataset.sparkSession().sparkContext();
-    int d = FeaturePasses.inputDimension(dataset, column);
-    if (hasSuppliedLandmarks() && suppliedDim != d) {
-      throw new IllegalArgumentException(
-          "The supplied landmarks have size "
-              + suppliedDim
-              + " but column '"
-              + column
-              + "' holds vectors of size "
-              + d);
+    KernelPcaFit.Settings settings =
+        new KernelPcaFit.Settings(
+            LOG,
+            "NystromKernelPCA " + uid,
+            getInputCol(),
+            getK(),
+            getKernelType(),
+            getGamma(),
+            getDegree(),
+            getCoef0(),
+            getSeed(),
+            getCentered(),
+            this::effectiveBlockSize);
+    NystromFit.Result fit =
+        KernelPcaFit.run(dataset, settings, new NystromFit(settings, options()));
+    LandmarkSampler.Landmarks chosen = fit.chosen();
+    int m = chosen.count();
+    NystromKernelPCAModel model =
+        new NystromKernelPCAModel(
+                uid, KernelPCASolution.of(fit.fitted(), m - fit.map().rank(), chosen.description()))
+            .setParent(this);
+    copyValues(model, ParamMap.empty());
+    model.set(model.statisticsRouteTaken(), fit.route().paramName());
+    model.set(model.statisticsRouteCheck(), fit.routeCheck());
+    model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
+    if (chosen.residualCurve() != null) {
+      model.set(model.landmarkResidualCurve(), chosen.residualCurve());
+    } else {
+      model.clear(model.landmarkResidualCurve());
     }
-    int requested = requestedLandmarks();
-    int blockSize = effectiveBlockSize(requested, d, requested);
-    FitMemory.check(
-        sc,
-        requested,
-        d,
-        blockSize,
-        hasSuppliedLandmarks()
-            ? "the number of supplied landmarks m"
-            : growsLandmarks() ? "maxLandmarks M" : "numLandmarks m");
-    ResidualGrowth.Settings growth = residualGrowthSettings();
-    String jobs = "NystromKernelPCA " + uid + ": ";
-    // Residual growth draws its own rows; the uniform sample then only serves the median heuristic
-    // for γ.
-    int sampleCapacity =
-        hasSuppliedLandmarks()
-            ? 0
-            : growsLandmarks() ? Math.min(requested, MEDIAN_HEURISTIC_POINTS) : requested;
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false, jobs)) {
-      long n = scanned.count();
-      if (!hasSuppliedLandmarks() && !growsLandmarks() && requested > n) {
-        throw new IllegalArgumentException(
-            "numLandmarks m = "
-                + requested
-                + " exceeds the number of rows n = "
-                + n
-                + "; use m <= n (m = n gives exact kernel PCA)");
-      }
-      DataScan scan = scanned.scan();
-      double[] uniformSample = hasSuppliedLandmarks() ? suppliedLandmarks : scan.sampleRowMajor();
-      int uniformCount = hasSuppliedLandmarks() ? suppliedCount : scan.sampleSize();
-      double gammaUsed =
-          isDefined(gamma())
-              ? getGamma()
-              : Kernel.medianHeuristicGamma(
-                  type, uniformSample, uniformCount, d, MEDIAN_HEURISTIC_POINTS);
-      Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
-      if (!kernel.isPositiveDefinite()) {
-        LOG.warn(
-            "The kernel {} is not positive definite: negative eigenvalues of K_mm are dropped and the "
-                + "result is the PCA of the positive part only",
-            kernel);
-      }
-      LandmarkSampler.Landmarks chosen =
-          hasSuppliedLandmarks()
-              ? new LandmarkSampler.Landmarks(
-                  suppliedLandmarks, suppliedCount, "supplied: " + suppliedCount + " landmarks")
-              : LandmarkSampler.of(
-                      getLandmarkSelection(),
-                      getLeverageRegularization(),
-                      getKmeansMaxIter(),
-                      growth)
-                  .select(
-                      new LandmarkSampler.Input(
-                          dataset.sparkSession(),
-                          scanned.vectors(),
-                          scan,
-                          kernel,
-                          n,
-                          d,
-                          requested,
-                          getSeed(),
-                          column,
-                          effectiveBlockSize(scan.sampleSize(), d, scan.sampleSize()),
-                          jobs));
-      if (chosen.count() < k) {
-        throw new IllegalArgumentException(
-            "k = " + k + " exceeds the number of landmarks obtained, " + chosen.description());
-      }
-      if (chosen.count() < requested && !growsLandmarks()) {
-        LOG.warn(
-            "NystromKernelPCA {}: {} landmarks instead of the {} requested: {}",
-            uid,
-            chosen.count(),
-            requested,
-            chosen.description());
-      }
-      int m = chosen.count();
-      NystromFeatureMap featureMap =
-          NystromFeatureMap.fit(new LandmarkKernel(kernel, chosen.rows(), m, d), getRcond());
-      int r = featureMap.rank();
-      long maxComponents = getCentered() ? Math.min(r, n - 1) : r;
-      if (k > maxComponents) {
-        throw new IllegalArgumentException(
-            "k = "
-                + k
-                + " exceeds the rank of the problem: the landmark kernel "
-                + "matrix has numerical rank r = "
-                + r
-                + " (m = "
-                + m
-                + ", "
-                + (m - r)
-                + " dropped by rcond = "
-                + getRcond()
-                + ")"
-                + (getCentered()
-                    ? " and centring on n = " + n + " rows allows at most " + maxComponents
-                    : "")
-                + "; lower k or raise m");
-      }
-      LOG.info(
-          "NystromKernelPCA {}: n = {}, d = {}, m = {}, rank r = {} ({} dropped), kernel = {}, BLAS = {}",
-          uid,
-          n,
-          d,
-          m,
-          r,
-          m - r,
-          kernel,
-          Blas.implementation());
-      int statisticsBlock = effectiveBlockSize(m, d, r);
-      double eta = StatisticsRoute.accumulationError(m, statisticsBlock, n);
-      int slots = sc.defaultParallelism();
-      int driverThreads = DriverThreads.count();
-      StatisticsRoute route;
-      String routeCheck;
-      boolean checked = false;
-      if (getStatisticsRoute() == StatisticsRoute.GRAM_CHECKED) {
-        route = StatisticsRoute.GRAM;
-        routeCheck = "a-posteriori check";
-        checked = true;
-      } else if (getStatisticsRoute() != StatisticsRoute.AUTO) {
-        route = getStatisticsRoute();
-        routeCheck = "requested";
-      } else if (!StatisticsRoute.gramPaysOff(n, m, slots, driverThreads)) {
-        route = StatisticsRoute.WHITENED;
-        routeCheck =
-            "cost: n/slots = "
-                + (n / Math.max(1, slots))
-                + " < 4m/(3 driver threads) = "
-                + String.format(
-                    java.util.Locale.ROOT,
-                    "%.0f",
-                    StatisticsRoute.gramBreakEvenRowsPerSlot(m, driverThreads));
-      } else {
-        route =
-            featureMap.conditionBelow(StatisticsRoute.conditionLimit(m, statisticsBlock, n))
-                ? StatisticsRoute.GRAM
-                : StatisticsRoute.WHITENED;
-        routeCheck = "a-priori bound";
-      }
-      LOG.info(
-          "NystromKernelPCA {}: statistics route {}{} ({} requested; cond(K_mm) ~ {}, Gram route bound {} "
-              + "of lambda_1, tolerance {})",
-          uid,
-          route.paramName(),
-          checked ? " with the a-posteriori check" : "",
-          getStatisticsRoute().paramName(),
-          String.format("%.3g", featureMap.conditionEstimate()),
-          String.format(
-              "%.2g",
-              StatisticsRoute.gramBound(featureMap.conditionEstimate(), m, statisticsBlock, n)),
-          StatisticsRoute.TOLERANCE);
-      int numEigenvalues = getSpectrumExtent().numEigenvalues(r, k);
-      FeaturePCA fitted = null;
-      if (route == StatisticsRoute.GRAM) {
-        FeatureStatistics columns =
-            FeaturePasses.statistics(
-                scanned.vectors(), featureMap.kernelColumns(), statisticsBlock, column, jobs);
-        double[] columnVariances = checked ? columns.variances() : null;
-        FeatureStatistics stats = featureMap.whiten(columns);
-        // The check needs eigenvalue k + 1; the model keeps the extent asked for.
-        int solved = checked && numEigenvalues == k && k < r ? k + 1 : numEigenvalues;
-        fitted = FeaturePCA.solve(featureMap, stats, k, getCentered(), solved);
-        if (checked) {
-          StatisticsRoute.Check check =
-              StatisticsRoute.check(
-                  eta,
-                  featureMap.conditionEstimate(),
-                  columnVariances,
-                  featureMap.weights(),
-                  m,
-                  r,
-                  featureMap.toLandmarkWeights(fitted.components(), k),
-                  k,
-                  fitted.spectrum());
-          routeCheck =
-              String.format(
-                  java.util.Locale.ROOT,
-                  "a-posteriori check %s (eigenvalue error %.2g, RMS " + "score error %.2g)",
-                  check.passed() ? "passed" : "failed: whitened pass",
-                  check.eigenvalueError(),
-                  check.scoreError());
-          LOG.info(
-              "NystromKernelPCA {}: {}; allowed {} and {}",
-              uid,
-              routeCheck,
-              String.format("%.2g", StatisticsRoute.TOLERANCE * fitted.spectrum()[0]),
-              String.format(
-                  "%.2g",
-                  StatisticsRoute.SCORE_TOLERANCE * Math.sqrt(Math.max(0, fitted.spectrum()[0]))));
-          if (check.passed()) {
-            fitted = fitted.withLeadingEigenvalues(numEigenvalues);
-          } else {
-            route = StatisticsRoute.WHITENED;
-            fitted = null;
-          }
-        }
-      }
-      if (fitted == null) {
-        fitted =
-            FeaturePCA.solve(
-                featureMap,
-                FeaturePasses.statistics(
-                    scanned.vectors(), featureMap, statisticsBlock, column, jobs),
-                k,
-                getCentered(),
-                numEigenvalues);
-      }
-      warnOnZeroVariance(fitted.spectrum(), k);
-      NystromKernelPCAModel model =
-          new NystromKernelPCAModel(uid, KernelPCASolution.of(fitted, m - r, chosen.description()))
-              .setParent(this);
-      copyValues(model, ParamMap.empty());
-      if (type.usesGamma()) {
-        model.set(model.gamma(), gammaUsed);
-      }
-      model.set(model.numLandmarks(), m);
-      model.set(model.statisticsRouteTaken(), route.paramName());
-      model.set(model.statisticsRouteCheck(), routeCheck);
-      model.set(model.landmarkConditionEstimate(), featureMap.conditionEstimate());
-      if (chosen.residualCurve() != null) {
-        model.set(model.landmarkResidualCurve(), chosen.residualCurve());
-      } else {
-        model.clear(model.landmarkResidualCurve());
-      }
-      LOG.info(
-          "NystromKernelPCA {}: fitted in {} s; explained variance ratio {}",
-          uid,
-          String.format("%.3f", (System.nanoTime() - start) / 1e9),
-          model.explainedVarianceRatio());
-      return model;
-    }
-  }
-
-  /**
-   * Warns when a kept component has (numerically) zero variance: k is larger than the data support.
-   */
-  void warnOnZeroVariance(double[] spectrum, int k) {
-    for (int c = 1; c < k; c++) {
-      if (!(spectrum[c] > getRcond() * spectrum[0])) {
-        LOG.warn(
-            "NystromKernelPCA {}: component {} of {} has (numerically) zero variance {}",
-            uid,
-            c + 1,
-            k,
-            spectrum[c]);
-        break;
-      }
-    }
+    LOG.info(
+        "NystromKernelPCA {}: fitted in {} s; explained variance ratio {}",
+        uid,
+        String.format("%.3f", (System.nanoTime() - start) / 1e9),
+        model.explainedVarianceRatio());
+    return model;
   }
 
   @Override
   public NystromKernelPCA copy(ParamMap extra) {
     NystromKernelPCA copied = defaultCopy(extra);
-    if (hasSuppliedLandmarks()) {
-      copied.suppliedLandmarks = suppliedLandmarks;
-      copied.suppliedCount = suppliedCount;
-      copied.suppliedDim = suppliedDim;
-    }
+    copied.supplied = supplied;
     return copied;
   }
 
@@ -657,20 +389,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     @Override
     public void saveImpl(String path) {
       Persistence.saveMetadata(instance, path, sparkSession());
-      if (instance.hasSuppliedLandmarks()) {
-        int d = instance.suppliedDim;
-        List<Row> rows = new ArrayList<>(instance.suppliedCount);
-        for (int j = 0; j < instance.suppliedCount; j++) {
-          rows.add(
-              RowFactory.create(
-                  j,
-                  new DenseVector(
-                      java.util.Arrays.copyOfRange(
-                          instance.suppliedLandmarks, j * d, (j + 1) * d))));
-        }
-        StructType schema =
-            new StructType().add("index", "int").add("landmark", SQLDataTypes.VectorType());
-        sparkSession().createDataFrame(rows, schema).write().parquet(path + "/data/landmarks");
+      if (instance.supplied != null) {
+        instance.supplied.save(path, sparkSession());
       }
     }
   }
@@ -681,28 +401,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
       JsonNode metadata = Persistence.loadMetadata(path, sparkSession(), NystromKernelPCA.class);
       NystromKernelPCA estimator = new NystromKernelPCA(metadata.get("uid").asText());
       Persistence.applyParams(estimator, metadata, path);
-      org.apache.hadoop.fs.Path landmarksPath =
-          new org.apache.hadoop.fs.Path(path, "data/landmarks");
-      try {
-        org.apache.hadoop.fs.FileSystem fs =
-            landmarksPath.getFileSystem(sparkSession().sparkContext().hadoopConfiguration());
-        if (fs.exists(landmarksPath)) {
-          List<Row> rows =
-              sparkSession()
-                  .read()
-                  .parquet(landmarksPath.toString())
-                  .orderBy("index")
-                  .collectAsList();
-          Vector[] landmarks = new Vector[rows.size()];
-          for (int j = 0; j < landmarks.length; j++) {
-            landmarks[j] = (Vector) rows.get(j).get(1);
-          }
-          estimator.setLandmarks(landmarks);
-        }
-      } catch (java.io.IOException e) {
-        throw new IllegalArgumentException(
-            "Cannot load NystromKernelPCA from '" + path + "': " + e.getMessage(), e);
-      }
+      estimator.supplied = SuppliedLandmarks.load(path, sparkSession(), "NystromKernelPCA");
       return estimator;
     }
   }

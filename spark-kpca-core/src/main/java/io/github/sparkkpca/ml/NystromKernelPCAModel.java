@@ -78,6 +78,17 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     return isUpdatable() ? solution().featurePCA().statistics().copy() : null;
   }
 
+  /** m, the landmarks of the fitted model. */
+  @Override
+  public int getNumLandmarks() {
+    return numSupportPoints();
+  }
+
+  @Override
+  ParamMap fittedParams() {
+    return super.fittedParams().put(numLandmarks(), numSupportPoints());
+  }
+
   @Override
   public NystromKernelPCAModel copy(ParamMap extra) {
     NystromKernelPCAModel copied = new NystromKernelPCAModel(uid(), solution());
@@ -108,7 +119,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
               AbstractKernelPCAModel.kernelOf(params),
               NystromKernelPCAModel.class.getSimpleName());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution);
-      Persistence.applyParams(model, metadata, path);
+      Persistence.applyParams(model, metadata, path, model.fittedParams());
       return model;
     }
   }

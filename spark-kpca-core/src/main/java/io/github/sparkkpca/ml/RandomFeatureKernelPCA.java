@@ -1,20 +1,14 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.execution.DataScan;
-import io.github.sparkkpca.execution.FeaturePasses;
-import io.github.sparkkpca.execution.FitMemory;
-import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.execution.KernelPcaFit;
+import io.github.sparkkpca.execution.RandomFeatureFit;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
-import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.ModelExport;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
-import org.apache.spark.SparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.param.ParamMap;
@@ -68,9 +62,8 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
   private static final Logger LOG = LoggerFactory.getLogger(RandomFeatureKernelPCA.class);
 
   /** Rows sampled for the median heuristic for γ (pairs: about half its square). */
-  private static final int MEDIAN_HEURISTIC_POINTS = 1000;
-
   private final String uid;
+
   private final KernelPCAParams.Definitions kernelPCAParams;
   private final RandomFeatureKernelPCAParams.Definitions randomFeatureParams;
 
@@ -199,123 +192,43 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
         schema, k, AttributeGroup.fromStructField(schema.apply(getInputCol())).size());
   }
 
-  /**
-   * D = ⌈c·√n·ln n⌉ for n rows.
-   *
-   * @throws IllegalArgumentException when D is below k, or larger than an int
-   */
-  static int featuresForRows(double c, long n, int k) {
-    double exact = Math.ceil(c * Math.sqrt(n) * Math.log(n));
-    if (!(exact >= k)) {
-      throw new IllegalArgumentException(
-          "featureScale c = "
-              + c
-              + " gives D = ceil(c sqrt(n) ln n) = "
-              + (long) Math.max(exact, 0)
-              + " random features for n = "
-              + n
-              + " rows, fewer than k = "
-              + k
-              + "; raise featureScale or set numRandomFeatures instead");
-    }
-    if (exact > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "featureScale c = "
-              + c
-              + " gives D = ceil(c sqrt(n) ln n) = "
-              + String.format(java.util.Locale.ROOT, "%.3g", exact)
-              + " random features for n = "
-              + n
-              + " rows: too many; lower featureScale");
-    }
-    return (int) exact;
-  }
-
   @Override
   public RandomFeatureKernelPCAModel fit(Dataset<?> dataset) {
     long start = System.nanoTime();
     transformSchema(dataset.schema(), true);
-    String column = getInputCol();
-    int k = getK();
-    KernelType type = getKernelType();
-    SparkContext sc = dataset.sparkSession().sparkContext();
-    int d = FeaturePasses.inputDimension(dataset, column);
-    boolean byRate = isDefined(featureScale());
-    if (!byRate) {
-      int features = getNumRandomFeatures();
-      FitMemory.check(
-          sc, features, d, effectiveBlockSize(features, d, features), "numRandomFeatures D");
-    }
-    String jobs = "RandomFeatureKernelPCA " + uid + ": ";
-    int sampleCapacity = isDefined(gamma()) ? 0 : MEDIAN_HEURISTIC_POINTS;
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(dataset, column, d, sampleCapacity, getSeed(), false, jobs)) {
-      long n = scanned.count();
-      int features = getNumRandomFeatures();
-      if (byRate) {
-        features = featuresForRows(getFeatureScale(), n, k);
-        FitMemory.check(
-            sc,
-            features,
-            d,
-            effectiveBlockSize(features, d, features),
-            "the number of random " + "features D (from featureScale)");
-      }
-      DataScan scan = scanned.scan();
-      double gammaUsed =
-          isDefined(gamma())
-              ? getGamma()
-              : Kernel.medianHeuristicGamma(
-                  type, scan.sampleRowMajor(), scan.sampleSize(), d, MEDIAN_HEURISTIC_POINTS);
-      Kernel kernel = new Kernel(type, gammaUsed, getDegree(), getCoef0());
-      long maxComponents = getCentered() ? Math.min(features, n - 1) : features;
-      if (k > maxComponents) {
-        throw new IllegalArgumentException(
-            "k = "
-                + k
-                + " exceeds the rank of the problem: D = "
-                + features
-                + " random features"
-                + (getCentered()
-                    ? " and centring on n = " + n + " rows allow at most " + maxComponents
-                    : "")
-                + "; lower k");
-      }
-      RandomFourierFeatureMap map = RandomFourierFeatureMap.draw(kernel, features, d, getSeed());
-      LOG.info(
-          "RandomFeatureKernelPCA {}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}",
-          uid,
-          n,
-          d,
-          features,
-          kernel,
-          Blas.implementation());
-      FeatureStatistics stats =
-          FeaturePasses.statistics(
-              scanned.vectors(), map, effectiveBlockSize(features, d, features), column, jobs);
-      FeaturePCA fitted = FeaturePCA.solve(map, stats, k, getCentered(), getSpectrumExtent());
-      String description =
-          "none: "
-              + features
-              + " random Fourier features of the "
-              + type.paramName()
-              + " kernel"
-              + (byRate ? " (D = ceil(" + getFeatureScale() + " sqrt(n) ln n), n = " + n + ")" : "")
-              + ", seed "
-              + getSeed();
-      RandomFeatureKernelPCAModel model =
-          new RandomFeatureKernelPCAModel(uid, KernelPCASolution.of(fitted, 0, description))
-              .setParent(this);
-      copyValues(model, ParamMap.empty());
-      model.set(model.gamma(), gammaUsed);
-      model.set(model.numRandomFeatures(), features);
-      LOG.info(
-          "RandomFeatureKernelPCA {}: fitted in {} s; explained variance ratio {}",
-          uid,
-          String.format("%.3f", (System.nanoTime() - start) / 1e9),
-          model.explainedVarianceRatio());
-      return model;
-    }
+    KernelPcaFit.Settings settings =
+        new KernelPcaFit.Settings(
+            LOG,
+            "RandomFeatureKernelPCA " + uid,
+            getInputCol(),
+            getK(),
+            getKernelType(),
+            getGamma(),
+            getDegree(),
+            getCoef0(),
+            getSeed(),
+            getCentered(),
+            this::effectiveBlockSize);
+    RandomFeatureFit.Result fit =
+        KernelPcaFit.run(
+            dataset,
+            settings,
+            new RandomFeatureFit(
+                settings,
+                getNumRandomFeatures(),
+                isDefined(featureScale()) ? getFeatureScale() : Double.NaN,
+                getSpectrumExtent()));
+    RandomFeatureKernelPCAModel model =
+        new RandomFeatureKernelPCAModel(
+                uid, KernelPCASolution.of(fit.fitted(), 0, fit.description()))
+            .setParent(this);
+    copyValues(model, ParamMap.empty());
+    LOG.info(
+        "RandomFeatureKernelPCA {}: fitted in {} s; explained variance ratio {}",
+        uid,
+        String.format("%.3f", (System.nanoTime() - start) / 1e9),
+        model.explainedVarianceRatio());
+    return model;
   }
 
   @Override

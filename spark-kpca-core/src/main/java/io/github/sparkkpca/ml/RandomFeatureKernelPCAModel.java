@@ -118,6 +118,17 @@ public final class RandomFeatureKernelPCAModel
     return solution().featurePCA().statistics().copy();
   }
 
+  /** D, the random features of the fitted model. */
+  @Override
+  public int getNumRandomFeatures() {
+    return featureMap().numFeatures();
+  }
+
+  @Override
+  ParamMap fittedParams() {
+    return super.fittedParams().put(numRandomFeatures(), getNumRandomFeatures());
+  }
+
   @Override
   public RandomFeatureKernelPCAModel copy(ParamMap extra) {
     RandomFeatureKernelPCAModel copied = new RandomFeatureKernelPCAModel(uid(), solution());
@@ -156,7 +167,7 @@ public final class RandomFeatureKernelPCAModel
                 + " model, not random Fourier features");
       }
       RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid, solution);
-      Persistence.applyParams(model, metadata, path);
+      Persistence.applyParams(model, metadata, path, model.fittedParams());
       return model;
     }
   }

@@ -2,12 +2,12 @@ package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.execution.FeaturePasses;
-import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.NystromFeatureMap;
-import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamilies;
+import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.SpectrumExtent;
@@ -49,16 +49,40 @@ import scala.Tuple2;
  *       d).
  * </ol>
  */
-final class RegressionFit {
+final class RegressionFit
+    implements KernelPcaFit.Steps<List<FeatureMap>, KernelPCARegressionModel> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RegressionFit.class);
-  private static final int MEDIAN_HEURISTIC_POINTS = 1000;
 
-  private RegressionFit() {}
+  private final KernelPCARegressionParams stage;
+  private final KernelPcaFit.Settings settings;
+  private final String uid;
+  private final String labelCol;
+  private final double[] gammas;
+  private final int fixedDimension;
+  private final long start = System.nanoTime();
+  private LabelCoding coding;
+  private double[] scaleValues;
+
+  private RegressionFit(
+      KernelPCARegressionParams stage,
+      KernelPcaFit.Settings settings,
+      String uid,
+      String labelCol,
+      double[] gammas,
+      int fixedDimension) {
+    this.stage = stage;
+    this.settings = settings;
+    this.uid = uid;
+    this.labelCol = labelCol;
+    this.gammas = gammas;
+    this.fixedDimension = fixedDimension;
+  }
 
   /**
    * @param gammas the kernel scales to evaluate; null: the stage's γ (or the median heuristic)
    * @param fixedDimension d to use, or 0 to choose it by the likelihood
+   * @param stageName the stage and its uid, for logs and Spark job descriptions
    */
   static KernelPCARegressionModel fit(
       KernelPCARegressionParams stage,
@@ -68,23 +92,53 @@ final class RegressionFit {
       Dataset<?> dataset,
       double[] gammas,
       int fixedDimension,
-      String jobs) {
-    long start = System.nanoTime();
-    SparkContext sc = dataset.sparkSession().sparkContext();
-    KernelType type = stage.getKernelType();
+      String stageName) {
+    KernelFamily type = stage.getKernelType();
     if (gammas != null && !type.usesGamma()) {
       throw new IllegalArgumentException(
           "the kernel '"
               + type.paramName()
               + "' has no scale gamma: a gamma grid "
-              + "needs rbf, laplacian, polynomial or sigmoid");
+              + "needs "
+              + String.join(
+                  ", ",
+                  KernelFamilies.all().stream()
+                      .filter(KernelFamily::usesGamma)
+                      .map(KernelFamily::paramName)
+                      .toList()));
     }
-    int d = FeaturePasses.inputDimension(dataset, featuresCol);
-    int requested = stage.getNumLandmarks();
-    int blockSize = stage.effectiveBlockSize(requested, d, requested);
-    int scales = gammas == null ? 1 : gammas.length;
-    FitMemory.check(sc, requested, d, blockSize, "numLandmarks m", scales);
+    KernelPcaFit.Settings settings =
+        new KernelPcaFit.Settings(
+            LOG,
+            stageName,
+            featuresCol,
+            0,
+            type,
+            stage.getGamma(),
+            stage.getDegree(),
+            stage.getCoef0(),
+            stage.getSeed(),
+            stage.getFitIntercept(),
+            stage::effectiveBlockSize);
+    return KernelPcaFit.run(
+        dataset,
+        settings,
+        new RegressionFit(stage, settings, uid, labelCol, gammas, fixedDimension));
+  }
 
+  private int scales() {
+    return gammas == null ? 1 : gammas.length;
+  }
+
+  @Override
+  public KernelPcaFit.Need memoryBeforeScan(int d) {
+    return new KernelPcaFit.Need(stage.getNumLandmarks(), "numLandmarks m", scales());
+  }
+
+  /** A pass over the labels: the first non-finite one named, and the coding. */
+  @Override
+  public void beforeScan(Dataset<?> dataset) {
+    String labelCol = this.labelCol;
     JavaRDD<Double> labels =
         dataset
             .select(QuotedColumns.column(dataset, labelCol))
@@ -92,8 +146,8 @@ final class RegressionFit {
             .map(row -> row.isNullAt(0) ? null : row.getDouble(0));
     LabelScan labelScan =
         DistributedPass.run(
-            sc,
-            jobs + "check the labels '" + labelCol + "'",
+            dataset.sparkSession().sparkContext(),
+            settings.jobs() + "check the labels '" + labelCol + "'",
             labels,
             null,
             Object.class,
@@ -102,28 +156,65 @@ final class RegressionFit {
     if (labelScan.errorMessage() != null) {
       throw new IllegalArgumentException(labelScan.errorMessage());
     }
-    LabelCoding coding = labelScan.coding(stage.getLabelMode());
+    coding = labelScan.coding(stage.getLabelMode());
+  }
 
-    double[] landmarkRows;
-    int m;
-    long n;
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(dataset, featuresCol, d, requested, stage.getSeed(), false, jobs)) {
-      n = scanned.count();
-      if (requested > n) {
-        throw new IllegalArgumentException(
-            "numLandmarks m = "
-                + requested
-                + " exceeds the number of rows n = "
-                + n
-                + "; use m <= n (m = n is the exact kernel method)");
-      }
-      landmarkRows = scanned.scan().sampleRowMajor();
-      m = scanned.scan().sampleSize();
+  @Override
+  public int sampleCapacity(boolean gammaSet) {
+    return stage.getNumLandmarks();
+  }
+
+  @Override
+  public void checkRows(long n) {
+    int requested = stage.getNumLandmarks();
+    if (requested > n) {
+      throw new IllegalArgumentException(
+          "numLandmarks m = "
+              + requested
+              + " exceeds the number of rows n = "
+              + n
+              + "; use m <= n (m = n is the exact kernel method)");
     }
     if (n < 3) {
       throw new IllegalArgumentException("kernel PCA regression needs at least 3 rows, got " + n);
     }
+  }
+
+  /** Per kernel scale, the Nyström map of the uniformly drawn landmarks. */
+  @Override
+  public List<FeatureMap> support(KernelPcaFit.Context c) {
+    double[] landmarkRows = c.scanned().scan().sampleRowMajor();
+    int m = c.scanned().scan().sampleSize();
+    scaleValues = gammas != null ? gammas.clone() : new double[] {c.gamma()};
+    List<FeatureMap> maps = new ArrayList<>(scales());
+    for (double gamma : scaleValues) {
+      maps.add(
+          NystromFeatureMap.fit(
+              new LandmarkKernel(c.kernelWithGamma(gamma), landmarkRows, m, c.d()),
+              stage.getRcond()));
+    }
+    return maps;
+  }
+
+  /** Checked per scale by {@link #solve}. */
+  @Override
+  public KernelPcaFit.Rank rank(List<FeatureMap> maps, KernelPcaFit.Context c) {
+    return null;
+  }
+
+  @Override
+  public KernelPCARegressionModel solve(List<FeatureMap> supportMaps, KernelPcaFit.Context c) {
+    Dataset<?> dataset = c.dataset();
+    SparkContext sc = c.sparkContext();
+    LabelCoding coding = this.coding;
+    String labelCol = this.labelCol;
+    String featuresCol = settings.column();
+    String jobs = settings.jobs();
+    long n = c.n();
+    int m = c.scanned().scan().sampleSize();
+    int requested = stage.getNumLandmarks();
+    int scales = scales();
+    int blockSize = stage.effectiveBlockSize(requested, c.d(), requested);
     String landmarkSelection =
         "uniform: "
             + m
@@ -131,24 +222,9 @@ final class RegressionFit {
             + n
             + " rows"
             + (m < requested ? " (the data have only " + m + " distinct rows)" : "");
-    double[] scaleValues =
-        gammas != null
-            ? gammas.clone()
-            : new double[] {
-              type.usesGamma()
-                  ? (Double.isNaN(stage.getGamma())
-                      ? Kernel.medianHeuristicGamma(
-                          type, landmarkRows, m, d, MEDIAN_HEURISTIC_POINTS)
-                      : stage.getGamma())
-                  : 1.0
-            };
-    ArrayList<FeatureMap> maps = new ArrayList<>(scales);
-    for (double gamma : scaleValues) {
-      Kernel kernel = new Kernel(type, gamma, stage.getDegree(), stage.getCoef0());
-      maps.add(
-          NystromFeatureMap.fit(new LandmarkKernel(kernel, landmarkRows, m, d), stage.getRcond()));
-    }
-
+    ArrayList<FeatureMap> maps = new ArrayList<>(supportMaps);
+    // The labelled passes read features and labels together: the scan's cache is no longer needed.
+    c.scanned().close();
     JavaRDD<Tuple2<Vector, Double>> rows =
         dataset
             .select(

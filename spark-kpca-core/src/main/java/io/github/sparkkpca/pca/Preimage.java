@@ -131,7 +131,7 @@ public final class Preimage implements Serializable {
 
   private static double medianGammaOrOne(double[] scores, int m, int k) {
     try {
-      return Kernel.medianHeuristicGamma(KernelType.RBF, scores, m, k, 1000);
+      return Kernel.medianHeuristicGamma(KernelType.RBF, scores, m, k);
     } catch (IllegalArgumentException allEqual) {
       return 1.0;
     }

@@ -6,7 +6,7 @@ import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
@@ -240,7 +240,7 @@ public final class ModelData {
     }
     Kernel kernel =
         new Kernel(
-            KernelType.parse(k.path("type").asText()),
+            KernelFamilies.parse(k.path("type").asText()),
             k.path("gamma").asDouble(),
             k.path("degree").asInt(),
             k.path("coef0").asDouble());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamPair;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Encoders;
@@ -39,14 +40,24 @@ public final class Persistence {
   /** Writes {@code path/metadata} with the fields of {@code extra} added to the JSON object. */
   public static void saveMetadata(
       Params instance, String path, SparkSession spark, ObjectNode extra) {
+    saveMetadata(instance, path, spark, extra, ParamMap.empty());
+  }
+
+  /**
+   * Writes {@code path/metadata}; the values of {@code fitted} (chosen by a fit, not set on the
+   * instance) are written among the explicitly set params.
+   */
+  public static void saveMetadata(
+      Params instance, String path, SparkSession spark, ObjectNode extra, ParamMap fitted) {
     ObjectNode root = JSON.createObjectNode();
     root.put("class", instance.getClass().getName());
     root.put("timestamp", System.currentTimeMillis());
     root.put("sparkVersion", spark.version());
     root.put("formatVersion", FORMAT_VERSION);
     root.put("uid", instance.uid());
-    root.set("paramMap", encode(instance.extractParamMap().toList(), instance, false));
-    root.set("defaultParamMap", encode(instance.extractParamMap().toList(), instance, true));
+    List<ParamPair<?>> pairs = instance.extractParamMap(fitted).toList();
+    root.set("paramMap", encode(pairs, instance, fitted, false));
+    root.set("defaultParamMap", encode(pairs, instance, fitted, true));
     if (extra != null) {
       root.setAll(extra);
     }
@@ -58,13 +69,14 @@ public final class Persistence {
         .text(path + "/metadata");
   }
 
-  private static ObjectNode encode(List<ParamPair<?>> pairs, Params instance, boolean defaults) {
+  private static ObjectNode encode(
+      List<ParamPair<?>> pairs, Params instance, ParamMap fitted, boolean defaults) {
     ObjectNode node = JSON.createObjectNode();
     for (ParamPair<?> raw : pairs) {
       @SuppressWarnings("unchecked")
       ParamPair<Object> pair = (ParamPair<Object>) raw;
       Param<Object> param = pair.param();
-      boolean isSet = instance.isSet(param);
+      boolean isSet = instance.isSet(param) || fitted.contains(param);
       if (defaults ? !instance.hasDefault(param) : !isSet) {
         continue;
       }
@@ -138,8 +150,16 @@ public final class Persistence {
   }
 
   /** Sets the saved defaults, then the saved explicit params, on {@code instance}. */
-  @SuppressWarnings("unchecked")
   public static void applyParams(Params instance, JsonNode metadata, String path) {
+    applyParams(instance, metadata, path, ParamMap.empty());
+  }
+
+  /**
+   * Sets the saved defaults, then the saved explicit params, on {@code instance}, except the params
+   * of {@code fitted}: values a fit chose, which a model reads from its fitted state.
+   */
+  @SuppressWarnings("unchecked")
+  public static void applyParams(Params instance, JsonNode metadata, String path, ParamMap fitted) {
     for (String section : new String[] {"defaultParamMap", "paramMap"}) {
       for (Map.Entry<String, JsonNode> e : metadata.path(section).properties()) {
         if (!instance.hasParam(e.getKey())) {
@@ -154,6 +174,9 @@ public final class Persistence {
         }
         Param<Object> param = instance.getParam(e.getKey());
         Object value = param.jsonDecode(e.getValue().toString());
+        if (fitted.contains(param)) {
+          continue;
+        }
         if (section.equals("paramMap")) {
           instance.set(param, value);
         } else {

@@ -62,6 +62,12 @@ public final class SafeOutput {
   public static final String MARKER = "_SPARK_KPCA_OUTPUT";
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The hidden siblings: {@code .NAME} + tag + ID + {@code .writing} or {@code .replaced}. */
+  private static final String SIBLING_TAG = ".spark-kpca-";
+
+  private static final String WRITING = "writing";
+  private static final String REPLACED = "replaced";
   private static final String PACKAGE_PREFIX = "io.github.sparkkpca.";
   private static final Set<String> STAGE_ENTRIES = Set.of("metadata", "data");
 
@@ -200,7 +206,7 @@ public final class SafeOutput {
     this.kind = kind;
     this.overwrite = overwrite;
     this.overwriteHint = overwriteHint;
-    this.staging = sibling("writing");
+    this.staging = sibling(WRITING);
   }
 
   /**
@@ -361,7 +367,7 @@ public final class SafeOutput {
     Path replaced = null;
     if (fs.exists(target)) {
       checkReplaceable();
-      replaced = sibling("replaced");
+      replaced = sibling(REPLACED);
       if (!fs.rename(target, replaced)) {
         throw new IOException(display + ": could not move the old content aside to " + replaced);
       }
@@ -393,10 +399,20 @@ public final class SafeOutput {
     }
   }
 
+  /**
+   * Whether a directory entry is a hidden sibling this class left behind: a write or a swap killed
+   * before it finished ({@code .NAME.spark-kpca-ID.writing} or {@code .replaced}). Such an entry
+   * never holds the only copy of a committed result.
+   */
+  public static boolean isLeftover(String name) {
+    return name.startsWith(".")
+        && name.contains(SIBLING_TAG)
+        && (name.endsWith("." + WRITING) || name.endsWith("." + REPLACED));
+  }
+
   private Path sibling(String suffix) {
     String id = UUID.randomUUID().toString().substring(0, 8);
-    return new Path(
-        target.getParent(), "." + target.getName() + ".spark-kpca-" + id + "." + suffix);
+    return new Path(target.getParent(), "." + target.getName() + SIBLING_TAG + id + "." + suffix);
   }
 
   /** The qualified paths an input names: the matches of a glob, else the path itself. */

@@ -266,7 +266,6 @@ public final class IncrementalNystrom {
         model.landmarkSelection() + "; grown incrementally by " + count + " to " + m + " landmarks";
     NystromKernelPCAModel result =
         model.withSolution(KernelPCASolution.of(fitted, m - r, selection));
-    result.set(result.numLandmarks(), m);
     return new Growth(result, drift(eigen, incremental, gram, m, m0, r, w, rcond));
   }
 

@@ -187,7 +187,7 @@ public final class SelectKCommand implements Callable<Integer> {
           gamma != null
               ? gamma
               : type.usesGamma()
-                  ? Kernel.medianHeuristicGamma(type, sample.points(), sample.n(), sample.d(), 1000)
+                  ? Kernel.medianHeuristicGamma(type, sample.points(), sample.n(), sample.d())
                   : 1.0;
       Kernel k = new Kernel(type, g, degree, coef0);
       SparkKpcaCli.progress(

@@ -190,7 +190,7 @@ public final class HallgrenReproduction {
 
   static Kernel rbf(Data data) {
     return Kernel.rbf(
-        Kernel.medianHeuristicGamma(KernelType.RBF, data.points(), data.n(), data.d(), 1000));
+        Kernel.medianHeuristicGamma(KernelType.RBF, data.points(), data.n(), data.d()));
   }
 
   static Dataset<Row> frame(SparkSession spark, Data data) {

@@ -1,0 +1,266 @@
+package io.github.sparkkpca.execution;
+
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelFamily;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.Dataset;
+import org.slf4j.Logger;
+
+/**
+ * The fit every kernel PCA on Spark shares, written once: input dimension → memory check →
+ * validating scan → γ (set, or the median heuristic) → kernel → support (landmarks or random
+ * features) → rank check → statistics and solve. What differs between Nyström, random features,
+ * RF-Oja and the regression fit is a {@link Steps} strategy; the stage then wraps the result into
+ * its model.
+ */
+public final class KernelPcaFit {
+
+  private KernelPcaFit() {}
+
+  /** Rows per block for m support points in dimension d with k values per row. */
+  @FunctionalInterface
+  public interface BlockSizes {
+    int of(int m, int d, int k);
+  }
+
+  /**
+   * What a fit reads from its stage's params.
+   *
+   * @param log the stage's logger: the fit logs under the stage's name
+   * @param stage the stage and its uid, the prefix of logs and Spark job descriptions
+   * @param gamma γ, or NaN for the median heuristic
+   */
+  public record Settings(
+      Logger log,
+      String stage,
+      String column,
+      int k,
+      KernelFamily family,
+      double gamma,
+      int degree,
+      double coef0,
+      long seed,
+      boolean centered,
+      BlockSizes blockSizes) {
+
+    /** The prefix of the fit's Spark job descriptions. */
+    public String jobs() {
+      return stage + ": ";
+    }
+  }
+
+  /**
+   * A memory need: {@code size} support points (m or D) named {@code what} in the refusal, for
+   * {@code maps} feature maps at once.
+   */
+  public record Need(int size, String what, int maps) {
+    public Need(int size, String what) {
+      this(size, what, 1);
+    }
+  }
+
+  /** m×d row-major points and their count: the sample the median heuristic reads. */
+  public record Points(double[] rows, int count) {}
+
+  /**
+   * The rank of the fitted support, for the check k ≤ rank (and ≤ n − 1 when centred).
+   *
+   * @param what the support and its rank, in words ("D = 100 random features")
+   * @param verb "allow" or "allows", to agree with {@code what}
+   * @param remedy the advice closing the message ("; lower k")
+   */
+  public record Rank(int rank, String what, String verb, String remedy) {}
+
+  /**
+   * The steps that differ between fits.
+   *
+   * @param <S> the support: the feature map(s) and what the fit chose
+   * @param <R> the result the stage wraps
+   */
+  public interface Steps<S, R> {
+
+    /** d when the stage knows it already (a model being continued), else 0: read from the data. */
+    default int knownDimension() {
+      return 0;
+    }
+
+    /** Checks the input dimension against the stage's own data (e.g. supplied landmarks). */
+    default void checkDimension(int d) {}
+
+    /** The need to check before any pass, or null when it depends on n. */
+    Need memoryBeforeScan(int d);
+
+    /** The need to check once n is known (when {@link #memoryBeforeScan} was null), or null. */
+    default Need memoryForRows(long n, int d) {
+      return null;
+    }
+
+    /** Runs before the validating scan (e.g. another column's own scan). */
+    default void beforeScan(Dataset<?> dataset) {}
+
+    /** Rows the validating scan keeps as a uniform sample (landmarks, or the γ sample). */
+    int sampleCapacity(boolean gammaSet);
+
+    /** Checks n against the support asked for. */
+    default void checkRows(long n) {}
+
+    /** The points the median heuristic reads: the scan's sample unless the stage has its own. */
+    default Points gammaPoints(DataScan scan) {
+      return new Points(scan.sampleRowMajor(), scan.sampleSize());
+    }
+
+    /** Builds the support (landmarks and feature map, or random features). */
+    S support(Context context);
+
+    /** The rank to check k against, or null when {@link #solve} checks it. */
+    Rank rank(S support, Context context);
+
+    /** The statistics pass(es) and the solve. */
+    R solve(S support, Context context);
+  }
+
+  /** What the steps see once the data are scanned. */
+  public static final class Context {
+    private final Dataset<?> dataset;
+    private final Settings settings;
+    private final int d;
+    private final FeaturePasses.Scanned scanned;
+    private final Steps<?, ?> steps;
+    private double gamma = Double.NaN;
+    private Kernel kernel;
+
+    private Context(
+        Dataset<?> dataset,
+        Settings settings,
+        int d,
+        FeaturePasses.Scanned scanned,
+        Steps<?, ?> steps) {
+      this.dataset = dataset;
+      this.settings = settings;
+      this.d = d;
+      this.scanned = scanned;
+      this.steps = steps;
+    }
+
+    public Dataset<?> dataset() {
+      return dataset;
+    }
+
+    public SparkContext sparkContext() {
+      return dataset.sparkSession().sparkContext();
+    }
+
+    public Settings settings() {
+      return settings;
+    }
+
+    public int d() {
+      return d;
+    }
+
+    public long n() {
+      return scanned.count();
+    }
+
+    /** The validated rows and the scan. */
+    public FeaturePasses.Scanned scanned() {
+      return scanned;
+    }
+
+    /**
+     * γ: the setting, or the median heuristic over {@link Steps#gammaPoints} (computed once); 1 for
+     * a family without γ.
+     */
+    public double gamma() {
+      if (Double.isNaN(gamma)) {
+        KernelFamily family = settings.family();
+        if (!family.usesGamma()) {
+          gamma = 1.0;
+        } else if (!Double.isNaN(settings.gamma())) {
+          gamma = settings.gamma();
+        } else {
+          Points points = steps.gammaPoints(scanned.scan());
+          gamma = Kernel.medianHeuristicGamma(family, points.rows(), points.count(), d);
+        }
+      }
+      return gamma;
+    }
+
+    /** The kernel with γ resolved; warns once when it is not positive definite. */
+    public Kernel kernel() {
+      if (kernel == null) {
+        kernel = kernelWithGamma(gamma());
+        if (!kernel.isPositiveDefinite()) {
+          settings
+              .log()
+              .warn(
+                  "{}: the kernel {} is not positive definite: negative eigenvalues of K_mm are "
+                      + "dropped and the result is the PCA of the positive part only",
+                  settings.stage(),
+                  kernel);
+        }
+      }
+      return kernel;
+    }
+
+    /** The settings' kernel with another γ (a scale of a grid). */
+    public Kernel kernelWithGamma(double value) {
+      return Kernel.of(settings.family(), value, settings.degree(), settings.coef0());
+    }
+  }
+
+  /**
+   * Runs the fit.
+   *
+   * @throws IllegalArgumentException naming the parameter or the data at the first step that fails
+   */
+  public static <S, R> R run(Dataset<?> dataset, Settings settings, Steps<S, R> steps) {
+    SparkContext sc = dataset.sparkSession().sparkContext();
+    int d =
+        steps.knownDimension() > 0
+            ? steps.knownDimension()
+            : FeaturePasses.inputDimension(dataset, settings.column());
+    steps.checkDimension(d);
+    checkMemory(sc, steps.memoryBeforeScan(d), d, settings);
+    steps.beforeScan(dataset);
+    int sample = steps.sampleCapacity(!Double.isNaN(settings.gamma()));
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(
+            dataset, settings.column(), d, sample, settings.seed(), false, settings.jobs())) {
+      long n = scanned.count();
+      checkMemory(sc, steps.memoryForRows(n, d), d, settings);
+      steps.checkRows(n);
+      Context context = new Context(dataset, settings, d, scanned, steps);
+      S support = steps.support(context);
+      checkRank(settings, steps.rank(support, context), n);
+      return steps.solve(support, context);
+    }
+  }
+
+  private static void checkMemory(SparkContext sc, Need need, int d, Settings settings) {
+    if (need != null) {
+      int b = settings.blockSizes().of(need.size(), d, need.size());
+      FitMemory.check(sc, need.size(), d, b, need.what(), need.maps());
+    }
+  }
+
+  /** k ≤ rank, and k ≤ n − 1 when centred. */
+  private static void checkRank(Settings settings, Rank rank, long n) {
+    if (rank == null) {
+      return;
+    }
+    int k = settings.k();
+    long max = settings.centered() ? Math.min(rank.rank(), n - 1) : rank.rank();
+    if (k > max) {
+      throw new IllegalArgumentException(
+          "k = "
+              + k
+              + " exceeds the rank of the problem: "
+              + rank.what()
+              + (settings.centered()
+                  ? " and centring on n = " + n + " rows " + rank.verb() + " at most " + max
+                  : "")
+              + rank.remedy());
+    }
+  }
+}

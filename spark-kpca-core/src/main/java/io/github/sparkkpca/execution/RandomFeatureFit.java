@@ -1,0 +1,142 @@
+package io.github.sparkkpca.execution;
+
+import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.feature.RandomFourierFeatureMap;
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
+import java.util.Locale;
+
+/**
+ * The random-feature steps of {@link KernelPcaFit}: D random Fourier features (D set, or ⌈c·√n·ln
+ * n⌉ from n), one statistics pass, linear PCA of the features.
+ */
+public final class RandomFeatureFit
+    implements KernelPcaFit.Steps<RandomFourierFeatureMap, RandomFeatureFit.Result> {
+
+  /** The fit: linear PCA of the features and how the features were drawn, in words. */
+  public record Result(FeaturePCA fitted, RandomFourierFeatureMap map, String description) {}
+
+  private final KernelPcaFit.Settings settings;
+  private final int numRandomFeatures;
+  private final double featureScale;
+  private final SpectrumExtent spectrum;
+  private int features;
+
+  /**
+   * @param numRandomFeatures D, used when {@code featureScale} is NaN
+   * @param featureScale c of D = ⌈c·√n·ln n⌉, or NaN
+   */
+  public RandomFeatureFit(
+      KernelPcaFit.Settings settings,
+      int numRandomFeatures,
+      double featureScale,
+      SpectrumExtent spectrum) {
+    this.settings = settings;
+    this.numRandomFeatures = numRandomFeatures;
+    this.featureScale = featureScale;
+    this.spectrum = spectrum;
+    this.features = numRandomFeatures;
+  }
+
+  private boolean byRate() {
+    return !Double.isNaN(featureScale);
+  }
+
+  /**
+   * D = ⌈c·√n·ln n⌉ for n rows.
+   *
+   * @throws IllegalArgumentException when D is below k, or larger than an int
+   */
+  public static int featuresForRows(double c, long n, int k) {
+    double exact = Math.ceil(c * Math.sqrt(n) * Math.log(n));
+    if (!(exact >= k)) {
+      throw new IllegalArgumentException(
+          "featureScale c = "
+              + c
+              + " gives D = ceil(c sqrt(n) ln n) = "
+              + (long) Math.max(exact, 0)
+              + " random features for n = "
+              + n
+              + " rows, fewer than k = "
+              + k
+              + "; raise featureScale or set numRandomFeatures instead");
+    }
+    if (exact > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "featureScale c = "
+              + c
+              + " gives D = ceil(c sqrt(n) ln n) = "
+              + String.format(Locale.ROOT, "%.3g", exact)
+              + " random features for n = "
+              + n
+              + " rows: too many; lower featureScale");
+    }
+    return (int) exact;
+  }
+
+  @Override
+  public KernelPcaFit.Need memoryBeforeScan(int d) {
+    return byRate() ? null : new KernelPcaFit.Need(numRandomFeatures, "numRandomFeatures D");
+  }
+
+  @Override
+  public KernelPcaFit.Need memoryForRows(long n, int d) {
+    if (!byRate()) {
+      return null;
+    }
+    features = featuresForRows(featureScale, n, settings.k());
+    return new KernelPcaFit.Need(
+        features, "the number of random " + "features D (from featureScale)");
+  }
+
+  @Override
+  public int sampleCapacity(boolean gammaSet) {
+    return gammaSet ? 0 : Kernel.MEDIAN_HEURISTIC_POINTS;
+  }
+
+  @Override
+  public RandomFourierFeatureMap support(KernelPcaFit.Context c) {
+    return RandomFourierFeatureMap.draw(c.kernel(), features, c.d(), settings.seed());
+  }
+
+  @Override
+  public KernelPcaFit.Rank rank(RandomFourierFeatureMap map, KernelPcaFit.Context c) {
+    return new KernelPcaFit.Rank(
+        features, "D = " + features + " random features", "allow", "; lower k");
+  }
+
+  @Override
+  public Result solve(RandomFourierFeatureMap map, KernelPcaFit.Context c) {
+    long n = c.n();
+    settings
+        .log()
+        .info(
+            "{}: n = {}, d = {}, D = {}, kernel = {}, BLAS = {}",
+            settings.stage(),
+            n,
+            c.d(),
+            features,
+            c.kernel(),
+            Blas.implementation());
+    FeatureStatistics stats =
+        FeaturePasses.statistics(
+            c.scanned().vectors(),
+            map,
+            settings.blockSizes().of(features, c.d(), features),
+            settings.column(),
+            settings.jobs());
+    FeaturePCA fitted = FeaturePCA.solve(map, stats, settings.k(), settings.centered(), spectrum);
+    String description =
+        "none: "
+            + features
+            + " random Fourier features of the "
+            + settings.family().paramName()
+            + " kernel"
+            + (byRate() ? " (D = ceil(" + featureScale + " sqrt(n) ln n), n = " + n + ")" : "")
+            + ", seed "
+            + settings.seed();
+    return new Result(fitted, map, description);
+  }
+}

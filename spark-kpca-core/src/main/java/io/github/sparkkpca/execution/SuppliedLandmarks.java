@@ -1,0 +1,104 @@
+package io.github.sparkkpca.execution;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Landmarks given by the user instead of sampled: m×d row-major, validated (same size, finite
+ * values), and their place in a saved estimator ({@code data/landmarks}: index, landmark).
+ *
+ * @param rows m×d row-major
+ * @param count m
+ * @param dim d
+ */
+public record SuppliedLandmarks(double[] rows, int count, int dim) {
+
+  private static final String DIRECTORY = "data/landmarks";
+
+  /**
+   * Validates and copies the vectors.
+   *
+   * @throws IllegalArgumentException naming the landmark that is null, of another size or not
+   *     finite, or when there is none
+   */
+  public static SuppliedLandmarks of(Vector... landmarks) {
+    if (landmarks == null || landmarks.length == 0) {
+      throw new IllegalArgumentException("landmarks: at least one landmark is needed");
+    }
+    if (landmarks[0] == null) {
+      throw new IllegalArgumentException("landmarks: landmark 0 is null");
+    }
+    int d = landmarks[0].size();
+    double[] rows = new double[Math.multiplyExact(landmarks.length, d)];
+    for (int j = 0; j < landmarks.length; j++) {
+      InputVectors.require(landmarks[j], d, "landmarks: landmark " + j);
+      System.arraycopy(landmarks[j].toArray(), 0, rows, j * d, d);
+    }
+    return new SuppliedLandmarks(rows, landmarks.length, d);
+  }
+
+  /**
+   * Validates and copies m×d row-major landmarks.
+   *
+   * @throws IllegalArgumentException naming the landmark that is not finite
+   */
+  public static SuppliedLandmarks ofRows(double[] rows, int m, int d) {
+    Vector[] landmarks = new Vector[m];
+    for (int j = 0; j < m; j++) {
+      landmarks[j] = new DenseVector(Arrays.copyOfRange(rows, j * d, (j + 1) * d));
+    }
+    return of(landmarks);
+  }
+
+  /** Landmark j as a vector. */
+  public Vector landmark(int j) {
+    return new DenseVector(Arrays.copyOfRange(rows, j * dim, (j + 1) * dim));
+  }
+
+  /** Writes the landmarks under {@code path/data/landmarks}. */
+  public void save(String path, SparkSession spark) {
+    List<Row> table = new ArrayList<>(count);
+    for (int j = 0; j < count; j++) {
+      table.add(RowFactory.create(j, landmark(j)));
+    }
+    StructType schema =
+        new StructType().add("index", "int").add("landmark", SQLDataTypes.VectorType());
+    spark.createDataFrame(table, schema).write().parquet(path + "/" + DIRECTORY);
+  }
+
+  /**
+   * The landmarks saved under {@code path}, or null when it holds none.
+   *
+   * @throws IllegalArgumentException naming the path when it cannot be read
+   */
+  public static SuppliedLandmarks load(String path, SparkSession spark, String what) {
+    Path landmarksPath = new Path(path, DIRECTORY);
+    try {
+      FileSystem fs = landmarksPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(landmarksPath)) {
+        return null;
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot load " + what + " from '" + path + "': " + e.getMessage(), e);
+    }
+    List<Row> table =
+        spark.read().parquet(landmarksPath.toString()).orderBy("index").collectAsList();
+    Vector[] landmarks = new Vector[table.size()];
+    for (int j = 0; j < landmarks.length; j++) {
+      landmarks[j] = (Vector) table.get(j).get(1);
+    }
+    return of(landmarks);
+  }
+}

@@ -1,0 +1,138 @@
+package io.github.sparkkpca.kernel;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The definition of one kernel family: everything the library needs to know about it, in one place.
+ * The built-in families are the constants of {@link KernelType}; a family defined elsewhere (an
+ * enum constant implementing this interface, so it stays one instance after serialization) is
+ * registered with {@link KernelFamilies#register} or by a {@link KernelProvider}. Names, parsing,
+ * the {@code kernel} parameter's validation and the help texts all derive from the registered
+ * definitions.
+ *
+ * <p>The parameters: γ the {@code gamma} parameter, c₀ the {@code coef0} parameter and p the {@code
+ * degree} parameter of the {@link Kernel} passed to each method.
+ */
+public interface KernelFamily extends Serializable {
+
+  /** The canonical name, as the {@code kernel} parameter takes it and saved models store it. */
+  String paramName();
+
+  /** Other names the {@code kernel} parameter accepts for this family (lower case). */
+  default List<String> aliases() {
+    return List.of();
+  }
+
+  /** The formula, in ASCII, for help texts: e.g. {@code exp(-gamma*||x-y||^2)}. */
+  String formula();
+
+  /**
+   * Whether the family is positive semi-definite for its usual parameters. Whether a given kernel
+   * is can depend on its parameters too: see {@link #isPositiveDefinite(Kernel)}.
+   */
+  default boolean isPositiveDefinite() {
+    return true;
+  }
+
+  /** Whether every Gram matrix of this kernel (with its parameters) is positive semi-definite. */
+  default boolean isPositiveDefinite(Kernel kernel) {
+    return isPositiveDefinite();
+  }
+
+  /** Whether the kernel has a bandwidth/scale γ. */
+  default boolean usesGamma() {
+    return true;
+  }
+
+  /** Whether the kernel has the offset c₀. */
+  default boolean usesCoef0() {
+    return false;
+  }
+
+  /** Whether the kernel has the degree p. */
+  default boolean usesDegree() {
+    return false;
+  }
+
+  /** Whether k(x−c, z−c) = k(x, z) for every shift c. */
+  default boolean isShiftInvariant() {
+    return false;
+  }
+
+  /** k(x, y) evaluated directly from the vectors (the reference, not the hot path). */
+  double apply(Kernel kernel, double[] x, double[] y);
+
+  /** k(x, x) from ‖x‖² alone. */
+  double diagonal(Kernel kernel, double sqNorm);
+
+  /**
+   * Whether the kernel is a function of ⟨x,z⟩, ‖x‖² and ‖z‖², so that a block is one GEMM followed
+   * by {@link #mapInnerProducts}; otherwise {@link #directBlock} computes it.
+   */
+  default boolean hasInnerProductForm() {
+    return true;
+  }
+
+  /**
+   * Turns inner products ⟨x_i, z_j⟩ (m×b column-major, {@code out[i·m + j]}) into kernel values in
+   * place, given ‖x_i‖² and ‖z_j‖².
+   */
+  default void mapInnerProducts(
+      Kernel kernel, double[] out, double[] rowSqNorms, int b, double[] landmarkSqNorms, int m) {
+    throw new IllegalStateException("no inner-product form for " + paramName());
+  }
+
+  /**
+   * The block of b rows against m landmarks computed directly, for families without an
+   * inner-product form (same layout as {@link Kernel#block}).
+   */
+  default void directBlock(
+      Kernel kernel, double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
+    throw new IllegalStateException(paramName() + " has an inner-product form");
+  }
+
+  /**
+   * The data-driven γ when none is set, from up to {@code maxPoints} of the m points (row-major,
+   * m×d); families without γ return 1.
+   *
+   * @throws IllegalArgumentException when no γ can be derived from the points
+   */
+  double medianHeuristicGamma(double[] points, int m, int d, int maxPoints);
+
+  /** The default γ in words, for help texts (e.g. {@code 1/(2*median ||x-y||^2)}). */
+  default String gammaDefault() {
+    return usesGamma() ? "1/d" : "none";
+  }
+
+  /**
+   * sup_x k(x,x) when the kernel is bounded and positive definite (the B of the Nyström confidence
+   * bound), else +∞.
+   */
+  default double diagonalBound() {
+    return Double.POSITIVE_INFINITY;
+  }
+
+  /** Whether random Fourier features can approximate the kernel (it has a spectral density). */
+  default boolean hasSpectralDensity() {
+    return false;
+  }
+
+  /**
+   * One coordinate of a frequency ω drawn from the kernel's spectral density for scale γ (called
+   * D·d times, in order, on one generator).
+   */
+  default double sampleFrequency(double gamma, SplittableRandom random) {
+    throw new IllegalStateException(paramName() + " has no spectral density");
+  }
+
+  /** One line for help texts: name, aliases, formula, and a note when not positive definite. */
+  default String description() {
+    return paramName()
+        + (aliases().isEmpty() ? "" : " (= " + String.join(", ", aliases()) + ")")
+        + " "
+        + formula()
+        + (isPositiveDefinite() ? "" : " (not positive definite)");
+  }
+}

@@ -1,0 +1,60 @@
+package io.github.sparkkpca.kernel;
+
+import java.util.Arrays;
+
+/**
+ * The median pairwise distance of up to {@code maxPoints} points, for the median heuristic of a
+ * kernel's γ. Distances are summed from coordinate differences, never expanded through norms, so
+ * they are exact up to rounding of the differences themselves wherever the points lie.
+ */
+public final class PairwiseMedian {
+
+  private PairwiseMedian() {}
+
+  /**
+   * The median of ‖x−y‖² ({@code squaredEuclidean}) or ‖x−y‖₁ over the pairs of the first min(m,
+   * maxPoints) points (row-major, m×d).
+   *
+   * @throws IllegalArgumentException when the median is 0 (all sampled points coincide) or
+   *     overflows a double
+   */
+  public static double of(double[] points, int m, int d, int maxPoints, boolean squaredEuclidean) {
+    int p = Math.min(m, maxPoints);
+    double[] distances = new double[p * (p - 1) / 2];
+    int c = 0;
+    for (int i = 0; i < p; i++) {
+      for (int j = i + 1; j < p; j++) {
+        double s = 0;
+        for (int t = 0; t < d; t++) {
+          double diff = points[i * d + t] - points[j * d + t];
+          s += squaredEuclidean ? diff * diff : Math.abs(diff);
+        }
+        distances[c++] = s;
+      }
+    }
+    Arrays.sort(distances);
+    double median =
+        distances.length == 0
+            ? 0.0
+            : distances.length % 2 == 1
+                ? distances[distances.length / 2]
+                : 0.5 * (distances[distances.length / 2 - 1] + distances[distances.length / 2]);
+    if (median == Double.POSITIVE_INFINITY) {
+      throw new IllegalArgumentException(
+          "Cannot choose gamma by the median heuristic: the median pairwise "
+              + (squaredEuclidean ? "squared " : "")
+              + "distance among "
+              + p
+              + " landmarks overflows a "
+              + "double; rescale the data");
+    }
+    if (!(median > 0)) {
+      throw new IllegalArgumentException(
+          "Cannot choose gamma by the median heuristic: the median pairwise "
+              + "distance among "
+              + p
+              + " landmarks is 0 (duplicated rows?); set gamma explicitly");
+    }
+    return median;
+  }
+}

@@ -1,0 +1,106 @@
+package io.github.sparkkpca.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.persistence.SafeOutput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The versioned model directory on its own: marker, leftovers, pruning, the latest version. */
+class ModelDirectoryTest {
+
+  @TempDir Path dir;
+
+  private final Configuration conf = new Configuration();
+
+  private static List<String> names(Path path) throws IOException {
+    try (Stream<Path> files = Files.list(path)) {
+      // The local file system's checksum files aside.
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(name -> !name.endsWith(".crc"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  @Test
+  void aNewDirectoryGetsItsMarkerAndHasNoVersion() throws IOException {
+    Path models = dir.resolve("models");
+    assertNull(new ModelDirectory(models.toString(), "exact").open(conf));
+    assertTrue(Files.exists(models.resolve(ModelDirectory.MARKER)));
+    assertNull(ModelDirectory.latestVersion(models.toString(), conf));
+    IOException other =
+        assertThrows(
+            IOException.class, () -> new ModelDirectory(models.toString(), "oja").open(conf));
+    assertTrue(other.getMessage().contains("algorithm exact, not oja"), other.getMessage());
+  }
+
+  @Test
+  void aForeignDirectoryIsNeverWrittenInto() throws IOException {
+    Files.writeString(dir.resolve("notes.txt"), "mine");
+    IOException e =
+        assertThrows(
+            IOException.class, () -> new ModelDirectory(dir.toString(), "exact").open(conf));
+    assertTrue(e.getMessage().contains("is not a streaming model directory"), e.getMessage());
+    assertEquals(List.of("notes.txt"), names(dir));
+    IllegalArgumentException latest =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ModelDirectory.latestVersion(dir.toString(), conf));
+    assertTrue(latest.getMessage().contains(ModelDirectory.MARKER), latest.getMessage());
+  }
+
+  /**
+   * The leftovers of a killed write are the hidden siblings {@link SafeOutput} names, and only
+   * those are removed; pruning keeps the newest versions; the latest is the highest batch id.
+   */
+  @Test
+  void leftoversGoAndPruningKeepsTheNewest() throws IOException {
+    ModelDirectory models = new ModelDirectory(dir.toString(), "exact");
+    assertNull(models.open(conf));
+    for (long id : new long[] {3, 12, 7, 40}) {
+      Files.createDirectories(Path.of(models.versionPath(id).toString()));
+    }
+    String writing = ".version-000000000041.spark-kpca-0a1b2c3d.writing";
+    String replaced = ".version-000000000040.spark-kpca-0a1b2c3d.replaced";
+    String foreign = ".keep.writing";
+    for (String name : new String[] {writing, replaced, foreign}) {
+      Files.createDirectories(dir.resolve(name));
+    }
+    assertTrue(SafeOutput.isLeftover(writing) && SafeOutput.isLeftover(replaced));
+    assertFalse(SafeOutput.isLeftover(foreign) || SafeOutput.isLeftover("version-000000000040"));
+
+    models.prune(2, conf);
+    assertEquals(
+        List.of(
+                foreign,
+                writing,
+                replaced,
+                ModelDirectory.MARKER,
+                "version-000000000012",
+                "version-000000000040")
+            .stream()
+            .sorted()
+            .toList(),
+        names(dir));
+    assertEquals(
+        models.versionPath(40).toString(), ModelDirectory.latestVersion(dir.toString(), conf));
+
+    // Reopening removes this library's leftovers only (the versions here are empty: not loaded).
+    Files.delete(dir.resolve("version-000000000012"));
+    Files.delete(dir.resolve("version-000000000040"));
+    assertNull(new ModelDirectory(dir.toString(), "exact").open(conf));
+    assertEquals(List.of(foreign, ModelDirectory.MARKER).stream().sorted().toList(), names(dir));
+  }
+}
