@@ -91,8 +91,7 @@ public final class EvaluateCommand implements Callable<Integer> {
               + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
   Path summaryOut;
 
-  @Option(names = "--overwrite", description = "Replace a summary written by an earlier evaluate.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -105,7 +104,7 @@ public final class EvaluateCommand implements Callable<Integer> {
       var conf = spark.session().sparkContext().hadoopConfiguration();
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.addAll(models);
-      OutputTargets targets = new OutputTargets(conf, overwrite, reads);
+      OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
               ? null

@@ -28,7 +28,6 @@ import picocli.CommandLine.Spec;
     name = "grow",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    resourceBundle = "io.github.sparkkpca.examples.cli.GrowCommand",
     description =
         "Add landmarks to a saved Nystrom model incrementally (rank-one updates of the landmark kernel "
             + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
@@ -147,7 +146,7 @@ public final class GrowCommand implements Callable<Integer> {
                 new IncrementalEigen.Monitoring(tolerance, fullCheckEvery, recomputeEvery));
         double seconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(growth.model(), seconds);
-        summary.saveWithModel(growth.model(), output.modelOut, output.overwrite, null, out);
+        summary.saveWithModel(growth.model(), output.modelOut, output.overwrite(), null, out);
         Map<String, Object> drift = driftJson(growth.drift());
         printDrift(out, growth.drift());
         if (summaryOutput != null) {

@@ -66,8 +66,7 @@ public final class PredictCommand implements Callable<Integer> {
               + "Default: ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
-  @Option(names = "--overwrite", description = "Replace the output of an earlier run.")
-  boolean overwrite;
+  @Mixin OverwriteOption overwrite;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -81,8 +80,7 @@ public final class PredictCommand implements Callable<Integer> {
       TransformCommand.requireSavedModel(spark, model);
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.add(model);
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      OutputTargets targets = overwrite.targets(spark, reads);
       SafeOutput target = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       KernelPCARegressionModel regression = KernelPCARegressionModel.load(model);
       LoadedData data =

@@ -140,8 +140,7 @@ public final class StreamCommand implements Callable<Integer> {
               + "in so far).")
   Path summaryOut;
 
-  @Option(names = "--overwrite", description = "Replace a summary written by an earlier run.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -162,8 +161,7 @@ public final class StreamCommand implements Callable<Integer> {
       if (warmStart != null) {
         reads.add(warmStart);
       }
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
               ? null

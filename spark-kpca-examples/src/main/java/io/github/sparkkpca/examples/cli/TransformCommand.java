@@ -71,12 +71,7 @@ public final class TransformCommand implements Callable<Integer> {
               + " file).")
   String output;
 
-  @Option(
-      names = "--overwrite",
-      description =
-          "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
-              + "else is replaced, nor a path that is or holds the input or the model.")
-  boolean overwrite;
+  @Mixin OverwriteOption overwrite;
 
   @Option(
       names = "--output-format",
@@ -144,8 +139,7 @@ public final class TransformCommand implements Callable<Integer> {
       // The outputs are checked before the first Spark job; see OutputTargets.
       List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
       reads.add(model);
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      OutputTargets targets = overwrite.targets(spark, reads);
       SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       plotOptions.prepare(targets);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
