@@ -1,7 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.CapturedVariance;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.StreamingKernelPCA;
@@ -102,8 +101,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       var conf = spark.session().sparkContext().hadoopConfiguration();
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.addAll(models);
+      List<String> reads = input.reads(models.toArray(new String[0]));
       OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null

@@ -1,14 +1,12 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.LandmarkFile;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.linalg.Vector;
@@ -55,14 +53,12 @@ public final class FitCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       // The outputs are checked before the first Spark job; see OutputTargets.
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      if (options.landmarksFrom != null) {
-        reads.add(options.landmarksFrom);
-      }
-      if (options.landmarksFile != null) {
-        reads.add(options.landmarksFile.toString());
-      }
-      OutputTargets targets = output.output.targets(spark, reads);
+      OutputTargets targets =
+          output.output.targets(
+              spark,
+              input.reads(
+                  options.landmarksFrom,
+                  options.landmarksFile == null ? null : options.landmarksFile.toString()));
       SafeOutput summaryOutput = output.claim(targets, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
       if (options.landmarksFrom != null) {

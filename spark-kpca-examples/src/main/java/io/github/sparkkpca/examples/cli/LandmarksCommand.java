@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.examples.data.MnistIdx;
-import io.github.sparkkpca.examples.reproduce.ImageData;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,10 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -46,9 +43,7 @@ public final class ModelOutputOptions {
   SafeOutput claim(
       ManagedSession spark, String model, InputOptions input, SafeOutput.Kind earlierSummary) {
     TransformCommand.requireSavedModel(spark, model);
-    List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-    reads.add(model);
-    return claim(output.targets(spark, reads), earlierSummary);
+    return claim(output.targets(spark, input.reads(model)), earlierSummary);
   }
 
   /**

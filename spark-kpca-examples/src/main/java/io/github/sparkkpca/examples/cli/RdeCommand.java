@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.RdePlots;
 import io.github.sparkkpca.kernel.KernelType;
@@ -168,8 +167,7 @@ public final class RdeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      OutputTargets targets =
-          output.targets(spark, DataSources.inputPaths(input.toSourceOptions()));
+      OutputTargets targets = output.targets(spark, input.reads());
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
       SafeOutput summaryOutput =
           summaryOut == null

@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.KSelection;
 import io.github.sparkkpca.evaluation.Mpress;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.util.SafeOutput;
@@ -129,7 +128,7 @@ public final class SelectKCommand implements Callable<Integer> {
           summaryOut == null
               ? null
               : output
-                  .targets(spark, DataSources.inputPaths(input.toSourceOptions()))
+                  .targets(spark, input.reads())
                   .addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       Mpress.Sample sample;

@@ -10,7 +10,6 @@ import io.github.sparkkpca.ml.StreamingKernelPCA;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -154,13 +153,7 @@ public final class StreamCommand implements Callable<Integer> {
     long start = System.nanoTime();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      if (estimatorOptions.landmarksFrom != null) {
-        reads.add(estimatorOptions.landmarksFrom);
-      }
-      if (warmStart != null) {
-        reads.add(warmStart);
-      }
+      List<String> reads = input.reads(estimatorOptions.landmarksFrom, warmStart);
       OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
