@@ -48,7 +48,7 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   /** An earlier {@code --summary-out} of evaluate. */
   static final SafeOutput.Kind EARLIER_SUMMARY =
-      FitSummary.jsonSummary("evaluate", JSON_KEYS, List.of(MODELS_KEY));
+      JsonSummaries.earlier("evaluate", JSON_KEYS, List.of(MODELS_KEY));
 
   @Spec CommandSpec spec;
 
@@ -189,7 +189,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (several) {
           json.put(MODELS_KEY, dirs);
         }
-        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+        JsonSummaries.write(summaryOutput, json);
         SparkKpcaCli.progress(out, "wrote the result to %s", summaryOutput.target());
       }
     }

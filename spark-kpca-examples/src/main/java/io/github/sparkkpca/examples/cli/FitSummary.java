@@ -1,23 +1,15 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.evaluation.ModelSummary;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.util.SafeOutput;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 
 /**
  * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the
@@ -75,83 +67,13 @@ public record FitSummary(
           "landmarkConditionEstimate",
           "statisticsRouteCheck");
 
-  /** Files larger than this are not summaries (k numbers in three arrays). */
-  private static final long MAX_SUMMARY_BYTES = 1 << 24;
-
   /**
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object
    * with exactly {@link #JSON_KEYS}, in order, followed by some of {@link #OPTIONAL_KEYS}, in
    * order.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS, OPTIONAL_KEYS);
-
-  /**
-   * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace:
-   * a file (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
-   */
-  static SafeOutput.Kind jsonSummary(String command, List<String> keys) {
-    return jsonSummary(command, keys, List.of());
-  }
-
-  /**
-   * As {@link #jsonSummary(String, List)}, the object's keys being {@code keys} followed by a
-   * subsequence of {@code optional}.
-   */
-  static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional) {
-    return jsonSummary(command, keys, optional, List.of());
-  }
-
-  /**
-   * As {@link #jsonSummary(String, List, List)}, the object ending with exactly {@code trailing}
-   * after the optional keys (e.g. fit's summary with a command's own section appended).
-   */
-  static SafeOutput.Kind jsonSummary(
-      String command, List<String> keys, List<String> optional, List<String> trailing) {
-    return new SafeOutput.Kind() {
-      @Override
-      public String description() {
-        return "a summary written by spark-kpca " + command;
-      }
-
-      @Override
-      public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path)
-          throws IOException {
-        FileStatus status = fs.getFileStatus(path);
-        if (status.isDirectory()) {
-          return "is a directory";
-        }
-        String notOurs = "is not a summary written by spark-kpca " + command;
-        if (status.getLen() > MAX_SUMMARY_BYTES) {
-          return notOurs;
-        }
-        List<String> found = new ArrayList<>();
-        try (var in = fs.open(path)) {
-          new ObjectMapper().readTree(in).fieldNames().forEachRemaining(found::add);
-        } catch (IOException e) {
-          return notOurs;
-        }
-        int end = found.size() - trailing.size();
-        boolean ours =
-            end >= keys.size()
-                && found.subList(0, keys.size()).equals(keys)
-                && found.subList(end, found.size()).equals(trailing)
-                && isSubsequence(found.subList(keys.size(), end), optional);
-        return ours ? null : notOurs;
-      }
-    };
-  }
-
-  private static boolean isSubsequence(List<String> part, List<String> whole) {
-    int at = 0;
-    for (String key : part) {
-      int found = whole.subList(at, whole.size()).indexOf(key);
-      if (found < 0) {
-        return false;
-      }
-      at += found + 1;
-    }
-    return true;
-  }
+  static final SafeOutput.Kind EARLIER_SUMMARY =
+      JsonSummaries.earlier("fit", JSON_KEYS, OPTIONAL_KEYS);
 
   /**
    * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces
@@ -172,7 +94,7 @@ public record FitSummary(
     }
     writer.save(modelOut);
     if (summaryOutput != null) {
-      summaryOutput.write(staging -> writeJson(OutputTargets.local(staging)));
+      JsonSummaries.write(summaryOutput, toJsonMap());
       SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
     }
     print(out);
@@ -230,20 +152,6 @@ public record FitSummary(
       }
     }
     return json;
-  }
-
-  /** Writes the JSON document to a local file, creating its parent directories. */
-  public void writeJson(Path file) throws IOException {
-    writeJson(file, toJsonMap());
-  }
-
-  /** Writes a JSON document (indented) to a local file, creating its parent directories. */
-  static void writeJson(Path file, Map<String, Object> json) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
   }
 
   private static String formatted(double[] values) {

@@ -38,7 +38,7 @@ public final class GrowCommand implements Callable<Integer> {
    * optional keys that apply, then {@code incremental} (the drift).
    */
   static final SafeOutput.Kind EARLIER_SUMMARY =
-      FitSummary.jsonSummary(
+      JsonSummaries.earlier(
           "grow", FitSummary.JSON_KEYS, FitSummary.OPTIONAL_KEYS, List.of("incremental"));
 
   @Spec CommandSpec spec;
@@ -152,7 +152,7 @@ public final class GrowCommand implements Callable<Integer> {
         if (summaryOutput != null) {
           Map<String, Object> json = summary.toJsonMap();
           json.put("incremental", drift);
-          summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+          JsonSummaries.write(summaryOutput, json);
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
         }
       } finally {

@@ -1,7 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.RdePlots;
 import io.github.sparkkpca.kernel.KernelType;
@@ -11,7 +9,6 @@ import io.github.sparkkpca.ml.RelevantDimensionEstimator;
 import io.github.sparkkpca.ml.util.SafeOutput;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,7 +66,7 @@ public final class RdeCommand implements Callable<Integer> {
           "intercept",
           "fitSeconds");
 
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("rde", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = JsonSummaries.earlier("rde", JSON_KEYS);
 
   @Spec CommandSpec spec;
 
@@ -208,17 +205,7 @@ public final class RdeCommand implements Callable<Integer> {
         writer.save(modelOut);
         Map<String, Object> json = summary(model, seconds);
         if (summaryOutput != null) {
-          summaryOutput.write(
-              staging -> {
-                Path file = OutputTargets.local(staging);
-                Path parent = file.toAbsolutePath().getParent();
-                if (parent != null) {
-                  Files.createDirectories(parent);
-                }
-                new ObjectMapper()
-                    .enable(SerializationFeature.INDENT_OUTPUT)
-                    .writeValue(file.toFile(), json);
-              });
+          JsonSummaries.write(summaryOutput, json);
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
         }
         print(out, model);

@@ -91,7 +91,7 @@ public final class SelectKCommand implements Callable<Integer> {
   /**
    * An earlier {@code --summary-out} of select-k: a JSON object with exactly {@link #JSON_KEYS}.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("select-k", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = JsonSummaries.earlier("select-k", JSON_KEYS);
 
   @Override
   public Integer call() throws Exception {
@@ -182,7 +182,7 @@ public final class SelectKCommand implements Callable<Integer> {
         json.put("n", result.n());
         json.put("kernel", type.name().toLowerCase(Locale.ROOT));
         json.put("gamma", type.usesGamma() ? result.kernel().gamma() : null);
-        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+        JsonSummaries.write(summaryOutput, json);
         SparkKpcaCli.progress(out, "wrote the curve to %s", summaryOutput.target());
       }
     }

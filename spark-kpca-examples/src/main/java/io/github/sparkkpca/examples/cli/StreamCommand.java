@@ -221,7 +221,7 @@ public final class StreamCommand implements Callable<Integer> {
       AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(latest);
       FitSummary summary = FitSummary.of(model, (System.nanoTime() - start) / 1e9);
       if (summaryOutput != null) {
-        summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
+        JsonSummaries.write(summaryOutput, summary.toJsonMap());
         SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
       }
       SparkKpcaCli.progress(out, "newest model: %s", latest);
