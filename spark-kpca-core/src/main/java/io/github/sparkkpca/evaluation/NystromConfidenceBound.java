@@ -2,7 +2,7 @@ package io.github.sparkkpca.evaluation;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import org.apache.commons.math3.special.Erf;
@@ -187,7 +187,7 @@ public final class NystromConfidenceBound {
               + "false): the thesis leaves the centred case open");
     }
     double b = kernelBound(model.fittedKernel());
-    if (model.getLandmarkSelection() == LandmarkSelection.KMEANS) {
+    if (model.getLandmarkSelection() == LandmarkSampling.KMEANS) {
       throw new IllegalArgumentException(
           "the Nyström confidence bound needs landmarks drawn from the training "
               + "rows: landmarkSampling = kmeans builds new points; use uniform or leverage");

@@ -8,12 +8,12 @@ import org.apache.spark.ml.linalg.Vector;
 
 /**
  * An explicit, finite-dimensional feature map φ: R^d → R^r whose inner products approximate a
- * kernel. Kernel PCA with such a map is linear PCA of φ (see {@link LinearPCA}). Instances are
- * broadcast and used by several task threads at once, so they hold no mutable state: scratch space
- * is passed in.
+ * kernel. Kernel PCA with such a map is linear PCA of φ (see {@link
+ * io.github.sparkkpca.pca.LinearPCA}). Instances are broadcast and used by several task threads at
+ * once, so they hold no mutable state: scratch space is passed in.
  *
  * <p>Each kind of map has a name ({@link #kind()}) and one codec that persists it; a fitted model
- * is a map plus linear PCA of its features ({@link FeaturePCA}).
+ * is a map plus linear PCA of its features ({@link io.github.sparkkpca.pca.FeaturePCA}).
  */
 public interface FeatureMap extends Serializable {
 

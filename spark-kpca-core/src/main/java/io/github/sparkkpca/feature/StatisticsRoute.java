@@ -1,6 +1,7 @@
 package io.github.sparkkpca.feature;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * How the statistics pass of a Nyström fit obtains the feature covariance C = Wᵀ S W (S the centred
@@ -35,7 +36,8 @@ public enum StatisticsRoute {
   GRAM_CHECKED;
 
   /** The parameter values, in the order of the constants. */
-  public static final String[] NAMES = {"auto", "whitened", "gram", "gram-checked"};
+  public static final String[] NAMES =
+      Arrays.stream(values()).map(StatisticsRoute::paramName).toArray(String[]::new);
 
   /**
    * τ: the relative eigenvalue error, |λ̂_i − λ_i| / λ_1, the Gram route may add. The tightest
@@ -54,8 +56,9 @@ public enum StatisticsRoute {
   /** Unit roundoff of IEEE double precision, 2⁻⁵³. */
   static final double UNIT_ROUNDOFF = 0x1.0p-53;
 
+  /** The constant's name in lower case with hyphens ({@code gram-checked}). */
   public String paramName() {
-    return NAMES[ordinal()];
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   public static StatisticsRoute parse(String name) {

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.RowHash;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.BorderedCholesky;
 import java.io.Serializable;

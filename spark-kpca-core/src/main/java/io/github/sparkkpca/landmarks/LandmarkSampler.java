@@ -1,5 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.kernel.Kernel;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;
@@ -45,14 +46,14 @@ public interface LandmarkSampler {
 
   /** The sampler a {@code landmarkSampling} value names. */
   static LandmarkSampler of(
-      LandmarkSelection selection,
+      LandmarkSampling selection,
       double leverageRegularization,
       int kmeansMaxIter,
       ResidualGrowth.Settings growth) {
     return switch (selection) {
       case UNIFORM -> new UniformSampler();
-      case LEVERAGE -> new LeverageScoreSampling(leverageRegularization);
-      case KMEANS -> new KMeansLandmarks(kmeansMaxIter);
+      case LEVERAGE -> new LeverageSampler(leverageRegularization);
+      case KMEANS -> new KMeansSampler(kmeansMaxIter);
       case RESIDUAL -> new ResidualGrowth(growth);
     };
   }

@@ -1,6 +1,6 @@
 package io.github.sparkkpca.landmarks;
 
-import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.BorderedCholesky;
 import java.util.ArrayList;
@@ -67,7 +67,12 @@ public final class ResidualGrowth implements LandmarkSampler {
     F;
 
     /** The parameter values, lower case. */
-    public static final String[] NAMES = {"tolerance", "f"};
+    public static final String[] NAMES =
+        Arrays.stream(values()).map(Test::paramName).toArray(String[]::new);
+
+    public String paramName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
 
     public static Test parse(String name) {
       for (Test t : values()) {

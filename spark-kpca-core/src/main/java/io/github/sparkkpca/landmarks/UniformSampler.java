@@ -1,5 +1,7 @@
 package io.github.sparkkpca.landmarks;
 
+import io.github.sparkkpca.execution.DataScan;
+
 /**
  * m rows uniformly without replacement: the sample the validating scan drew (no pass of its own).
  */

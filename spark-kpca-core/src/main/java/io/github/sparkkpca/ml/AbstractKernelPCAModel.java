@@ -1,13 +1,22 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.ProjectPartition;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Preimage;
-import io.github.sparkkpca.feature.Projector;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.pca.SpectrumExtent;
+import io.github.sparkkpca.persistence.FittedModel;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.ModelKind;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;
@@ -30,7 +39,7 @@ import org.apache.spark.sql.types.StructType;
  * @param <M> the concrete model type
  */
 public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>> extends Model<M>
-    implements KernelPCAParams, MLWritable {
+    implements KernelPCAParams, MLWritable, FittedModel {
 
   private final String uid;
   private final KernelPCAParams.Definitions kernelPCAParams;
@@ -52,7 +61,14 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return kernelPCAParams;
   }
 
+  /** The centered param (declared by both {@link KernelPCAParams} and {@link FittedModel}). */
+  @Override
+  public boolean getCentered() {
+    return KernelPCAParams.super.getCentered();
+  }
+
   /** The fitted state. */
+  @Override
   public KernelPCASolution solution() {
     return solution;
   }
@@ -62,6 +78,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * The model's kernel params mirror it and cannot be changed on a fitted model ({@link
    * #checkKernelParams}).
    */
+  @Override
   public Kernel fittedKernel() {
     return solution.projector().kernel();
   }
@@ -237,12 +254,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * in feature space), never NaN.
    */
   public DenseVector explainedVarianceRatio() {
-    double[] ratio = Arrays.copyOf(solution.spectrum(), numComponents());
-    double total = solution.totalVariance();
-    for (int i = 0; i < ratio.length; i++) {
-      ratio[i] = total > 0 ? ratio[i] / total : 0.0;
-    }
-    return new DenseVector(ratio);
+    return new DenseVector(solution.explainedVarianceRatio());
   }
 
   /**
@@ -377,7 +389,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
         StructField field = outSchema.apply(vectorCol);
         scored =
             scored.withColumn(
-                vectorCol, SparkJobs.column(scored, vectorCol).as(vectorCol, field.metadata()));
+                vectorCol, QuotedColumns.column(scored, vectorCol).as(vectorCol, field.metadata()));
       }
     }
     return scored;
@@ -465,22 +477,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    *     class
    */
   public static AbstractKernelPCAModel<?> loadAny(String path) {
-    String saved = Persistence.savedClassName(path, SparkSession.builder().getOrCreate());
-    if (saved.equals(NystromKernelPCAModel.class.getName())) {
-      return NystromKernelPCAModel.load(path);
-    }
-    if (saved.equals(RandomFeatureKernelPCAModel.class.getName())) {
-      return RandomFeatureKernelPCAModel.load(path);
-    }
-    if (saved.equals(KernelPCAModel.class.getName())) {
-      return KernelPCAModel.load(path);
-    }
-    throw new IllegalArgumentException(
-        "Cannot load a model from '"
-            + path
-            + "': the directory holds a '"
-            + saved
-            + "', not a kernel PCA model of this library");
+    return ModelKind.ofSaved(path, SparkSession.builder().getOrCreate())
+        .load(path, AbstractKernelPCAModel.class);
   }
 
   /** The kernel a saved model's params describe. */

@@ -1,6 +1,8 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.function.Function;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
@@ -25,16 +27,16 @@ public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegr
   private final String uid;
   private final KernelPCARegressionParams.Definitions definitions;
 
-  /** Call with the uid held by {@link PendingUid#hold}. */
-  AbstractKernelPCARegressor(PendingUid held) {
-    this.uid = PendingUid.take();
+  /** Call with the uid held by {@link SuperclassUid#hold}. */
+  AbstractKernelPCARegressor(SuperclassUid held) {
+    this.uid = SuperclassUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, getClass());
   }
 
   @Override
   public final String uid() {
-    return uid != null ? uid : PendingUid.peek();
+    return uid != null ? uid : SuperclassUid.peek();
   }
 
   @Override

@@ -1,12 +1,11 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.SpectrumExtent;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import org.apache.spark.ml.param.Param;
 
 /**
- * The parameter of the stages that fit a {@link io.github.sparkkpca.feature.FeaturePCA} (Nyström
- * and random features): how much of the r×r covariance spectrum to compute ({@link
- * SpectrumExtent}).
+ * The parameter of the stages that fit a {@link io.github.sparkkpca.pca.FeaturePCA} (Nyström and
+ * random features): how much of the r×r covariance spectrum to compute ({@link SpectrumExtent}).
  */
 public interface FeaturePCAParams extends KernelPCAParams {
 

@@ -1,13 +1,17 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.execution.DataScan;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.List;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -147,7 +151,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     String column = getInputCol();
     int k = getK();
     List<Row> rows =
-        io.github.sparkkpca.distributed.DistributedPass.described(
+        io.github.sparkkpca.execution.DistributedPass.described(
             dataset.sparkSession().sparkContext(),
             "KernelPCA " + uid + ": collect '" + column + "'",
             () -> {
@@ -160,7 +164,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
                         + n
                         + "; use NystromKernelPCA or raise maxRows");
               }
-              return dataset.select(SparkJobs.column(dataset, column)).collectAsList();
+              return dataset.select(QuotedColumns.column(dataset, column)).collectAsList();
             });
     int n = rows.size();
     if (n == 0) {

@@ -1,6 +1,9 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;

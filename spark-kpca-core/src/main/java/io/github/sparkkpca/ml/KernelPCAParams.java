@@ -77,7 +77,7 @@ public interface KernelPCAParams extends KernelParams {
               "pre-image method: fixed-point = Mika et al. "
                   + "(1999) Gaussian fixed-point iteration over the landmarks (rbf kernel only); ridge = kernel ridge "
                   + "map from scores back to inputs fitted on the landmarks (any kernel; Bakir et al. 2004)",
-              ParamValidators.inArray(io.github.sparkkpca.feature.Preimage.Method.NAMES));
+              ParamValidators.inArray(io.github.sparkkpca.pca.Preimage.Method.NAMES));
       preimageMaxIter =
           new IntParam(
               owner,
@@ -98,7 +98,7 @@ public interface KernelPCAParams extends KernelParams {
                   + "computes: leading = the min(r, max(k, 50)) leading eigenvalues by block Krylov iteration (the total "
                   + "variance comes from the trace); full = all r eigenvalues by the dense solver (scree plots, "
                   + "reconstruction errors beyond the leading ones)",
-              ParamValidators.inArray(io.github.sparkkpca.feature.SpectrumExtent.NAMES));
+              ParamValidators.inArray(io.github.sparkkpca.pca.SpectrumExtent.NAMES));
     }
   }
 

@@ -2,12 +2,16 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkkpca.data.InputVectors;
+import io.github.sparkkpca.execution.BlockedRows;
+import io.github.sparkkpca.execution.InputVectors;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.util.ArrayList;
@@ -76,7 +80,7 @@ public final class KernelPCARegressionModel
       String landmarkSelection,
       int fittedDimension) {
     this(
-        PendingUid.hold(uid),
+        SuperclassUid.hold(uid),
         predictor,
         coding,
         widths,
@@ -90,7 +94,7 @@ public final class KernelPCARegressionModel
   }
 
   private KernelPCARegressionModel(
-      PendingUid held,
+      SuperclassUid held,
       Projector predictor,
       LabelCoding coding,
       List<WidthDiagnostics> widths,
@@ -101,7 +105,7 @@ public final class KernelPCARegressionModel
       long numRows,
       String landmarkSelection,
       int fittedDimension) {
-    this.uid = PendingUid.take();
+    this.uid = SuperclassUid.take();
     this.definitions = new KernelPCARegressionParams.Definitions(this);
     KernelPCARegressionParams.setDefaults(this, KernelPCARegressor.class);
     this.predictor = predictor;
@@ -132,7 +136,7 @@ public final class KernelPCARegressionModel
 
   @Override
   public String uid() {
-    return uid != null ? uid : PendingUid.peek();
+    return uid != null ? uid : SuperclassUid.peek();
   }
 
   @Override

@@ -23,10 +23,10 @@ public final class KernelPCARegressor extends AbstractKernelPCARegressor<KernelP
   }
 
   public KernelPCARegressor(String uid) {
-    this(PendingUid.hold(uid));
+    this(SuperclassUid.hold(uid));
   }
 
-  private KernelPCARegressor(PendingUid held) {
+  private KernelPCARegressor(SuperclassUid held) {
     super(held);
   }
 

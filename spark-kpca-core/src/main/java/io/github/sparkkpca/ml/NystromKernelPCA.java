@@ -1,20 +1,26 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.data.InputVectors;
-import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.execution.DataScan;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.InputVectors;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
-import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DriverThreads;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkContext;
@@ -297,7 +303,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks.
    */
   public NystromKernelPCA setLandmarks(Dataset<?> landmarks, String column) {
-    List<Row> rows = landmarks.select(SparkJobs.column(landmarks, column)).collectAsList();
+    List<Row> rows = landmarks.select(QuotedColumns.column(landmarks, column)).collectAsList();
     Vector[] vectors = new Vector[rows.size()];
     for (int i = 0; i < vectors.length; i++) {
       vectors[i] = (Vector) rows.get(i).get(0);
@@ -315,7 +321,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * number.
    */
   private boolean growsLandmarks() {
-    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSelection.RESIDUAL;
+    return !hasSuppliedLandmarks() && getLandmarkSelection() == LandmarkSampling.RESIDUAL;
   }
 
   /** m, or its maximum when m is chosen by residual growth. */

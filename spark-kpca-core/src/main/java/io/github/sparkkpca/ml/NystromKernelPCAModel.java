@@ -2,6 +2,9 @@ package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
@@ -63,7 +66,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
   }
 
   /** A model with this one's params and parent and another solution (a grown or refitted state). */
-  NystromKernelPCAModel withSolution(KernelPCASolution solution) {
+  public NystromKernelPCAModel withSolution(KernelPCASolution solution) {
     return copyValues(new NystromKernelPCAModel(uid(), solution), ParamMap.empty())
         .setParent(parent());
   }

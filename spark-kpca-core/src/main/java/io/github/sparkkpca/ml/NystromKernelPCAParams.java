@@ -1,6 +1,6 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.LandmarkSampling;
 import java.io.Serializable;
 import org.apache.spark.ml.param.DoubleArrayParam;
 import org.apache.spark.ml.param.DoubleParam;
@@ -54,7 +54,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained "
                   + "(landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is "
                   + "ignored). All are reproducible for a seed and independent of the partitioning",
-              ParamValidators.inArray(LandmarkSelection.NAMES));
+              ParamValidators.inArray(LandmarkSampling.NAMES));
       seed = new LongParam(owner, "seed", "random seed of every random choice of the fit");
       rcond =
           new DoubleParam(
@@ -327,8 +327,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return (Integer) getOrDefault(kmeansMaxIter());
   }
 
-  default LandmarkSelection getLandmarkSelection() {
-    return LandmarkSelection.parse(getLandmarkSampling());
+  default LandmarkSampling getLandmarkSelection() {
+    return LandmarkSampling.parse(getLandmarkSampling());
   }
 
   default int getNumLandmarks() {

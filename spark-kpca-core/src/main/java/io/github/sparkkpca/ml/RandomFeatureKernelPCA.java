@@ -1,13 +1,19 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.feature.FeaturePCA;
+import io.github.sparkkpca.execution.DataScan;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.landmarks.DataScan;
 import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.persistence.ModelExport;
+import io.github.sparkkpca.persistence.Persistence;
+import io.github.sparkkpca.persistence.StageWriter;
 import org.apache.spark.SparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;

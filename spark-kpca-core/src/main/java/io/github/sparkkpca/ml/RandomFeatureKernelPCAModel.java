@@ -1,9 +1,12 @@
 package io.github.sparkkpca.ml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.Persistence;
 import java.util.Arrays;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -86,7 +89,8 @@ public final class RandomFeatureKernelPCAModel
    * an empty dataset returns an equal model.
    *
    * @throws IllegalArgumentException naming the row when a vector is invalid, or for a model found
-   *     by RF-Oja ({@link StreamingKernelPCA}), whose statistics are kept without the scatter
+   *     by RF-Oja ({@link io.github.sparkkpca.streaming.StreamingKernelPCA}), whose statistics are
+   *     kept without the scatter
    */
   @Override
   public RandomFeatureKernelPCAModel update(Dataset<?> dataset) {

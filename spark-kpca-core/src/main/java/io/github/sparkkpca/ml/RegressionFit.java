@@ -1,13 +1,16 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.distributed.DistributedPass;
+import io.github.sparkkpca.execution.DistributedPass;
+import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureMap;
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.NystromFeatureMap;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.regression.ComponentRegression;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.LabelScan;
@@ -84,7 +87,7 @@ final class RegressionFit {
 
     JavaRDD<Double> labels =
         dataset
-            .select(SparkJobs.column(dataset, labelCol))
+            .select(QuotedColumns.column(dataset, labelCol))
             .toJavaRDD()
             .map(row -> row.isNullAt(0) ? null : row.getDouble(0));
     LabelScan labelScan =
@@ -148,7 +151,8 @@ final class RegressionFit {
 
     JavaRDD<Tuple2<Vector, Double>> rows =
         dataset
-            .select(SparkJobs.column(dataset, featuresCol), SparkJobs.column(dataset, labelCol))
+            .select(
+                QuotedColumns.column(dataset, featuresCol), QuotedColumns.column(dataset, labelCol))
             .toJavaRDD()
             .map(row -> new Tuple2<>((Vector) row.get(0), row.getDouble(1)));
     rows.persist(StorageLevel.MEMORY_AND_DISK());

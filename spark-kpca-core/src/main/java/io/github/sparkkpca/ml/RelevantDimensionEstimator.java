@@ -27,10 +27,10 @@ public final class RelevantDimensionEstimator
   }
 
   public RelevantDimensionEstimator(String uid) {
-    this(PendingUid.hold(uid));
+    this(SuperclassUid.hold(uid));
   }
 
-  private RelevantDimensionEstimator(PendingUid held) {
+  private RelevantDimensionEstimator(SuperclassUid held) {
     super(held);
   }
 

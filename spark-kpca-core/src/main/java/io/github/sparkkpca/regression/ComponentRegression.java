@@ -1,8 +1,8 @@
 package io.github.sparkkpca.regression;
 
-import io.github.sparkkpca.feature.FeaturePCA;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.linalg.Blas;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.Projector;
 
 /**
  * Kernel principal component regression (kPCR) on a fitted feature-space PCA: least squares of the

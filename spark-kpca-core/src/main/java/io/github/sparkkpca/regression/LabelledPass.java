@@ -1,8 +1,8 @@
 package io.github.sparkkpca.regression;
 
 import io.github.sparkkpca.feature.FeatureMap;
-import io.github.sparkkpca.feature.Projector;
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.pca.Projector;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;

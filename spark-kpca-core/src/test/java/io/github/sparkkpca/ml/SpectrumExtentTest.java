@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.github.sparkkpca.examples.bench;
 
 import io.github.sparkkpca.examples.data.MnistIdx;
-import io.github.sparkkpca.feature.FeaturePCA;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
@@ -12,6 +11,7 @@ import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.Cholesky;
 import io.github.sparkkpca.linalg.DriverThreads;
 import io.github.sparkkpca.linalg.Inertia;
+import io.github.sparkkpca.pca.FeaturePCA;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,13 +2,13 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.landmarks.LandmarkSelection;
+import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
@@ -471,8 +471,8 @@ public final class EstimatorOptions {
         "--k " + k + " exceeds --landmarks " + landmarks + "; k must be <= m");
     kernelOptions.validate(spec);
     requireBoundable();
-    LandmarkSelection sampling =
-        Arrays.stream(LandmarkSelection.values())
+    LandmarkSampling sampling =
+        Arrays.stream(LandmarkSampling.values())
             .filter(s -> s.paramName().equalsIgnoreCase(landmarkSampling.trim()))
             .findFirst()
             .orElseThrow(
@@ -480,13 +480,13 @@ public final class EstimatorOptions {
                     SparkKpcaCli.usage(
                         spec,
                         "--landmark-sampling: expected one of "
-                            + String.join(", ", LandmarkSelection.NAMES)
+                            + String.join(", ", LandmarkSampling.NAMES)
                             + ", got '"
                             + landmarkSampling
                             + "'"));
     SparkKpcaCli.require(
         spec,
-        leverageRegularization == null || sampling == LandmarkSelection.LEVERAGE,
+        leverageRegularization == null || sampling == LandmarkSampling.LEVERAGE,
         "--leverage-regularization applies to --landmark-sampling leverage only");
     SparkKpcaCli.require(
         spec,
@@ -495,7 +495,7 @@ public final class EstimatorOptions {
         "--leverage-regularization must be finite and > 0, got " + leverageRegularization);
     SparkKpcaCli.require(
         spec,
-        kmeansMaxIter == null || sampling == LandmarkSelection.KMEANS,
+        kmeansMaxIter == null || sampling == LandmarkSampling.KMEANS,
         "--kmeans-max-iter applies to --landmark-sampling kmeans only");
     SparkKpcaCli.require(
         spec,
@@ -507,7 +507,7 @@ public final class EstimatorOptions {
             .setKernel(kernelOptions.name)
             .setCentered(!noCenter)
             .setLandmarkSampling(
-                autoLandmarks ? LandmarkSelection.RESIDUAL.paramName() : sampling.paramName())
+                autoLandmarks ? LandmarkSampling.RESIDUAL.paramName() : sampling.paramName())
             .setSpectrum(spectrumExtent().paramName());
     if (landmarks != null) {
       estimator.setNumLandmarks(landmarks);

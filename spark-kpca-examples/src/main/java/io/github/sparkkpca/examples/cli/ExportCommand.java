@@ -1,8 +1,8 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
-import io.github.sparkkpca.ml.ModelExport;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.ModelExport;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -5,7 +5,7 @@ import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;

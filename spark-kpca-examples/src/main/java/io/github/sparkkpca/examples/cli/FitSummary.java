@@ -4,7 +4,7 @@ import io.github.sparkkpca.evaluation.ModelSummary;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;

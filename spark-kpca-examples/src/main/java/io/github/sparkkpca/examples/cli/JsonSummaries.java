@@ -2,7 +2,7 @@ package io.github.sparkkpca.examples.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

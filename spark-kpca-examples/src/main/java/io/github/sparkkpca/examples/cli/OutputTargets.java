@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.ModelPlots;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static io.github.sparkkpca.examples.data.LoadedData.column;
 
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
 import io.github.sparkkpca.ml.KernelPCARegressor;
 import io.github.sparkkpca.ml.RelevantDimensionEstimator;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.io.PrintWriter;
 import java.nio.file.Path;

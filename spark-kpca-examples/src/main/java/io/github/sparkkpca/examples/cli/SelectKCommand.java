@@ -4,7 +4,7 @@ import io.github.sparkkpca.evaluation.KSelection;
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -2,12 +2,12 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
-import io.github.sparkkpca.feature.StepSchedule;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
-import io.github.sparkkpca.ml.StreamingKernelPCA;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.pca.StepSchedule;
+import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.LoadedData;
-import io.github.sparkkpca.feature.Preimage;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

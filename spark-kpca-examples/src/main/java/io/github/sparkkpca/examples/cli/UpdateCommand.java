@@ -2,7 +2,7 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
-import io.github.sparkkpca.ml.util.SafeOutput;
+import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

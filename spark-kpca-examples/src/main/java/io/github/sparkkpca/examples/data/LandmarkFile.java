@@ -1,6 +1,6 @@
 package io.github.sparkkpca.examples.data;
 
-import io.github.sparkkpca.data.InputVectors;
+import io.github.sparkkpca.execution.InputVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package io.github.sparkkpca.examples.reproduce;
 
 import io.github.sparkkpca.examples.data.ImageData;
-import io.github.sparkkpca.feature.SpectrumExtent;
 import io.github.sparkkpca.ml.KernelPCA;
 import io.github.sparkkpca.ml.KernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.pca.SpectrumExtent;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,0 +1,167 @@
+package io.github.sparkkpca.execution;
+
+import io.github.sparkkpca.feature.FeatureMap;
+import io.github.sparkkpca.feature.FeatureStatistics;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * The passes that fits and updates share: the validating scan of the input column (count, first bad
+ * row, uniform sample) and the accumulation of a feature map's statistics.
+ */
+public final class FeaturePasses {
+
+  private FeaturePasses() {}
+
+  /**
+   * The input column's vectors after a successful validating scan, cached for the passes that
+   * follow unless the caller's dataset is cached already. Close to release them.
+   */
+  public static final class Scanned implements AutoCloseable {
+    private final JavaRDD<Vector> vectors;
+    private final boolean persisted;
+    private final DataScan scan;
+
+    private Scanned(JavaRDD<Vector> vectors, boolean persisted, DataScan scan) {
+      this.vectors = vectors;
+      this.persisted = persisted;
+      this.scan = scan;
+    }
+
+    public JavaRDD<Vector> vectors() {
+      return vectors;
+    }
+
+    public DataScan scan() {
+      return scan;
+    }
+
+    public long count() {
+      return scan.count();
+    }
+
+    @Override
+    public void close() {
+      if (persisted) {
+        vectors.unpersist(false);
+      }
+    }
+  }
+
+  /**
+   * Counts and checks every vector of {@code column} and draws {@code sampleCapacity} rows
+   * uniformly without replacement, in one pass.
+   *
+   * @param allowEmpty whether a column without rows is accepted (an update with nothing new)
+   * @throws IllegalArgumentException naming the first bad row, or when the column has no rows
+   */
+  public static Scanned scan(
+      Dataset<?> dataset,
+      String column,
+      int d,
+      int sampleCapacity,
+      long seed,
+      boolean allowEmpty,
+      String jobPrefix) {
+    JavaRDD<Vector> vectors =
+        dataset
+            .select(QuotedColumns.column(dataset, column))
+            .toJavaRDD()
+            .map(row -> (Vector) row.get(0));
+    boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
+    if (persist) {
+      vectors.persist(StorageLevel.MEMORY_AND_DISK());
+    }
+    try {
+      String description = jobPrefix + "validate '" + column + "'";
+      // Sampling keys depend on each row's position in the data (so repeated rows are drawn as
+      // rows): number
+      // the rows first when there is a sample to draw.
+      // zipWithIndex runs a job of its own (the partition sizes): under the same description.
+      String sampling = description + " and sample " + sampleCapacity + " landmarks";
+      DataScan scan =
+          sampleCapacity > 0
+              ? DistributedPass.described(
+                  vectors.context(),
+                  sampling,
+                  () ->
+                      DistributedPass.run(
+                          vectors.context(),
+                          sampling,
+                          vectors.zipWithIndex().map(indexed -> indexed),
+                          null,
+                          Object.class,
+                          (none, partition, rows) ->
+                              new DataScan(sampleCapacity, d, seed, column)
+                                  .scanIndexedPartition(partition, rows),
+                          DataScan::merge))
+              : DistributedPass.run(
+                  vectors.context(),
+                  description,
+                  vectors,
+                  null,
+                  Object.class,
+                  (none, partition, rows) ->
+                      new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
+                  DataScan::merge);
+      if (scan.errorMessage() != null) {
+        throw new IllegalArgumentException(scan.errorMessage());
+      }
+      if (scan.count() == 0 && !allowEmpty) {
+        throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
+      }
+      return new Scanned(vectors, persist, scan);
+    } catch (RuntimeException e) {
+      if (persist) {
+        vectors.unpersist(false);
+      }
+      throw e;
+    }
+  }
+
+  /** n, φ̄, the centred scatter and Σ‖φ_full‖² of the rows under {@code map}, block by block. */
+  public static FeatureStatistics statistics(
+      JavaRDD<Vector> vectors, FeatureMap map, int blockSize, String column, String jobPrefix) {
+    int r = map.outputDim();
+    return DistributedPass.run(
+        vectors.context(),
+        jobPrefix
+            + "accumulate the "
+            + r
+            + "x"
+            + r
+            + " "
+            + map.kind()
+            + " statistics (block "
+            + blockSize
+            + ")",
+        vectors,
+        map,
+        FeatureMap.class,
+        (shared, partition, rows) -> shared.accumulate(rows, blockSize, column),
+        FeatureStatistics::merge);
+  }
+
+  /** d from the column's size metadata, else from its first row. */
+  public static int inputDimension(Dataset<?> dataset, String column) {
+    int size = AttributeGroup.fromStructField(dataset.schema().apply(column)).size();
+    if (size >= 0) {
+      return size;
+    }
+    List<Row> first =
+        dataset.select(QuotedColumns.column(dataset, column)).limit(1).collectAsList();
+    if (first.isEmpty()) {
+      throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
+    }
+    Object v = first.get(0).get(0);
+    if (!(v instanceof Vector vector)) {
+      throw new IllegalArgumentException("Column '" + column + "': the vector in row 0 is null");
+    }
+    return vector.size();
+  }
+}

@@ -1,0 +1,149 @@
+package io.github.sparkkpca.execution;
+
+import java.util.Locale;
+import org.apache.spark.SparkContext;
+
+/**
+ * Refuses, before any pass over the data, a Nyström fit whose m×m matrices cannot fit: Java arrays
+ * hold at most 2³¹ − 1 entries (m ≤ 46,340), and the driver and every task need memory quadratic in
+ * m.
+ *
+ * <p><b>Model</b> (8-byte doubles, r ≤ m): the driver holds K_mm and the copies its factorisations
+ * work on while it builds the map (about 3m²), then W, the merged r×r statistics as received and
+ * deserialised, the covariance and the eigensolver's copy (about 5m²): {@value #DRIVER_SQUARES}·m²
+ * doubles, plus the landmarks. Each task holds its r×r scatter plus its block buffers; each
+ * executor holds the broadcast map (m² + m·d) once and, while it merges summaries, two of them. In
+ * local mode the driver is the executor, and the two add up. A fit is refused when the estimate
+ * exceeds the JVM's maximum heap (driver) or {@code spark.executor.memory} (executors), or when one
+ * r×r summary exceeds {@code spark.driver.maxResultSize}.
+ */
+public final class FitMemory {
+
+  static final int DRIVER_SQUARES = 5;
+
+  /** The largest m whose m×m array Java can allocate. */
+  static final int MAX_LANDMARKS = 46_340;
+
+  private FitMemory() {}
+
+  private static final String JAVA_SERIALIZER = "org.apache.spark.serializer.JavaSerializer";
+
+  /**
+   * Bytes of one serialized r×r summary at r = m: the packed upper triangle, 4m(m+1), with Spark's
+   * default Java serializer ({@code FeatureStatistics} writes only that, as raw bytes, which Java
+   * serialization frames in blocks of 1024 bytes with a 5-byte header each); 8m² with another
+   * serializer (Kryo).
+   */
+  static long summaryBytes(long m, String serializer) {
+    if (!JAVA_SERIALIZER.equals(serializer)) {
+      return 8L * m * m;
+    }
+    long packed = 4L * m * (m + 1);
+    return packed + 5 * ((packed + 1023) / 1024);
+  }
+
+  /** Bytes the driver needs for m landmarks of dimension d. */
+  static long driverBytes(long m, long d) {
+    return 8L * (DRIVER_SQUARES * m * m + 2 * m * d);
+  }
+
+  /** Bytes one executor needs with {@code tasks} concurrent tasks of b-row blocks. */
+  static long executorBytes(long m, long d, long b, int tasks) {
+    long perTask = 8L * (m * m + b * (2 * m + d));
+    return 8L * (2 * m * m + m * d) + tasks * perTask;
+  }
+
+  /**
+   * @throws IllegalArgumentException naming m, the estimate and the memory available
+   */
+  public static void check(SparkContext sc, int m, int d, int blockSize, String what) {
+    check(sc, m, d, blockSize, what, 1);
+  }
+
+  /**
+   * The same for a fit that carries {@code maps} Nyström maps (one per kernel scale) through one
+   * pass: each adds an m×m map to the broadcast, an m×m statistic to every task and two m×m
+   * matrices on the driver.
+   *
+   * @throws IllegalArgumentException naming m, the estimate and the memory available
+   */
+  public static void check(SparkContext sc, int m, int d, int blockSize, String what, int maps) {
+    if (m > MAX_LANDMARKS) {
+      throw new IllegalArgumentException(
+          what
+              + " = "
+              + m
+              + " is too large: an m×m matrix has more entries "
+              + "than a Java array can hold (m <= "
+              + MAX_LANDMARKS
+              + ")");
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    boolean local = sc.isLocal();
+    int tasks =
+        local
+            ? Math.max(1, sc.defaultParallelism())
+            : Math.max(
+                1,
+                sc.getConf().getInt("spark.executor.cores", 1)
+                    / Math.max(1, sc.getConf().getInt("spark.task.cpus", 1)));
+    long extra = 8L * (maps - 1) * m * m;
+    long executor = executorBytes(m, d, blockSize, tasks) + extra * (2 + tasks);
+    long driver = driverBytes(m, d) + 2 * extra + (local ? executor : 0);
+    if (driver > heap) {
+      throw new IllegalArgumentException(
+          what
+              + " = "
+              + m
+              + " needs about "
+              + gib(driver)
+              + " on the driver ("
+              + DRIVER_SQUARES
+              + " m×m matrices of doubles"
+              + (local ? ", plus " + tasks + " local tasks" : "")
+              + ") but its heap is "
+              + gib(heap)
+              + "; lower "
+              + what
+              + " or raise spark.driver.memory");
+    }
+    if (!local) {
+      long executorMemory = sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
+      if (executor > executorMemory) {
+        throw new IllegalArgumentException(
+            what
+                + " = "
+                + m
+                + " needs about "
+                + gib(executor)
+                + " per executor ("
+                + tasks
+                + " tasks with an m×m statistic each, and the broadcast map) but spark.executor.memory is "
+                + gib(executorMemory)
+                + "; lower "
+                + what
+                + " or raise spark.executor.memory");
+      }
+    }
+    long maxResult = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
+    long summary = maps * summaryBytes(m, sc.getConf().get("spark.serializer", JAVA_SERIALIZER));
+    if (maxResult > 0 && summary > maxResult) {
+      throw new IllegalArgumentException(
+          what
+              + " = "
+              + m
+              + " gives "
+              + gib(summary)
+              + " of statistics, more than "
+              + "spark.driver.maxResultSize = "
+              + gib(maxResult)
+              + "; lower "
+              + what
+              + " or raise it");
+    }
+  }
+
+  private static String gib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+  }
+}

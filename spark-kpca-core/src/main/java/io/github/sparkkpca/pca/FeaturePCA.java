@@ -1,0 +1,223 @@
+package io.github.sparkkpca.pca;
+
+import io.github.sparkkpca.feature.FeatureMap;
+import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.LinearReadout;
+import io.github.sparkkpca.linalg.SymmetricEigen;
+
+/**
+ * A fitted "feature map + linear PCA": every kernel PCA of this library that can grow. It keeps the
+ * sufficient statistics of its features, so more rows are absorbed exactly ({@link #update}):
+ * merging the statistics of new rows and solving the r×r eigenproblem again gives the model a fit
+ * on all rows would give, to rounding.
+ *
+ * <p>With C = U Σ Uᵀ the covariance (centred) or second moment (uncentred) of φ, the k components
+ * are the leading columns U_k, the scores y(x) = U_kᵀ(φ(x) − φ̄) (φ̄ = 0 uncentred), and each
+ * component's sign is fixed so that its largest-magnitude readout coefficient (landmark weight for
+ * Nyström) is positive.
+ *
+ * <p><b>Total variance</b> (what ratios and reconstruction errors refer to), for a positive
+ * definite kernel: uncentred (1/n)Σ‖φ_full(x_i)‖² (exact: (1/n)Σk(x_i,x_i)); centred that minus
+ * ‖φ̄‖², clamped at the sum of the eigenvalues found. For Nyström, ‖φ̄‖² ≤ ‖μ‖² (φ̄ is the mean
+ * embedding μ projected on the landmarks' span), so the centred value is an upper bound of the true
+ * one, exact when μ lies in the span (m = n). For a kernel that is not positive definite k(x,x) is
+ * no variance: the total is the sum of the eigenvalues kept.
+ *
+ * @param map the feature map φ
+ * @param statistics n, φ̄, the centred scatter and Σ‖φ_full‖² of the training rows
+ * @param centered covariance (true) or second moment (false)
+ * @param spectrum the leading eigenvalues Σ_1 ≥ … ≥ Σ_p ≥ 0 of C found (p ≥ k; all r of them for
+ *     {@link SpectrumExtent#FULL})
+ * @param components U_k, r×k column-major, signs fixed
+ * @param projector scores and residuals of new rows
+ * @param totalVariance see above
+ * @param totalVarianceMethod how {@code totalVariance} was obtained, in words
+ */
+public record FeaturePCA(
+    FeatureMap map,
+    FeatureStatistics statistics,
+    boolean centered,
+    double[] spectrum,
+    double[] components,
+    Projector projector,
+    double totalVariance,
+    String totalVarianceMethod) {
+
+  /**
+   * Solves linear PCA of the features for k components (driver side): the k components and the
+   * leading eigenvalues {@code extent} asks for.
+   */
+  public static FeaturePCA solve(
+      FeatureMap map,
+      FeatureStatistics statistics,
+      int k,
+      boolean centered,
+      SpectrumExtent extent) {
+    return solve(map, statistics, k, centered, extent.numEigenvalues(statistics.dim(), k));
+  }
+
+  /**
+   * {@link #solve(FeatureMap, FeatureStatistics, int, boolean, SpectrumExtent)} for p leading
+   * eigenvalues.
+   */
+  public static FeaturePCA solve(
+      FeatureMap map, FeatureStatistics statistics, int k, boolean centered, int numEigenvalues) {
+    LinearPCA pca = LinearPCA.fit(statistics, k, centered, numEigenvalues);
+    int r = map.outputDim();
+    double[] readoutMatrix = readoutMatrix(pca.components(), statistics, r, k, centered);
+    LinearReadout readout = map.readout(readoutMatrix, readoutMatrix.length / r);
+    double[] signs =
+        readout instanceof KernelExpansion expansion
+            ? SymmetricEigen.fixSigns(
+                expansion.coefficients(), expansion.support().numLandmarks(), k)
+            : SymmetricEigen.fixSigns(readoutMatrix, r, k);
+    double[] components = pca.components().clone();
+    for (int c = 0; c < k; c++) {
+      for (int i = 0; i < r; i++) {
+        components[i + c * r] *= signs[c];
+      }
+    }
+    return assemble(map, statistics, centered, pca.variances(), components, readout, k);
+  }
+
+  /**
+   * A solved model from its persisted parts: the components as solved (signs fixed). The readout is
+   * built from them as {@link #solve} built it, so the restored model scores bit for bit as the
+   * saved one.
+   */
+  public static FeaturePCA restore(
+      FeatureMap map,
+      FeatureStatistics statistics,
+      boolean centered,
+      double[] spectrum,
+      double[] components,
+      int k) {
+    int r = map.outputDim();
+    if (components.length != (long) r * k || spectrum.length < k) {
+      throw new IllegalArgumentException(
+          "feature PCA: "
+              + components.length
+              + " component entries and "
+              + spectrum.length
+              + " eigenvalues for r = "
+              + r
+              + ", k = "
+              + k);
+    }
+    double[] readoutMatrix = readoutMatrix(components, statistics, r, k, centered);
+    return assemble(
+        map,
+        statistics,
+        centered,
+        spectrum,
+        components,
+        map.readout(readoutMatrix, readoutMatrix.length / r),
+        k);
+  }
+
+  /** [U_k | φ̄] (centred) or U_k, r×c column-major. */
+  private static double[] readoutMatrix(
+      double[] components, FeatureStatistics statistics, int r, int k, boolean centered) {
+    double[] matrix = new double[r * (centered ? k + 1 : k)];
+    System.arraycopy(components, 0, matrix, 0, r * k);
+    if (centered) {
+      System.arraycopy(statistics.mean(), 0, matrix, r * k, r);
+    }
+    return matrix;
+  }
+
+  private static FeaturePCA assemble(
+      FeatureMap map,
+      FeatureStatistics statistics,
+      boolean centered,
+      double[] spectrum,
+      double[] components,
+      LinearReadout readout,
+      int k) {
+    int r = map.outputDim();
+    double[] mean = centered ? statistics.mean() : new double[r];
+    double[] offset = new double[k];
+    for (int c = 0; c < k; c++) {
+      double o = 0;
+      for (int i = 0; i < r; i++) {
+        o += components[i + c * r] * mean[i];
+      }
+      offset[c] = o;
+    }
+    double meanSqNorm = 0;
+    for (double v : mean) {
+      meanSqNorm += v * v;
+    }
+    double diagonalMean = statistics.diagonalSum() / statistics.count();
+    // The sum of all r eigenvalues: summed when all were found (as before partial spectra), else tr
+    // C.
+    double found = 0;
+    if (spectrum.length == r) {
+      for (double v : spectrum) {
+        found += v;
+      }
+    } else {
+      found = statistics.trace(centered);
+    }
+    double total;
+    String method;
+    if (!map.kernel().isPositiveDefinite()) {
+      total = found;
+      method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
+    } else if (centered) {
+      // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave
+      // it
+      // below (ratios above 1) or negative (constant data: 0, and ratios 0).
+      total = Math.max(diagonalMean - meanSqNorm, found);
+      method =
+          map.isExplicit()
+              ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
+              : "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
+    } else {
+      total = diagonalMean;
+      method = map.isExplicit() ? "exact: (1/n) sum ||phi(x)||^2" : "exact: (1/n) sum k(x,x)";
+    }
+    Projector projector = new Projector(readout, k, offset, meanSqNorm);
+    return new FeaturePCA(
+        map, statistics, centered, spectrum, components, projector, total, method);
+  }
+
+  /**
+   * This model with more rows absorbed: their statistics merged into a copy of this model's and the
+   * components solved again (same map, k and centring).
+   */
+  public FeaturePCA update(FeatureStatistics more, SpectrumExtent extent) {
+    FeatureStatistics merged = statistics.copy().merge(more);
+    return solve(map, merged, numComponents(), centered, extent);
+  }
+
+  /** This model keeping only the p leading eigenvalues found (p ≥ k); everything else is shared. */
+  public FeaturePCA withLeadingEigenvalues(int p) {
+    if (p < numComponents() || p > spectrum.length) {
+      throw new IllegalArgumentException(
+          "keep " + p + " eigenvalues of " + spectrum.length + " with k = " + numComponents());
+    }
+    return p == spectrum.length
+        ? this
+        : new FeaturePCA(
+            map,
+            statistics,
+            centered,
+            java.util.Arrays.copyOf(spectrum, p),
+            components,
+            projector,
+            totalVariance,
+            totalVarianceMethod);
+  }
+
+  /** k. */
+  public int numComponents() {
+    return projector.numComponents();
+  }
+
+  /** n, the number of rows the statistics hold. */
+  public long count() {
+    return statistics.count();
+  }
+}

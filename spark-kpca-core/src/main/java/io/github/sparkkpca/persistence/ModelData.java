@@ -1,0 +1,536 @@
+package io.github.sparkkpca.persistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.feature.FeatureMap;
+import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Projector;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The fitted state of a model on disk, under {@code path/data}, with the fields it adds to the
+ * metadata.
+ *
+ * <p><b>Format 2.</b> The metadata carries {@code kernel} (type, gamma, degree, coef0: the fitted
+ * kernel, the one source of truth) and {@code featureMap} (the map kind, or {@code expansion} for a
+ * model that is only a projector over support points, such as exact kernel PCA). {@code
+ * data/summary} holds one row: sizes, spectrum, n, total variance and how it was obtained, dropped
+ * rank, landmark selection, centring, offset and ‖φ̄‖². Then either
+ *
+ * <ul>
+ *   <li>a feature map: its codec's tables ({@link FeatureMapCodec}), {@code data/statistics} (n,
+ *       φ̄, Σ‖φ_full‖²), {@code data/scatter} (the r×r centred scatter, one column per row) and
+ *       {@code data/components} (U_k, one row of it per row), from which the projector is rebuilt.
+ *       A model whose statistics are kept without the scatter (RF-Oja) has the metadata field
+ *       {@code "statistics": "withoutScatter"}, no {@code data/scatter}, and tr M as a fourth
+ *       column of {@code data/statistics}: O(r·k) on disk; or
+ *   <li>{@code data/support}: the support points with their expansion coefficients (k, or k + 1
+ *       with the mean weights).
+ * </ul>
+ *
+ * <p><b>Format 1</b> (spark-kpca 0.1, read only): {@code data/support} (point, projection,
+ * meanWeight) and {@code data/summary}; the kernel comes from the params. Such a model scores as it
+ * did but keeps no statistics.
+ *
+ * <p>Every matrix is checked for NaN and infinite values when it is written and when it is read: a
+ * model holding them is never written, and one found on disk is refused, naming the table and row.
+ */
+public final class ModelData {
+
+  private static final StructType SUMMARY =
+      new StructType()
+          .add("numFeatures", DataTypes.IntegerType, false)
+          .add("numComponents", DataTypes.IntegerType, false)
+          .add("spectrum", SQLDataTypes.VectorType(), false)
+          .add("numRows", DataTypes.LongType, false)
+          .add("totalVariance", DataTypes.DoubleType, false)
+          .add("totalVarianceMethod", DataTypes.StringType, false)
+          .add("droppedRank", DataTypes.IntegerType, false)
+          .add("landmarkSelection", DataTypes.StringType, false)
+          .add("centered", DataTypes.BooleanType, false)
+          .add("offset", SQLDataTypes.VectorType(), false)
+          .add("meanSqNorm", DataTypes.DoubleType, false);
+
+  private static final StructType SUPPORT =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("point", SQLDataTypes.VectorType(), false)
+          .add("coefficients", SQLDataTypes.VectorType(), false);
+
+  private static final StructType STATISTICS =
+      new StructType()
+          .add("count", DataTypes.LongType, false)
+          .add("mean", SQLDataTypes.VectorType(), false)
+          .add("diagonalSum", DataTypes.DoubleType, false);
+
+  /** {@link #STATISTICS} of statistics kept without the scatter, plus tr M. */
+  private static final StructType STATISTICS_WITHOUT_SCATTER =
+      STATISTICS.add("scatterTrace", DataTypes.DoubleType, false);
+
+  private static final String WITHOUT_SCATTER = "withoutScatter";
+
+  /** A matrix stored one row (or column) per table row. */
+  static final StructType INDEXED =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("values", SQLDataTypes.VectorType(), false);
+
+  private static final StructType SUPPORT_V1 =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("point", SQLDataTypes.VectorType(), false)
+          .add("projection", SQLDataTypes.VectorType(), false)
+          .add("meanWeight", DataTypes.DoubleType, false);
+
+  private static final StructType SUMMARY_V1 =
+      new StructType()
+          .add("numSupport", DataTypes.IntegerType, false)
+          .add("numFeatures", DataTypes.IntegerType, false)
+          .add("numComponents", DataTypes.IntegerType, false)
+          .add("offset", SQLDataTypes.VectorType(), false)
+          .add("spectrum", SQLDataTypes.VectorType(), false)
+          .add("numRows", DataTypes.LongType, false)
+          .add("totalVariance", DataTypes.DoubleType, false)
+          .add("totalVarianceMethod", DataTypes.StringType, false)
+          .add("meanSqNorm", DataTypes.DoubleType, false)
+          .add("droppedRank", DataTypes.IntegerType, false)
+          .add("landmarkSelection", DataTypes.StringType, false);
+
+  private ModelData() {}
+
+  /** The metadata fields of a solution: the fitted kernel and the map kind. */
+  public static ObjectNode metadataFields(KernelPCASolution solution) {
+    ObjectNode extra = Persistence.JSON.createObjectNode();
+    Kernel kernel = solution.projector().kernel();
+    ObjectNode k = extra.putObject("kernel");
+    k.put("type", kernel.type().paramName());
+    k.put("gamma", kernel.gamma());
+    k.put("degree", kernel.degree());
+    k.put("coef0", kernel.coef0());
+    extra.put(
+        "featureMap",
+        solution.isUpdatable() ? solution.featurePCA().map().kind() : ModelKind.EXPANSION);
+    if (solution.isUpdatable() && !solution.featurePCA().statistics().hasScatter()) {
+      extra.put("statistics", WITHOUT_SCATTER);
+    }
+    return extra;
+  }
+
+  /** Writes the solution under {@code path/data} (format 2). */
+  public static void save(KernelPCASolution solution, String path, SparkSession spark) {
+    Projector projector = solution.projector();
+    int k = projector.numComponents();
+    boolean centered =
+        solution.isUpdatable() ? solution.featurePCA().centered() : projector.hasMeanColumn();
+    Finite.require(solution.spectrum(), "the spectrum");
+    Finite.require(projector.offset(), "the score offset");
+    Finite.require(
+        new double[] {solution.totalVariance(), projector.meanSqNorm()}, "the total variance");
+    Row summary =
+        RowFactory.create(
+            projector.inputDim(),
+            k,
+            new DenseVector(solution.spectrum()),
+            solution.numRows(),
+            solution.totalVariance(),
+            solution.totalVarianceMethod(),
+            solution.droppedRank(),
+            solution.landmarkSelection(),
+            centered,
+            new DenseVector(projector.offset()),
+            projector.meanSqNorm());
+    spark
+        .createDataFrame(List.of(summary), SUMMARY)
+        .coalesce(1)
+        .write()
+        .parquet(path + "/data/summary");
+    if (solution.isUpdatable()) {
+      FeaturePCA fit = solution.featurePCA();
+      ModelKind.ofFeatureMap(fit.map().kind()).codec().write(fit.map(), path + "/data", spark);
+      FeatureStatistics stats = fit.statistics();
+      int r = stats.dim();
+      Finite.require(stats.mean(), "the feature mean");
+      Finite.require(new double[] {stats.diagonalSum()}, "the feature norm sum");
+      Row statistics =
+          stats.hasScatter()
+              ? RowFactory.create(stats.count(), new DenseVector(stats.mean()), stats.diagonalSum())
+              : RowFactory.create(
+                  stats.count(),
+                  new DenseVector(stats.mean()),
+                  stats.diagonalSum(),
+                  finite(stats.scatterTrace(), "the scatter trace"));
+      spark
+          .createDataFrame(
+              List.of(statistics), stats.hasScatter() ? STATISTICS : STATISTICS_WITHOUT_SCATTER)
+          .coalesce(1)
+          .write()
+          .parquet(path + "/data/statistics");
+      if (stats.hasScatter()) {
+        writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
+      }
+      writeRows(fit.components(), r, k, "the components", path + "/data/components", spark);
+    } else {
+      KernelExpansion expansion = projector.kernelExpansion();
+      LandmarkKernel support = expansion.support();
+      int m = support.numLandmarks();
+      int d = support.dim();
+      int c = expansion.columns();
+      Finite.require(support.landmarks(), "the support points");
+      Finite.require(expansion.coefficients(), "the expansion coefficients");
+      List<Row> rows = new ArrayList<>(m);
+      double[] b = expansion.coefficients();
+      for (int j = 0; j < m; j++) {
+        double[] coefficients = new double[c];
+        for (int t = 0; t < c; t++) {
+          coefficients[t] = b[j + t * m];
+        }
+        rows.add(
+            RowFactory.create(
+                j,
+                new DenseVector(
+                    java.util.Arrays.copyOfRange(support.landmarks(), j * d, (j + 1) * d)),
+                new DenseVector(coefficients)));
+      }
+      spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
+    }
+  }
+
+  /**
+   * Reads the solution of a model saved in format 1 or 2.
+   *
+   * @param paramsKernel the kernel the params describe (format 1 keeps no other)
+   * @throws IllegalArgumentException naming the path and the problem when data are missing,
+   *     inconsistent or not finite
+   */
+  public static KernelPCASolution load(
+      String path, SparkSession spark, JsonNode metadata, Kernel paramsKernel, String className) {
+    String what = "Cannot load " + className + " from '" + path + "': ";
+    int version = metadata.path("formatVersion").asInt();
+    try {
+      return version == 1
+          ? loadV1(path, spark, paramsKernel, what)
+          : loadV2(path, spark, metadata, what);
+    } catch (IllegalArgumentException e) {
+      throw e.getMessage() != null && e.getMessage().startsWith(what)
+          ? e
+          : new IllegalArgumentException(what + e.getMessage(), e);
+    }
+  }
+
+  private static KernelPCASolution loadV2(
+      String path, SparkSession spark, JsonNode metadata, String what) {
+    JsonNode k = metadata.path("kernel");
+    if (!k.isObject()) {
+      throw new IllegalArgumentException(what + "its metadata has no fitted kernel");
+    }
+    Kernel kernel =
+        new Kernel(
+            KernelType.parse(k.path("type").asText()),
+            k.path("gamma").asDouble(),
+            k.path("degree").asInt(),
+            k.path("coef0").asDouble());
+    Row s = single(read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
+    int d = s.getInt(0);
+    int numComponents = s.getInt(1);
+    double[] spectrum = Finite.require(((Vector) s.get(2)).toArray(), "data/summary: the spectrum");
+    boolean centered = s.getBoolean(8);
+    String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
+    if (!kind.equals(ModelKind.EXPANSION)) {
+      FeatureMap map = ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d);
+      int r = map.outputDim();
+      boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
+      Row st =
+          single(
+              read(
+                  spark,
+                  path + "/data/statistics",
+                  withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS,
+                  what),
+              "statistics",
+              what);
+      double[] mean = Finite.require(((Vector) st.get(1)).toArray(), "data/statistics: the mean");
+      double diagonalSum =
+          Finite.require(new double[] {st.getDouble(2)}, "data/statistics: the norm sum")[0];
+      double[] components =
+          readIndexed(spark, path + "/data/components", r, numComponents, "data/components", what);
+      // Rows of U were written one per table row: transpose back to column-major r×k.
+      double[] u = new double[r * numComponents];
+      for (int i = 0; i < r; i++) {
+        for (int c = 0; c < numComponents; c++) {
+          u[i + c * r] = components[c + i * numComponents];
+        }
+      }
+      FeatureStatistics stats =
+          withoutScatter
+              ? FeatureStatistics.withoutScatter(
+                  r,
+                  st.getLong(0),
+                  mean,
+                  finite(st.getDouble(3), "data/statistics: the scatter trace"),
+                  diagonalSum)
+              : FeatureStatistics.of(
+                  r,
+                  st.getLong(0),
+                  mean,
+                  readIndexed(spark, path + "/data/scatter", r, r, "data/scatter", what),
+                  diagonalSum);
+      FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
+      return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
+    }
+    double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
+    List<Row> support = read(spark, path + "/data/support", SUPPORT, what);
+    int m = support.size();
+    int columns = centered ? numComponents + 1 : numComponents;
+    double[] points = new double[m * d];
+    double[] coefficients = new double[m * columns];
+    boolean[] seen = new boolean[m];
+    for (Row row : support) {
+      int j = row.getInt(0);
+      Vector point = (Vector) row.get(1);
+      Vector b = (Vector) row.get(2);
+      if (j < 0 || j >= m || seen[j] || point.size() != d || b.size() != columns) {
+        throw new IllegalArgumentException(
+            what
+                + "data/support row "
+                + j
+                + " is inconsistent with m = "
+                + m
+                + ", d = "
+                + d
+                + " and "
+                + columns
+                + " coefficients");
+      }
+      seen[j] = true;
+      System.arraycopy(
+          Finite.require(point.toArray(), "data/support row " + j + ": the point"),
+          0,
+          points,
+          j * d,
+          d);
+      double[] values = Finite.require(b.toArray(), "data/support row " + j + ": the coefficients");
+      for (int c = 0; c < columns; c++) {
+        coefficients[j + c * m] = values[c];
+      }
+    }
+    Projector projector =
+        new Projector(
+            new KernelExpansion(new LandmarkKernel(kernel, points, m, d), coefficients, columns),
+            numComponents,
+            offset,
+            s.getDouble(10));
+    return new KernelPCASolution(
+        projector,
+        spectrum,
+        finite(s.getDouble(4), "the total variance"),
+        s.getString(5),
+        s.getLong(3),
+        s.getInt(6),
+        s.getString(7),
+        null);
+  }
+
+  private static KernelPCASolution loadV1(
+      String path, SparkSession spark, Kernel kernel, String what) {
+    Row s = single(read(spark, path + "/data/summary", SUMMARY_V1, what), "summary", what);
+    List<Row> support = read(spark, path + "/data/support", SUPPORT_V1, what);
+    int m = s.getInt(0);
+    int d = s.getInt(1);
+    int k = s.getInt(2);
+    if (support.size() != m) {
+      throw new IllegalArgumentException(
+          what
+              + "the summary records "
+              + m
+              + " support points but the data "
+              + "hold "
+              + support.size());
+    }
+    double[] points = new double[m * d];
+    double[] coefficients = new double[m * (k + 1)];
+    boolean[] seen = new boolean[m];
+    for (Row row : support) {
+      int j = row.getInt(0);
+      Vector point = (Vector) row.get(1);
+      Vector projection = (Vector) row.get(2);
+      if (j < 0 || j >= m || seen[j] || point.size() != d || projection.size() != k) {
+        throw new IllegalArgumentException(
+            what
+                + "support row "
+                + j
+                + " is inconsistent with m = "
+                + m
+                + ", d = "
+                + d
+                + ", k = "
+                + k);
+      }
+      seen[j] = true;
+      System.arraycopy(
+          Finite.require(point.toArray(), "data/support row " + j + ": the point"),
+          0,
+          points,
+          j * d,
+          d);
+      double[] pr =
+          Finite.require(projection.toArray(), "data/support row " + j + ": the projection");
+      for (int c = 0; c < k; c++) {
+        coefficients[j + c * m] = pr[c];
+      }
+      coefficients[j + k * m] =
+          finite(row.getDouble(3), "data/support row " + j + ": the mean weight");
+    }
+    double[] offset = Finite.require(((Vector) s.get(3)).toArray(), "data/summary: the offset");
+    double[] spectrum = Finite.require(((Vector) s.get(4)).toArray(), "data/summary: the spectrum");
+    if (offset.length != k || spectrum.length < k) {
+      throw new IllegalArgumentException(
+          what
+              + "offset has "
+              + offset.length
+              + " entries and the spectrum "
+              + spectrum.length
+              + ", expected "
+              + k
+              + " and >= "
+              + k);
+    }
+    // The mean weights are the (k+1)-th expansion column: zero for uncentred models, whose residual
+    // then
+    // reduces to k(x,x) − ‖y‖² as in format 1.
+    Projector projector =
+        new Projector(
+            new KernelExpansion(new LandmarkKernel(kernel, points, m, d), coefficients, k + 1),
+            k,
+            offset,
+            finite(s.getDouble(8), "data/summary: ||mean||^2"));
+    return new KernelPCASolution(
+        projector,
+        spectrum,
+        finite(s.getDouble(6), "the total variance"),
+        s.getString(7),
+        s.getLong(5),
+        s.getInt(9),
+        s.getString(10),
+        null);
+  }
+
+  /** Writes an r×c column-major matrix one column per row (index = column). */
+  static void writeColumns(
+      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
+    Finite.require(matrix, what);
+    List<Row> out = new ArrayList<>(columns);
+    for (int c = 0; c < columns; c++) {
+      out.add(
+          RowFactory.create(
+              c, new DenseVector(java.util.Arrays.copyOfRange(matrix, c * rows, (c + 1) * rows))));
+    }
+    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+  }
+
+  /** Writes an r×c column-major matrix one row per table row (index = row). */
+  static void writeRows(
+      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
+    Finite.require(matrix, what);
+    List<Row> out = new ArrayList<>(rows);
+    for (int i = 0; i < rows; i++) {
+      double[] row = new double[columns];
+      for (int c = 0; c < columns; c++) {
+        row[c] = matrix[i + c * rows];
+      }
+      out.add(RowFactory.create(i, new DenseVector(row)));
+    }
+    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+  }
+
+  /**
+   * Reads a table written by {@link #writeColumns} or {@link #writeRows} as count × width entries,
+   * table row i at offset i·width (for {@code writeColumns} that is the column-major matrix).
+   */
+  static double[] readIndexed(
+      SparkSession spark, String dir, int count, int width, String table, String what) {
+    List<Row> rows = read(spark, dir, INDEXED, what);
+    if (rows.size() != count) {
+      throw new IllegalArgumentException(
+          what + table + " has " + rows.size() + " rows, expected " + count);
+    }
+    double[] out = new double[count * width];
+    boolean[] seen = new boolean[count];
+    for (Row row : rows) {
+      int i = row.getInt(0);
+      Vector v = (Vector) row.get(1);
+      if (i < 0 || i >= count || seen[i] || v.size() != width) {
+        throw new IllegalArgumentException(
+            what
+                + table
+                + " row "
+                + i
+                + " is inconsistent with "
+                + count
+                + " rows of "
+                + width
+                + " values");
+      }
+      seen[i] = true;
+      System.arraycopy(Finite.require(v.toArray(), table + " row " + i), 0, out, i * width, width);
+    }
+    return out;
+  }
+
+  public static List<Row> read(SparkSession spark, String dir, StructType schema, String what) {
+    try {
+      return spark.read().schema(schema).parquet(dir).collectAsList();
+    } catch (Exception e) {
+      throw new IllegalArgumentException(
+          what + "missing or unreadable model data " + dir + " (" + Persistence.firstLine(e) + ")",
+          e);
+    }
+  }
+
+  private static Row single(List<Row> rows, String table, String what) {
+    if (rows.size() != 1) {
+      throw new IllegalArgumentException(
+          what + "expected one " + table + " row, found " + rows.size());
+    }
+    return rows.get(0);
+  }
+
+  private static double finite(double value, String what) {
+    return Finite.require(new double[] {value}, what)[0];
+  }
+
+  /** The finiteness check of everything written and read. */
+  public static final class Finite {
+    private Finite() {}
+
+    /** Returns {@code values}, or throws naming {@code what} and the first non-finite entry. */
+    public static double[] require(double[] values, String what) {
+      for (int i = 0; i < values.length; i++) {
+        if (!Double.isFinite(values[i])) {
+          throw new IllegalArgumentException(
+              what
+                  + " holds a non-finite value ("
+                  + values[i]
+                  + " at entry "
+                  + i
+                  + "): the model is corrupt");
+        }
+      }
+      return values;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.github.sparkkpca.persistence;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.RandomFourierFeatureMap;
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.pca.KernelPCASolution;
+import io.github.sparkkpca.pca.Projector;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes a fitted model as a plain bundle that any language can score without Spark:
+ *
+ * <ul>
+ *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, gamma, degree,
+ *       coef0, centered, n, d, m (landmark models) or D (random features), k, eigenvalues,
+ *       totalVariance, explainedVariance, explainedVarianceRatio, the formula and the file names;
+ *   <li>landmark models: {@code landmarks.csv} (m rows of d values), {@code projector.csv} (m rows
+ *       of k values: P); the scores of a row x are y(x) = Pᵀk_x − o with k_x = (k(x, z_1), …, k(x,
+ *       z_m)) over the landmarks z_j, and the kernels as in scikit-learn (rbf exp(−γ‖x−z‖²),
+ *       polynomial (γxᵀz + c₀)^p, …);
+ *   <li>random feature models: {@code omega.csv} (D rows of d values: ω_j), {@code phase.csv} (D
+ *       values, one per line: b_j), {@code projector.csv} (D rows of k values: P = U_k); the scores
+ *       are y(x) = Pᵀz(x) − o with z(x)_j = √(2/D)·cos(ω_jᵀx + b_j);
+ *   <li>{@code offset.csv} (k values, one per line: o).
+ * </ul>
+ *
+ * The CSV files are headerless, one matrix row per line, each value as Java prints a double, which
+ * reads back exactly.
+ */
+public final class ModelExport {
+
+  private ModelExport() {}
+
+  /**
+   * Writes the bundle of {@code model} into the new directory {@code dir} (any Hadoop file system).
+   *
+   * @throws IllegalArgumentException when {@code dir} exists already (nothing is replaced)
+   */
+  public static void write(FittedModel model, String dir, Configuration conf) throws IOException {
+    KernelPCASolution solution = model.solution();
+    ModelKind kind =
+        ModelKind.ofModelClass(model.getClass().getName())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "Cannot export "
+                            + model.uid()
+                            + ": "
+                            + model.getClass().getName()
+                            + " is not a model kind of this library"));
+    boolean randomFeatures = kind.exportLayout() == ModelKind.ExportLayout.RANDOM_FEATURES;
+    Projector projector = solution.projector();
+    if (randomFeatures
+        ? !(solution.isUpdatable()
+            && solution.featurePCA().map() instanceof RandomFourierFeatureMap)
+        : !projector.hasLandmarks()) {
+      throw new IllegalArgumentException(
+          "Cannot export "
+              + model.uid()
+              + ": its feature map ("
+              + (solution.isUpdatable() ? solution.featurePCA().map().kind() : "none")
+              + ") has no export format");
+    }
+    Path root = new Path(dir);
+    FileSystem fs = root.getFileSystem(conf);
+    if (fs.exists(root)) {
+      throw new IllegalArgumentException(
+          "Export directory '" + dir + "' exists already; choose a new one");
+    }
+    int d = projector.inputDim();
+    int k = projector.numComponents();
+    Kernel kernel = model.fittedKernel();
+    double[] spectrum = solution.spectrum();
+    double total = solution.totalVariance();
+    double[] explained = Arrays.copyOf(spectrum, k);
+    ObjectNode json = Persistence.JSON.createObjectNode();
+    json.put("format", "spark-kpca export 1");
+    json.put("featureMap", kind.exportLayout().bundleName());
+    json.put("kernel", kernel.type().paramName());
+    json.put("gamma", kernel.gamma());
+    json.put("degree", kernel.degree());
+    json.put("coef0", kernel.coef0());
+    json.put("centered", model.getCentered());
+    json.put("n", solution.numRows());
+    json.put("d", d);
+    if (randomFeatures) {
+      json.put("D", solution.featurePCA().map().outputDim());
+    } else {
+      json.put("m", projector.kernelExpansion().support().numLandmarks());
+    }
+    json.put("k", k);
+    array(json.putArray("eigenvalues"), spectrum);
+    json.put("totalVariance", total);
+    array(json.putArray("explainedVariance"), explained);
+    array(json.putArray("explainedVarianceRatio"), solution.explainedVarianceRatio());
+    json.put(
+        "scores",
+        randomFeatures
+            ? "y(x) = P^T z(x) - o, z(x)[j] = sqrt(2/D) cos(omega[j] . x + phase[j])"
+            : "y(x) = P^T k_x - o, k_x[j] = kernel(x, landmarks[j])");
+    ObjectNode files = json.putObject("files");
+    if (randomFeatures) {
+      files.put("omega", "omega.csv");
+      files.put("phase", "phase.csv");
+    } else {
+      files.put("landmarks", "landmarks.csv");
+    }
+    files.put("projector", "projector.csv");
+    files.put("offset", "offset.csv");
+    fs.mkdirs(root);
+    write(fs, new Path(root, "model.json"), w -> w.write(json.toPrettyString() + "\n"));
+    if (randomFeatures) {
+      RandomFourierFeatureMap map = (RandomFourierFeatureMap) solution.featurePCA().map();
+      int features = map.numFeatures();
+      double[] omega = map.frequencies();
+      double[] phases = map.phases();
+      double[] u = solution.featurePCA().components();
+      write(
+          fs, new Path(root, "omega.csv"), w -> matrix(w, features, d, (i, j) -> omega[i * d + j]));
+      write(fs, new Path(root, "phase.csv"), w -> matrix(w, features, 1, (i, j) -> phases[i]));
+      write(
+          fs,
+          new Path(root, "projector.csv"),
+          w -> matrix(w, features, k, (i, j) -> u[i + j * features]));
+    } else {
+      KernelExpansion expansion = projector.kernelExpansion();
+      int m = expansion.support().numLandmarks();
+      double[] points = expansion.support().landmarks();
+      write(fs, new Path(root, "landmarks.csv"), w -> matrix(w, m, d, (i, j) -> points[i * d + j]));
+      double[] p = expansion.coefficients();
+      write(fs, new Path(root, "projector.csv"), w -> matrix(w, m, k, (i, j) -> p[i + j * m]));
+    }
+    double[] offset = projector.offset();
+    write(fs, new Path(root, "offset.csv"), w -> matrix(w, k, 1, (i, j) -> offset[i]));
+  }
+
+  private interface Entry {
+    double at(int row, int column);
+  }
+
+  private interface Body {
+    void write(Writer w) throws IOException;
+  }
+
+  private static void array(ArrayNode node, double[] values) {
+    for (double v : values) {
+      node.add(v);
+    }
+  }
+
+  private static void matrix(Writer w, int rows, int columns, Entry entry) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < rows; i++) {
+      line.setLength(0);
+      for (int j = 0; j < columns; j++) {
+        if (j > 0) {
+          line.append(',');
+        }
+        line.append(entry.at(i, j));
+      }
+      w.write(line.append('\n').toString());
+    }
+  }
+
+  private static void write(FileSystem fs, Path file, Body body) throws IOException {
+    try (OutputStream out = fs.create(file, false);
+        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
+      body.write(w);
+    }
+  }
+}

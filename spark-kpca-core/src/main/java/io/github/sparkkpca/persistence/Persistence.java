@@ -1,0 +1,171 @@
+package io.github.sparkkpca.persistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamPair;
+import org.apache.spark.ml.param.Params;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The on-disk format of stages and models: {@code metadata/} holds one JSON line (class, uid, Spark
+ * version, format version, explicitly set params and defaults, the layout Spark's own {@code
+ * DefaultParamsWriter} uses, so Pipelines can read it) and {@code data/} holds Parquet tables.
+ * Never Java serialization.
+ */
+public final class Persistence {
+
+  /**
+   * Bumped whenever the layout changes; readers accept every version up to it. Format 1 (spark-kpca
+   * 0.1): a model is its projector over the support points. Format 2: the fitted kernel in the
+   * metadata, and a model is a feature map (one codec per kind) plus its statistics and linear PCA
+   * ({@link ModelData}).
+   */
+  static final int FORMAT_VERSION = 2;
+
+  public static final ObjectMapper JSON = new ObjectMapper();
+
+  private Persistence() {}
+
+  /** Writes {@code path/metadata}. */
+  public static void saveMetadata(Params instance, String path, SparkSession spark) {
+    saveMetadata(instance, path, spark, null);
+  }
+
+  /** Writes {@code path/metadata} with the fields of {@code extra} added to the JSON object. */
+  public static void saveMetadata(
+      Params instance, String path, SparkSession spark, ObjectNode extra) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("class", instance.getClass().getName());
+    root.put("timestamp", System.currentTimeMillis());
+    root.put("sparkVersion", spark.version());
+    root.put("formatVersion", FORMAT_VERSION);
+    root.put("uid", instance.uid());
+    root.set("paramMap", encode(instance.extractParamMap().toList(), instance, false));
+    root.set("defaultParamMap", encode(instance.extractParamMap().toList(), instance, true));
+    if (extra != null) {
+      root.setAll(extra);
+    }
+    String json = root.toString();
+    spark
+        .createDataset(List.of(json), Encoders.STRING())
+        .coalesce(1)
+        .write()
+        .text(path + "/metadata");
+  }
+
+  private static ObjectNode encode(List<ParamPair<?>> pairs, Params instance, boolean defaults) {
+    ObjectNode node = JSON.createObjectNode();
+    for (ParamPair<?> raw : pairs) {
+      @SuppressWarnings("unchecked")
+      ParamPair<Object> pair = (ParamPair<Object>) raw;
+      Param<Object> param = pair.param();
+      boolean isSet = instance.isSet(param);
+      if (defaults ? !instance.hasDefault(param) : !isSet) {
+        continue;
+      }
+      Object value = defaults ? instance.getDefault(param).get() : pair.value();
+      try {
+        node.set(param.name(), JSON.readTree(param.jsonEncode(value)));
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot encode param " + param.name(), e);
+      }
+    }
+    return node;
+  }
+
+  /**
+   * Reads {@code path/metadata} and checks that it describes an instance of {@code expected}.
+   *
+   * @throws IllegalArgumentException naming the path when the metadata is missing, unreadable, of
+   *     another class or of a newer format
+   */
+  public static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
+    String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
+    JsonNode root = readMetadata(path, spark, what);
+    String cls = root.path("class").asText("");
+    if (!expected.getName().equals(cls)) {
+      throw new IllegalArgumentException(
+          what + "the directory holds a '" + cls + "', not a " + expected.getName());
+    }
+    int version = root.path("formatVersion").asInt(-1);
+    if (version < 1 || version > FORMAT_VERSION) {
+      throw new IllegalArgumentException(
+          what
+              + "format version "
+              + version
+              + " is not supported (this "
+              + "library reads 1.."
+              + FORMAT_VERSION
+              + ")");
+    }
+    if (!root.hasNonNull("uid")) {
+      throw new IllegalArgumentException(what + "the metadata has no uid");
+    }
+    return root;
+  }
+
+  /**
+   * The class name recorded in {@code path/metadata}.
+   *
+   * @throws IllegalArgumentException naming the path when the metadata is missing or unreadable
+   */
+  public static String savedClassName(String path, SparkSession spark) {
+    return readMetadata(path, spark, "Cannot load a model from '" + path + "': ")
+        .path("class")
+        .asText("");
+  }
+
+  private static JsonNode readMetadata(String path, SparkSession spark, String what) {
+    JsonNode root;
+    try {
+      List<String> lines =
+          spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
+      if (lines.isEmpty()) {
+        throw new IllegalArgumentException(what + "its metadata is empty");
+      }
+      root = JSON.readTree(lines.get(0));
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalArgumentException(what + "no readable metadata (" + firstLine(e) + ")", e);
+    }
+    return root;
+  }
+
+  /** Sets the saved defaults, then the saved explicit params, on {@code instance}. */
+  @SuppressWarnings("unchecked")
+  public static void applyParams(Params instance, JsonNode metadata, String path) {
+    for (String section : new String[] {"defaultParamMap", "paramMap"}) {
+      for (Map.Entry<String, JsonNode> e : metadata.path(section).properties()) {
+        if (!instance.hasParam(e.getKey())) {
+          throw new IllegalArgumentException(
+              "Cannot load "
+                  + instance.getClass().getSimpleName()
+                  + " from '"
+                  + path
+                  + "': unknown param '"
+                  + e.getKey()
+                  + "' in its metadata");
+        }
+        Param<Object> param = instance.getParam(e.getKey());
+        Object value = param.jsonDecode(e.getValue().toString());
+        if (section.equals("paramMap")) {
+          instance.set(param, value);
+        } else {
+          instance.setDefault(param, value);
+        }
+      }
+    }
+  }
+
+  static String firstLine(Exception e) {
+    String msg = String.valueOf(e.getMessage());
+    int nl = msg.indexOf('\n');
+    return nl < 0 ? msg : msg.substring(0, nl);
+  }
+}

@@ -1,0 +1,234 @@
+package io.github.sparkkpca.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.ml.KernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.testing.LocalSpark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code save} and {@link SafeOutput} replace only an earlier result of the same kind, only when
+ * asked, never a path holding an input, and keep the old result when the new one fails.
+ */
+class SafeOutputTest {
+
+  @TempDir Path dir;
+
+  static NystromKernelPCAModel model;
+  static NystromKernelPCAModel other;
+
+  @BeforeAll
+  static void fit() {
+    Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(80, 3, 5), 2);
+    model = new NystromKernelPCA().setK(2).setNumLandmarks(12).setSeed(1).fit(df);
+    other = new NystromKernelPCA().setK(2).setNumLandmarks(12).setSeed(2).fit(df);
+  }
+
+  private static Configuration conf() {
+    return LocalSpark.spark().sparkContext().hadoopConfiguration();
+  }
+
+  /** A local Hadoop path as a java.nio path. */
+  private static Path local(String hadoopPath) {
+    return Path.of(new org.apache.hadoop.fs.Path(hadoopPath).toUri());
+  }
+
+  /** The names in {@code dir}, hidden ones included (leftover siblings would show here). */
+  private static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /**
+   * Every stage of the library saves through the same rule, estimators and the evaluator included.
+   */
+  @Test
+  void everyStageRefusesToOverwriteUserFiles() throws IOException {
+    Path data = Files.createDirectories(dir.resolve("user-data"));
+    Files.writeString(data.resolve("train.csv"), "a,b\n1,2\n");
+    List<org.apache.spark.ml.util.MLWritable> stages =
+        List.of(
+            new io.github.sparkkpca.ml.KernelPCA(),
+            new NystromKernelPCA(),
+            new io.github.sparkkpca.ml.RandomFeatureKernelPCA(),
+            new io.github.sparkkpca.evaluation.ReconstructionErrorEvaluator());
+    for (org.apache.spark.ml.util.MLWritable stage : stages) {
+      assertThrows(
+          FileAlreadyExistsException.class,
+          () -> stage.write().overwrite().save(data.toString()),
+          stage.getClass().getSimpleName());
+      assertEquals(
+          "a,b\n1,2\n",
+          Files.readString(data.resolve("train.csv")),
+          stage.getClass().getSimpleName());
+    }
+  }
+
+  /** Spark's own save deleted a directory of user files when overwrite was requested. */
+  @Test
+  void overwriteRefusesADirectoryThatIsNotASavedStage() throws IOException {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(data.resolve("train.csv"), "a,b\n1,2\n");
+    FileAlreadyExistsException e =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () -> model.write().overwrite().save(data.toString()));
+    assertTrue(
+        e.getMessage().contains(data.toString())
+            && e.getMessage().contains("'train.csv'")
+            && e.getMessage().contains("never replaced"),
+        e.getMessage());
+    assertEquals("a,b\n1,2\n", Files.readString(data.resolve("train.csv")));
+    assertEquals(List.of("data"), names(dir), "no staging sibling left");
+
+    // A Spark ML stage of another library is not ours to replace either, nor a model with a file
+    // added.
+    Path stage = dir.resolve("foreign");
+    new org.apache.spark.ml.feature.StandardScaler().write().save(stage.toString());
+    assertThrows(
+        FileAlreadyExistsException.class, () -> model.write().overwrite().save(stage.toString()));
+    Path extended = dir.resolve("extended");
+    model.write().save(extended.toString());
+    Files.writeString(extended.resolve("notes.txt"), "mine");
+    FileAlreadyExistsException added =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () -> other.write().overwrite().save(extended.toString()));
+    assertTrue(added.getMessage().contains("'notes.txt'"), added.getMessage());
+    assertEquals(model.uid(), NystromKernelPCAModel.load(extended.toString()).uid());
+  }
+
+  @Test
+  void overwriteReplacesASavedStageOrAnEmptyDirectoryAndNothingElseIsLeft() throws IOException {
+    Path path = dir.resolve("model");
+    model.write().save(path.toString());
+    IOException exists = assertThrows(IOException.class, () -> other.write().save(path.toString()));
+    assertTrue(exists.getMessage().contains("write().overwrite()"), exists.getMessage());
+    other.write().overwrite().save(path.toString());
+    assertEquals(other.uid(), NystromKernelPCAModel.load(path.toString()).uid());
+    assertEquals(List.of("model"), names(dir), "no staging or replaced sibling left");
+
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    assertThrows(FileAlreadyExistsException.class, () -> model.write().save(empty.toString()));
+    model.write().overwrite().save(empty.toString());
+    assertEquals(model.uid(), NystromKernelPCAModel.load(empty.toString()).uid());
+
+    // Estimators are stages too: one may replace another.
+    Path estimator = dir.resolve("estimator");
+    new KernelPCA().setK(2).write().save(estimator.toString());
+    new NystromKernelPCA().setK(3).write().overwrite().save(estimator.toString());
+    assertEquals(3, NystromKernelPCA.load(estimator.toString()).getK());
+  }
+
+  @Test
+  void aFailedWriteLeavesTheOldResult() throws IOException {
+    Path path = dir.resolve("model");
+    model.write().save(path.toString());
+    SafeOutput output =
+        SafeOutput.to(path.toString(), SafeOutput.SAVED_STAGE).overwrite(true).prepare(conf());
+    IOException boom =
+        assertThrows(
+            IOException.class,
+            () ->
+                output.write(
+                    staging -> {
+                      other.write().save(staging);
+                      throw new IOException("disk full");
+                    }));
+    assertEquals("disk full", boom.getMessage());
+    assertEquals(model.uid(), NystromKernelPCAModel.load(path.toString()).uid());
+    assertEquals(List.of("model"), names(dir));
+  }
+
+  @Test
+  void aTargetThatIsOrContainsAnInputIsRefusedEvenWithOverwrite() throws IOException {
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Path input = out.resolve("in.csv");
+    Files.writeString(input, "x\n1\n");
+    SafeOutput.MARKED_DIRECTORY.mark(
+        org.apache.hadoop.fs.FileSystem.getLocal(conf()),
+        new org.apache.hadoop.fs.Path(out.toUri()));
+    FileAlreadyExistsException contains =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .named("--output " + out, "add --overwrite")
+                    .protecting(List.of(input.toString()))
+                    .prepare(conf()));
+    assertEquals(
+        "--output " + out + ": it contains the input " + input + "; choose another path",
+        contains.getMessage());
+    FileAlreadyExistsException glob =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(input.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .protecting(List.of(out + "/*.csv"))
+                    .prepare(conf()));
+    assertTrue(glob.getMessage().contains("is the input " + out + "/*.csv"), glob.getMessage());
+    assertTrue(Files.exists(input));
+  }
+
+  @Test
+  void markedDirectoriesAreReplacedOnlyWhileTheyHoldWhatWasWritten() throws IOException {
+    Path out = dir.resolve("scores");
+    SafeOutput first = SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY).prepare(conf());
+    first.write(
+        staging ->
+            Files.writeString(
+                Files.createDirectories(local(staging)).resolve("part-0.csv"), "1\n"));
+    assertTrue(Files.exists(out.resolve(SafeOutput.MARKER)));
+
+    FileAlreadyExistsException noOverwrite =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .named("--output scores", "add --overwrite")
+                    .prepare(conf()));
+    assertEquals(
+        "--output scores: an output of spark-kpca already exists there; to replace it, add --overwrite",
+        noOverwrite.getMessage());
+    SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+        .overwrite(true)
+        .prepare(conf())
+        .write(
+            staging ->
+                Files.writeString(
+                    Files.createDirectories(local(staging)).resolve("part-1.csv"), "2\n"));
+    assertFalse(Files.exists(out.resolve("part-0.csv")));
+    assertEquals("2\n", Files.readString(out.resolve("part-1.csv")));
+
+    Files.writeString(out.resolve("mine.txt"), "keep");
+    FileAlreadyExistsException foreign =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .prepare(conf()));
+    assertTrue(
+        foreign.getMessage().contains("'mine.txt', which spark-kpca did not write there"),
+        foreign.getMessage());
+  }
+}
