@@ -44,16 +44,11 @@ class MpressTest {
   }
 
   /**
-   * The thesis' definition taken literally, without the kernel trick: for each i, uncentred linear
-   * PCA of the explicit feature vectors of the other rows (top-k right singular vectors V_k of
-   * Φ₍₋ᵢ₎, by commons-math's SVD), then e_i² = ‖φ(x_i) − V_kV_kᵀφ(x_i)‖² and MPRESS(k) = Σ e_i² /
-   * (n(n − k)).
+   * MPRESS(k), k = 1..maxK, of the polynomial kernel (⟨x,y⟩ + 1)² by the thesis' definition taken
+   * literally (see {@link #equalsBruteForceLeaveOneOutWithExplicitFeatures}).
    */
-  @Test
-  void equalsBruteForceLeaveOneOutWithExplicitFeatures() {
-    double[][] x = LocalSpark.clusters(30, 3, 4);
+  static double[] bruteForceMpress(double[][] x, int maxK) {
     int n = x.length;
-    int maxK = 8;
     double[][] phi = new double[n][];
     for (int i = 0; i < n; i++) {
       phi[i] = features(x[i]);
@@ -86,6 +81,21 @@ class MpressTest {
         expected[k - 1] += e2 / ((double) n * (n - k));
       }
     }
+    return expected;
+  }
+
+  /**
+   * The thesis' definition taken literally, without the kernel trick: for each i, uncentred linear
+   * PCA of the explicit feature vectors of the other rows (top-k right singular vectors V_k of
+   * Φ₍₋ᵢ₎, by commons-math's SVD), then e_i² = ‖φ(x_i) − V_kV_kᵀφ(x_i)‖² and MPRESS(k) = Σ e_i² /
+   * (n(n − k)).
+   */
+  @Test
+  void equalsBruteForceLeaveOneOutWithExplicitFeatures() {
+    double[][] x = LocalSpark.clusters(30, 3, 4);
+    int n = x.length;
+    int maxK = 8;
+    double[] expected = bruteForceMpress(x, maxK);
     Mpress.Curve curve =
         Mpress.compute(new Kernel(KernelType.POLYNOMIAL, 1.0, 2, 1.0), flat(x), n, 3, maxK);
     assertEquals(n, curve.n());

@@ -81,8 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Rows of scores to print. Default: ${DEFAULT-VALUE}.")
   int rows;
 
-  @Option(names = "--overwrite", description = "Replace the charts of an earlier run in --plots.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin PlotOptions plotOptions;
 
@@ -102,9 +101,7 @@ public final class DemoCommand implements Callable<Integer> {
     String source = "synthetic:n=" + n + ",d=" + d + ",seed=" + seed;
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      plotOptions.prepare(
-          new OutputTargets(
-              spark.session().sparkContext().hadoopConfiguration(), overwrite, List.of()));
+      plotOptions.prepare(output.targets(spark, List.of()));
       LoadedData data =
           SparkKpcaCli.loadAndCache(
               spark, SourceOptions.of(source).withPartitions(partitions), out);

@@ -4,7 +4,6 @@ import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
@@ -13,6 +12,7 @@ import io.github.sparkkpca.pca.SpectrumExtent;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -132,31 +132,7 @@ public final class EstimatorOptions {
               + "--features.")
   Double featureScale;
 
-  @Option(
-      names = "--kernel",
-      paramLabel = "NAME",
-      defaultValue = "rbf",
-      description =
-          "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
-              + "Default: ${DEFAULT-VALUE}.")
-  String kernel;
-
-  @Option(
-      names = "--gamma",
-      paramLabel = "G",
-      description =
-          "Kernel scale gamma > 0. Default: rbf/laplacian the median heuristic over the landmarks, "
-              + "polynomial/sigmoid 1/d.")
-  Double gamma;
-
-  @Option(names = "--degree", paramLabel = "P", description = "Polynomial degree (default 3).")
-  Integer degree;
-
-  @Option(
-      names = "--coef0",
-      paramLabel = "C",
-      description = "Polynomial/sigmoid constant (default 1).")
-  Double coef0;
+  @Mixin KernelOptions kernelOptions;
 
   @Option(names = "--no-center", description = "Uncentred (second-moment) kernel PCA.")
   boolean noCenter;
@@ -274,17 +250,18 @@ public final class EstimatorOptions {
         "--feature-scale must be finite and > 0, got " + featureScale);
     SparkKpcaCli.require(
         spec,
-        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
-        "--gamma must be finite and > 0, got " + gamma);
+        kernelOptions.gamma == null
+            || (kernelOptions.gamma > 0 && Double.isFinite(kernelOptions.gamma)),
+        "--gamma must be finite and > 0, got " + kernelOptions.gamma);
     try {
-      RandomFourierFeatureMap.requireSupported(KernelType.parse(kernel));
+      RandomFourierFeatureMap.requireSupported(kernelOptions.type(spec));
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
     }
     RandomFeatureKernelPCA estimator =
         new RandomFeatureKernelPCA()
             .setK(k)
-            .setKernel(kernel)
+            .setKernel(kernelOptions.name)
             .setCentered(!noCenter)
             .setSpectrum(spectrumExtent().paramName());
     if (features != null) {
@@ -293,13 +270,18 @@ public final class EstimatorOptions {
     if (featureScale != null) {
       estimator.setFeatureScale(featureScale);
     }
-    if (gamma != null) {
-      estimator.setGamma(gamma);
+    if (kernelOptions.gamma != null) {
+      estimator.setGamma(kernelOptions.gamma);
     }
     if (seed != null) {
       estimator.setSeed(seed);
     }
     return estimator;
+  }
+
+  /** The kernel name given to {@code --kernel}. */
+  String kernel() {
+    return kernelOptions.name;
   }
 
   /**
@@ -317,7 +299,7 @@ public final class EstimatorOptions {
               + " is a random feature model; it has no "
               + "landmarks");
     }
-    if (base.fittedKernel().type() != KernelType.parse(kernel)) {
+    if (base.fittedKernel().type() != kernelOptions.type(spec)) {
       throw SparkKpcaCli.usage(
           spec,
           "--landmarks-from "
@@ -325,7 +307,7 @@ public final class EstimatorOptions {
               + " was fitted with the "
               + base.fittedKernel().type().paramName()
               + " kernel, not --kernel "
-              + kernel);
+              + kernelOptions.name);
     }
     if (k > base.numSupportPoints()) {
       throw SparkKpcaCli.usage(
@@ -418,7 +400,7 @@ public final class EstimatorOptions {
         "--confidence needs --no-center: Theorem 4's bound holds for uncentred "
             + "kernel PCA; the thesis leaves the centred case open");
     try {
-      NystromConfidenceBound.kernelBound(new Kernel(KernelType.parse(kernel), 1.0, 3, 1.0));
+      NystromConfidenceBound.kernelBound(new Kernel(kernelOptions.type(spec), 1.0, 3, 1.0));
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--confidence: " + e.getMessage());
     }
@@ -475,9 +457,9 @@ public final class EstimatorOptions {
     SparkKpcaCli.require(
         spec,
         landmarksFrom == null
-            || (gamma == null
-                && degree == null
-                && coef0 == null
+            || (kernelOptions.gamma == null
+                && kernelOptions.degree == null
+                && kernelOptions.coef0 == null
                 && landmarkSampling.equals("uniform")),
         "--landmarks-from takes the kernel and landmarks of the model; "
             + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
@@ -487,19 +469,7 @@ public final class EstimatorOptions {
         spec,
         landmarks == null || k <= landmarks,
         "--k " + k + " exceeds --landmarks " + landmarks + "; k must be <= m");
-    SparkKpcaCli.require(
-        spec,
-        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
-        "--gamma must be finite and > 0, got " + gamma);
-    SparkKpcaCli.require(
-        spec, degree == null || degree >= 1, "--degree must be >= 1, got " + degree);
-    SparkKpcaCli.require(
-        spec, coef0 == null || Double.isFinite(coef0), "--coef0 must be finite, got " + coef0);
-    try {
-      KernelType.parse(kernel);
-    } catch (IllegalArgumentException e) {
-      throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
-    }
+    kernelOptions.validate(spec);
     requireBoundable();
     LandmarkSampling sampling =
         Arrays.stream(LandmarkSampling.values())
@@ -534,7 +504,7 @@ public final class EstimatorOptions {
     NystromKernelPCA estimator =
         new NystromKernelPCA()
             .setK(k)
-            .setKernel(kernel)
+            .setKernel(kernelOptions.name)
             .setCentered(!noCenter)
             .setLandmarkSampling(
                 autoLandmarks ? LandmarkSampling.RESIDUAL.paramName() : sampling.paramName())
@@ -576,14 +546,14 @@ public final class EstimatorOptions {
     if (kmeansMaxIter != null) {
       estimator.setKmeansMaxIter(kmeansMaxIter);
     }
-    if (gamma != null) {
-      estimator.setGamma(gamma);
+    if (kernelOptions.gamma != null) {
+      estimator.setGamma(kernelOptions.gamma);
     }
-    if (degree != null) {
-      estimator.setDegree(degree);
+    if (kernelOptions.degree != null) {
+      estimator.setDegree(kernelOptions.degree);
     }
-    if (coef0 != null) {
-      estimator.setCoef0(coef0);
+    if (kernelOptions.coef0 != null) {
+      estimator.setCoef0(kernelOptions.coef0);
     }
     if (seed != null) {
       estimator.setSeed(seed);

@@ -1,7 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.CapturedVariance;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.persistence.SafeOutput;
@@ -49,7 +48,7 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   /** An earlier {@code --summary-out} of evaluate. */
   static final SafeOutput.Kind EARLIER_SUMMARY =
-      FitSummary.jsonSummary("evaluate", JSON_KEYS, List.of(MODELS_KEY));
+      JsonSummaries.earlier("evaluate", JSON_KEYS, List.of(MODELS_KEY));
 
   @Spec CommandSpec spec;
 
@@ -91,8 +90,7 @@ public final class EvaluateCommand implements Callable<Integer> {
               + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
   Path summaryOut;
 
-  @Option(names = "--overwrite", description = "Replace a summary written by an earlier evaluate.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -103,9 +101,8 @@ public final class EvaluateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       var conf = spark.session().sparkContext().hadoopConfiguration();
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.addAll(models);
-      OutputTargets targets = new OutputTargets(conf, overwrite, reads);
+      List<String> reads = input.reads(models.toArray(new String[0]));
+      OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
               ? null
@@ -192,7 +189,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (several) {
           json.put(MODELS_KEY, dirs);
         }
-        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+        JsonSummaries.write(summaryOutput, json);
         SparkKpcaCli.progress(out, "wrote the result to %s", summaryOutput.target());
       }
     }

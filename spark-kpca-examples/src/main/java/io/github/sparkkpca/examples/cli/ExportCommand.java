@@ -41,8 +41,7 @@ public final class ExportCommand implements Callable<Integer> {
               + "only when it holds an earlier export.")
   String outDir;
 
-  @Option(names = "--overwrite", description = "Replace an earlier export.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -52,9 +51,7 @@ public final class ExportCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       TransformCommand.requireSavedModel(spark, model);
-      OutputTargets targets =
-          new OutputTargets(
-              spark.session().sparkContext().hadoopConfiguration(), overwrite, List.of(model));
+      OutputTargets targets = output.targets(spark, List.of(model));
       SafeOutput bundle = targets.add("--out", outDir, SafeOutput.MARKED_DIRECTORY);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       bundle.write(

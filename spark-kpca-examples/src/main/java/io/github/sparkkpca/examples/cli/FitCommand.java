@@ -1,22 +1,18 @@
 package io.github.sparkkpca.examples.cli;
 
-import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.LandmarkFile;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.linalg.Vector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -41,27 +37,7 @@ public final class FitCommand implements Callable<Integer> {
 
   @Mixin EstimatorOptions estimatorOptions;
 
-  @Option(
-      names = "--model-out",
-      required = true,
-      paramLabel = "DIR",
-      description =
-          "Directory to save the model to. An existing DIR is replaced only with --overwrite, and "
-              + "only when it holds a model saved by spark-kpca.")
-  String modelOut;
-
-  @Option(
-      names = "--summary-out",
-      paramLabel = "FILE.json",
-      description = "Also write the summary as JSON.")
-  Path summaryOut;
-
-  @Option(
-      names = "--overwrite",
-      description =
-          "Replace the outputs of an earlier run: a model saved by spark-kpca, a summary written by "
-              + "fit, charts written by --plots. Nothing else is replaced, nor a path that is or holds the input.")
-  boolean overwrite;
+  @Mixin ModelOutputOptions output;
 
   @Mixin PlotOptions plotOptions;
 
@@ -77,20 +53,13 @@ public final class FitCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       // The outputs are checked before the first Spark job; see OutputTargets.
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      if (options.landmarksFrom != null) {
-        reads.add(options.landmarksFrom);
-      }
-      if (options.landmarksFile != null) {
-        reads.add(options.landmarksFile.toString());
-      }
       OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
-      targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
-      SafeOutput summaryOutput =
-          summaryOut == null
-              ? null
-              : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+          output.output.targets(
+              spark,
+              input.reads(
+                  options.landmarksFrom,
+                  options.landmarksFile == null ? null : options.landmarksFile.toString()));
+      SafeOutput summaryOutput = output.claim(targets, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
       if (options.landmarksFrom != null) {
         options.useLandmarksOf(spark, (NystromKernelPCA) estimator);
@@ -121,7 +90,7 @@ public final class FitCommand implements Callable<Integer> {
         SparkKpcaCli.progress(
             out,
             "fitting %s kernel PCA (k = %d, %s)...",
-            options.kernel,
+            options.kernel(),
             options.k,
             options.isRandomFeatures()
                 ? (options.featureScale != null
@@ -140,7 +109,7 @@ public final class FitCommand implements Callable<Integer> {
         if (options.confidence != null) {
           summary = summary.withBound((NystromKernelPCAModel) model, options.confidence);
         }
-        summary.saveWithModel(model, modelOut, overwrite, summaryOutput, out);
+        summary.saveWithModel(model, output.modelOut, output.overwrite(), summaryOutput, out);
         plotOptions.write(
             out,
             model,
@@ -149,7 +118,7 @@ public final class FitCommand implements Callable<Integer> {
             String.format(
                 java.util.Locale.ROOT,
                 "%s kernel PCA, %s, of %s",
-                options.kernel,
+                options.kernel(),
                 model.hasLandmarks()
                     ? "m = " + model.numSupportPoints()
                     : "D = " + model.rank() + " random features",

@@ -1,26 +1,20 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.sparkkpca.evaluation.ModelSummary;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.persistence.SafeOutput;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 
 /**
  * What a fit produced, as the {@code --summary-out} JSON document and as the table printed to the
- * console.
+ * console: the library's {@link ModelSummary} of the model, the fit's wall time and, with fit
+ * {@code --confidence}, Theorem 4's bound.
  *
  * <p>JSON keys, in this order: {@code n}, {@code d}, {@code m}, {@code rank}, {@code k}, {@code
  * gamma} (null when the kernel has none: linear, cosine), {@code centered}, {@code eigenvalues}
@@ -37,48 +31,14 @@ import org.apache.hadoop.fs.FileSystem;
  * docs/gram-route.md) and {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound,
  * or the a-posteriori check with its estimates).
  *
- * @param n training rows
- * @param d input dimension
- * @param m landmarks (random features D for a random feature model)
- * @param rank numerical rank of the landmark kernel matrix (D for a random feature model)
- * @param k components
- * @param kernel kernel name
- * @param gamma γ used (NaN when the kernel has none)
- * @param centered whether the fit was centred in feature space
- * @param explainedVariance Σ_1..Σ_k
- * @param explainedVarianceRatio Σ_i / total variance
- * @param totalVariance total feature-space variance
- * @param reconstructionError total variance minus the captured variance, for 1..k components
+ * @param model the model's summary
  * @param fitSeconds wall time of the fit
  * @param confidence the confidence level of {@code reconstructionErrorBound} (NaN when there is
  *     none)
  * @param reconstructionErrorBound Theorem 4's bound on R_n(Ṽ_d) − R_n(V̂_d) for d = 1..k, or null
- * @param landmarkResidualCurve the relative mean probe residual after each landmark (residual
- *     growth), or null
- * @param statisticsRoute the statistics route of a Nyström fit (whitened or gram), or null
- * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
- * @param statisticsRouteCheck why the route was taken (null when unknown)
  */
 public record FitSummary(
-    long n,
-    int d,
-    int m,
-    int rank,
-    int k,
-    String kernel,
-    double gamma,
-    boolean centered,
-    double[] explainedVariance,
-    double[] explainedVarianceRatio,
-    double totalVariance,
-    double[] reconstructionError,
-    double fitSeconds,
-    double confidence,
-    double[] reconstructionErrorBound,
-    double[] landmarkResidualCurve,
-    String statisticsRoute,
-    double landmarkConditionEstimate,
-    String statisticsRouteCheck) {
+    ModelSummary model, double fitSeconds, double confidence, double[] reconstructionErrorBound) {
 
   /** The keys of the JSON document, in their order. */
   static final List<String> JSON_KEYS =
@@ -107,83 +67,13 @@ public record FitSummary(
           "landmarkConditionEstimate",
           "statisticsRouteCheck");
 
-  /** Files larger than this are not summaries (k numbers in three arrays). */
-  private static final long MAX_SUMMARY_BYTES = 1 << 24;
-
   /**
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object
    * with exactly {@link #JSON_KEYS}, in order, followed by some of {@link #OPTIONAL_KEYS}, in
    * order.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = jsonSummary("fit", JSON_KEYS, OPTIONAL_KEYS);
-
-  /**
-   * An earlier JSON summary of the command {@code command}, which {@code --overwrite} may replace:
-   * a file (of at most 16 MiB) holding a JSON object with exactly {@code keys}, in order.
-   */
-  static SafeOutput.Kind jsonSummary(String command, List<String> keys) {
-    return jsonSummary(command, keys, List.of());
-  }
-
-  /**
-   * As {@link #jsonSummary(String, List)}, the object's keys being {@code keys} followed by a
-   * subsequence of {@code optional}.
-   */
-  static SafeOutput.Kind jsonSummary(String command, List<String> keys, List<String> optional) {
-    return jsonSummary(command, keys, optional, List.of());
-  }
-
-  /**
-   * As {@link #jsonSummary(String, List, List)}, the object ending with exactly {@code trailing}
-   * after the optional keys (e.g. fit's summary with a command's own section appended).
-   */
-  static SafeOutput.Kind jsonSummary(
-      String command, List<String> keys, List<String> optional, List<String> trailing) {
-    return new SafeOutput.Kind() {
-      @Override
-      public String description() {
-        return "a summary written by spark-kpca " + command;
-      }
-
-      @Override
-      public String whyNotEarlier(FileSystem fs, org.apache.hadoop.fs.Path path)
-          throws IOException {
-        FileStatus status = fs.getFileStatus(path);
-        if (status.isDirectory()) {
-          return "is a directory";
-        }
-        String notOurs = "is not a summary written by spark-kpca " + command;
-        if (status.getLen() > MAX_SUMMARY_BYTES) {
-          return notOurs;
-        }
-        List<String> found = new ArrayList<>();
-        try (var in = fs.open(path)) {
-          new ObjectMapper().readTree(in).fieldNames().forEachRemaining(found::add);
-        } catch (IOException e) {
-          return notOurs;
-        }
-        int end = found.size() - trailing.size();
-        boolean ours =
-            end >= keys.size()
-                && found.subList(0, keys.size()).equals(keys)
-                && found.subList(end, found.size()).equals(trailing)
-                && isSubsequence(found.subList(keys.size(), end), optional);
-        return ours ? null : notOurs;
-      }
-    };
-  }
-
-  private static boolean isSubsequence(List<String> part, List<String> whole) {
-    int at = 0;
-    for (String key : part) {
-      int found = whole.subList(at, whole.size()).indexOf(key);
-      if (found < 0) {
-        return false;
-      }
-      at += found + 1;
-    }
-    return true;
-  }
+  static final SafeOutput.Kind EARLIER_SUMMARY =
+      JsonSummaries.earlier("fit", JSON_KEYS, OPTIONAL_KEYS);
 
   /**
    * Saves {@code model} to {@code modelOut} (its own writer swaps the new model in and replaces
@@ -204,7 +94,7 @@ public record FitSummary(
     }
     writer.save(modelOut);
     if (summaryOutput != null) {
-      summaryOutput.write(staging -> writeJson(OutputTargets.local(staging)));
+      JsonSummaries.write(summaryOutput, toJsonMap());
       SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
     }
     print(out);
@@ -212,28 +102,7 @@ public record FitSummary(
 
   /** The summary of a fitted model. */
   public static FitSummary of(AbstractKernelPCAModel<?> model, double fitSeconds) {
-    return new FitSummary(
-        model.numRows(),
-        model.numFeatures(),
-        model.hasLandmarks() ? model.numSupportPoints() : model.rank(),
-        model.rank(),
-        model.numComponents(),
-        model.getKernel(),
-        model.getGamma(),
-        model.getCentered(),
-        model.explainedVariance().toArray(),
-        model.explainedVarianceRatio().toArray(),
-        model.totalVariance(),
-        model.reconstructionError().toArray(),
-        fitSeconds,
-        Double.NaN,
-        null,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getLandmarkResidualCurve() : null,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteTaken() : null,
-        model instanceof NystromKernelPCAModel nystrom
-            ? nystrom.getLandmarkConditionEstimate()
-            : Double.NaN,
-        model instanceof NystromKernelPCAModel nystrom ? nystrom.getStatisticsRouteCheck() : null);
+    return new FitSummary(ModelSummary.of(model), fitSeconds, Double.NaN, null);
   }
 
   /**
@@ -244,77 +113,45 @@ public record FitSummary(
    * @throws IllegalArgumentException as {@code NystromConfidenceBound.compute}: centred model,
    *     unbounded kernel, k-means landmarks, k ≥ m
    */
-  public FitSummary withBound(NystromKernelPCAModel model, double confidence) {
-    double[] bound = NystromConfidenceBound.compute(model, confidence).reconstructionErrorBound();
-    return new FitSummary(
-        n,
-        d,
-        m,
-        rank,
-        k,
-        kernel,
-        gamma,
-        centered,
-        explainedVariance,
-        explainedVarianceRatio,
-        totalVariance,
-        reconstructionError,
-        fitSeconds,
-        confidence,
-        bound,
-        landmarkResidualCurve,
-        statisticsRoute,
-        landmarkConditionEstimate,
-        statisticsRouteCheck);
+  public FitSummary withBound(NystromKernelPCAModel nystrom, double confidence) {
+    double[] bound = NystromConfidenceBound.compute(nystrom, confidence).reconstructionErrorBound();
+    return new FitSummary(model, fitSeconds, confidence, bound);
   }
 
   /** The JSON document, keys in the documented order. */
   public Map<String, Object> toJsonMap() {
+    ModelSummary s = model;
     Map<String, Object> json = new LinkedHashMap<>();
-    json.put("n", n);
-    json.put("d", d);
-    json.put("m", m);
-    json.put("rank", rank);
-    json.put("k", k);
-    json.put("gamma", Double.isFinite(gamma) ? gamma : null);
-    json.put("centered", centered);
-    json.put("eigenvalues", explainedVariance);
-    json.put("explainedVariance", explainedVariance);
-    json.put("explainedVarianceRatio", explainedVarianceRatio);
-    json.put("totalVariance", totalVariance);
-    json.put("reconstructionError", reconstructionError);
+    json.put("n", s.n());
+    json.put("d", s.d());
+    json.put("m", s.m());
+    json.put("rank", s.rank());
+    json.put("k", s.k());
+    json.put("gamma", Double.isFinite(s.gamma()) ? s.gamma() : null);
+    json.put("centered", s.centered());
+    json.put("eigenvalues", s.explainedVariance());
+    json.put("explainedVariance", s.explainedVariance());
+    json.put("explainedVarianceRatio", s.explainedVarianceRatio());
+    json.put("totalVariance", s.totalVariance());
+    json.put("reconstructionError", s.reconstructionError());
     json.put("fitSeconds", fitSeconds);
     if (reconstructionErrorBound != null) {
       json.put("confidence", confidence);
       json.put("reconstructionErrorBound", reconstructionErrorBound);
     }
-    if (landmarkResidualCurve != null) {
-      json.put("landmarkResidualCurve", landmarkResidualCurve);
+    if (s.landmarkResidualCurve() != null) {
+      json.put("landmarkResidualCurve", s.landmarkResidualCurve());
     }
-    if (statisticsRoute != null) {
-      json.put("statisticsRoute", statisticsRoute);
+    if (s.statisticsRoute() != null) {
+      json.put("statisticsRoute", s.statisticsRoute());
       json.put(
           "landmarkConditionEstimate",
-          Double.isFinite(landmarkConditionEstimate) ? landmarkConditionEstimate : null);
-      if (statisticsRouteCheck != null) {
-        json.put("statisticsRouteCheck", statisticsRouteCheck);
+          Double.isFinite(s.landmarkConditionEstimate()) ? s.landmarkConditionEstimate() : null);
+      if (s.statisticsRouteCheck() != null) {
+        json.put("statisticsRouteCheck", s.statisticsRouteCheck());
       }
     }
     return json;
-  }
-
-  /** Writes the JSON document to a local file, creating its parent directories. */
-  public void writeJson(Path file) throws IOException {
-    writeJson(file, toJsonMap());
-  }
-
-  /** Writes a JSON document (indented) to a local file, creating its parent directories. */
-  static void writeJson(Path file, Map<String, Object> json) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
   }
 
   private static String formatted(double[] values) {
@@ -325,41 +162,34 @@ public record FitSummary(
     return text.toString();
   }
 
-  /** The sum of the explained variance ratios. */
-  public double cumulativeRatio() {
-    double sum = 0;
-    for (double r : explainedVarianceRatio) {
-      sum += r;
-    }
-    return sum;
-  }
-
   /** Prints the header line, one row per component and the cumulative ratio. */
   public void print(PrintWriter out) {
+    ModelSummary s = model;
+    int k = s.k();
     out.printf(
         Locale.ROOT,
         "n = %d, d = %d, m = %d, rank = %d, k = %d, kernel = %s, gamma = %s, %s%n",
-        n,
-        d,
-        m,
-        rank,
+        s.n(),
+        s.d(),
+        s.m(),
+        s.rank(),
         k,
-        kernel,
-        Double.isFinite(gamma) ? String.format(Locale.ROOT, "%.6g", gamma) : "-",
-        centered ? "centred" : "uncentred");
+        s.kernel(),
+        Double.isFinite(s.gamma()) ? String.format(Locale.ROOT, "%.6g", s.gamma()) : "-",
+        s.centered() ? "centred" : "uncentred");
     out.printf(
         Locale.ROOT,
         "fit: %.2f s, total variance %.6g%s%n",
         fitSeconds,
-        totalVariance,
-        statisticsRoute == null
+        s.totalVariance(),
+        s.statisticsRoute() == null
             ? ""
             : String.format(
                 Locale.ROOT,
                 ", statistics route %s (cond(K_mm) ~ %.3g%s)",
-                statisticsRoute,
-                landmarkConditionEstimate,
-                statisticsRouteCheck == null ? "" : "; " + statisticsRouteCheck));
+                s.statisticsRoute(),
+                s.landmarkConditionEstimate(),
+                s.statisticsRouteCheck() == null ? "" : "; " + s.statisticsRouteCheck()));
     out.printf(
         Locale.ROOT,
         "%9s  %12s  %9s  %10s  %14s%n",
@@ -370,18 +200,21 @@ public record FitSummary(
         "recon. error");
     double cumulative = 0;
     for (int i = 0; i < k; i++) {
-      cumulative += explainedVarianceRatio[i];
+      cumulative += s.explainedVarianceRatio()[i];
       out.printf(
           Locale.ROOT,
           "%9d  %12.6g  %9.4f  %10.4f  %14.6g%n",
           i + 1,
-          explainedVariance[i],
-          explainedVarianceRatio[i],
+          s.explainedVariance()[i],
+          s.explainedVarianceRatio()[i],
           cumulative,
-          reconstructionError[i]);
+          s.reconstructionError()[i]);
     }
     out.printf(
-        Locale.ROOT, "cumulative explained variance ratio (k = %d): %.4f%n", k, cumulativeRatio());
+        Locale.ROOT,
+        "cumulative explained variance ratio (k = %d): %.4f%n",
+        k,
+        s.cumulativeRatio());
     if (reconstructionErrorBound != null) {
       out.printf(
           Locale.ROOT,
@@ -391,12 +224,12 @@ public record FitSummary(
           k,
           formatted(reconstructionErrorBound));
     }
-    if (landmarkResidualCurve != null && landmarkResidualCurve.length > 0) {
+    if (s.landmarkResidualCurve() != null && s.landmarkResidualCurve().length > 0) {
       out.printf(
           Locale.ROOT,
           "landmarks by residual growth: m = %d, relative probe residual %.4g%n",
-          landmarkResidualCurve.length,
-          landmarkResidualCurve[landmarkResidualCurve.length - 1]);
+          s.landmarkResidualCurve().length,
+          s.landmarkResidualCurve()[s.landmarkResidualCurve().length - 1]);
     }
     out.flush();
   }

@@ -28,7 +28,6 @@ import picocli.CommandLine.Spec;
     name = "grow",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    resourceBundle = "io.github.sparkkpca.examples.cli.GrowCommand",
     description =
         "Add landmarks to a saved Nystrom model incrementally (rank-one updates of the landmark kernel "
             + "matrix's eigendecomposition), refit on the input rows and save the grown model with its drift.")
@@ -39,7 +38,7 @@ public final class GrowCommand implements Callable<Integer> {
    * optional keys that apply, then {@code incremental} (the drift).
    */
   static final SafeOutput.Kind EARLIER_SUMMARY =
-      FitSummary.jsonSummary(
+      JsonSummaries.earlier(
           "grow", FitSummary.JSON_KEYS, FitSummary.OPTIONAL_KEYS, List.of("incremental"));
 
   @Spec CommandSpec spec;
@@ -147,13 +146,13 @@ public final class GrowCommand implements Callable<Integer> {
                 new IncrementalEigen.Monitoring(tolerance, fullCheckEvery, recomputeEvery));
         double seconds = (System.nanoTime() - start) / 1e9;
         FitSummary summary = FitSummary.of(growth.model(), seconds);
-        summary.saveWithModel(growth.model(), output.modelOut, output.overwrite, null, out);
+        summary.saveWithModel(growth.model(), output.modelOut, output.overwrite(), null, out);
         Map<String, Object> drift = driftJson(growth.drift());
         printDrift(out, growth.drift());
         if (summaryOutput != null) {
           Map<String, Object> json = summary.toJsonMap();
           json.put("incremental", drift);
-          summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+          JsonSummaries.write(summaryOutput, json);
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
         }
       } finally {

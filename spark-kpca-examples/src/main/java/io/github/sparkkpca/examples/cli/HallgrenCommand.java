@@ -31,8 +31,7 @@ public final class HallgrenCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-  Path out;
+  @Mixin ReproductionOptions reproduction;
 
   @Option(
       names = "--experiments",
@@ -97,14 +96,14 @@ public final class HallgrenCommand implements Callable<Integer> {
           HallgrenReproduction.run(
               spark.session(),
               new HallgrenReproduction.Config(
-                  out,
+                  reproduction.out,
                   mnistDir == null ? MnistIdx.defaultDirectory() : mnistDir,
                   chosen,
                   n,
                   reps,
                   m),
               line -> SparkKpcaCli.progress(w, "%s", line));
-      SparkKpcaCli.progress(w, "wrote %d files to %s", files.size(), out);
+      SparkKpcaCli.progress(w, "wrote %d files to %s", files.size(), reproduction.out);
     }
     return 0;
   }

@@ -1,7 +1,10 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.InputFormat;
 import io.github.sparkkpca.examples.data.SourceOptions;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -60,6 +63,20 @@ public final class InputOptions {
           "Directory of the MNIST IDX files (default: $MNIST_DIR, else ~/.cache/spark-kpca/mnist; "
               + "bin/fetch-mnist downloads them).")
   String mnistDir;
+
+  /**
+   * The paths the command reads: the input's files, directories or globs, then the non-null {@code
+   * also} (a model, a landmark file). No output may replace them ({@link OutputTargets}).
+   */
+  List<String> reads(String... also) {
+    List<String> reads = new ArrayList<>(DataSources.inputPaths(toSourceOptions()));
+    for (String path : also) {
+      if (path != null) {
+        reads.add(path);
+      }
+    }
+    return reads;
+  }
 
   /** The options as a data-source request. */
   SourceOptions toSourceOptions() {

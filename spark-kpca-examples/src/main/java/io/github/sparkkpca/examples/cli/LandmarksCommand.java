@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.examples.data.MnistIdx;
-import io.github.sparkkpca.examples.reproduce.ImageData;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -31,8 +31,7 @@ public final class LandmarksCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-  Path out;
+  @Mixin ReproductionOptions reproduction;
 
   @Option(
       names = "--datasets",
@@ -122,19 +121,7 @@ public final class LandmarksCommand implements Callable<Integer> {
               + ", Debian's dataset-fashion-mnist).")
   Path fashionDir;
 
-  @Option(
-      names = "--exact-cache",
-      paramLabel = "DIR",
-      description =
-          "Cache exact spectra in DIR and reuse them (keyed by the images, gamma and centring).")
-  Path exactCache;
-
-  @Option(
-      names = "--partitions",
-      paramLabel = "P",
-      defaultValue = "0",
-      description = "Partitions of the cached data (0: Spark's default parallelism).")
-  int partitions;
+  @Mixin ReproductionOptions.ExactSpectra exactSpectra;
 
   @Option(
       names = "--replot",
@@ -147,9 +134,9 @@ public final class LandmarksCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (replot) {
-      List<Path> files = LandmarkComparison.replot(out);
+      List<Path> files = LandmarkComparison.replot(reproduction.out);
       SparkKpcaCli.progress(
-          spec.commandLine().getOut(), "redrew %d charts in %s", files.size(), out);
+          spec.commandLine().getOut(), "redrew %d charts in %s", files.size(), reproduction.out);
       return 0;
     }
     LandmarkComparison.Config config = config();
@@ -185,7 +172,7 @@ public final class LandmarksCommand implements Callable<Integer> {
           "Ky Fan check: %d checks, %d violations%n",
           r.kyFanChecks(),
           r.kyFanViolations());
-      w.printf(Locale.ROOT, "results in %s (%.1f s)%n", out, r.wallSeconds());
+      w.printf(Locale.ROOT, "results in %s (%.1f s)%n", reproduction.out, r.wallSeconds());
       w.flush();
     }
     return 0;
@@ -201,7 +188,7 @@ public final class LandmarksCommand implements Callable<Integer> {
         "--fashion-gamma must be finite and > 0, got " + fashionGamma);
     SparkKpcaCli.require(spec, kmeansIter >= 0, "--kmeans-iter must be >= 0, got " + kmeansIter);
     SparkKpcaCli.require(spec, limit >= 0, "--limit must be >= 0, got " + limit);
-    SparkKpcaCli.require(spec, partitions >= 0, "--partitions must be >= 0, got " + partitions);
+    exactSpectra.validate(spec);
     List<String> m = methods.stream().map(x -> x.trim().toLowerCase(Locale.ROOT)).toList();
     for (String x : m) {
       SparkKpcaCli.require(
@@ -233,9 +220,9 @@ public final class LandmarksCommand implements Callable<Integer> {
           kmeansIter,
           mnistDir != null ? mnistDir : MnistIdx.defaultDirectory(),
           fashionDir != null ? fashionDir : ImageData.defaultFashionDirectory(),
-          partitions,
-          exactCache,
-          out);
+          exactSpectra.partitions,
+          exactSpectra.exactCache,
+          reproduction.out);
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, e.getMessage());
     }

@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.cli;
 
 import static io.github.sparkkpca.examples.data.LoadedData.column;
 
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
 import io.github.sparkkpca.persistence.SafeOutput;
@@ -66,8 +65,7 @@ public final class PredictCommand implements Callable<Integer> {
               + "Default: ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
-  @Option(names = "--overwrite", description = "Replace the output of an earlier run.")
-  boolean overwrite;
+  @Mixin OverwriteOption overwrite;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -79,27 +77,16 @@ public final class PredictCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       TransformCommand.requireSavedModel(spark, model);
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.add(model);
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      OutputTargets targets = overwrite.targets(spark, input.reads(model));
       SafeOutput target = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       KernelPCARegressionModel regression = KernelPCARegressionModel.load(model);
       LoadedData data =
           SparkKpcaCli.loadAndCache(
               spark, input.toSourceOptions().withExpectedFeatures(regression.numFeatures()), out);
       try {
-        List<Column> keep = new ArrayList<>();
-        keep.add(column(data.featuresCol()));
-        if (data.labelCol() != null) {
-          keep.add(column(data.labelCol()));
-        }
-        data.orderCols().forEach(c -> keep.add(column(c)));
         regression.setFeaturesCol(data.featuresCol()).setPredictionCol(PREDICTION_COL);
         Dataset<Row> scored =
-            regression
-                .transform(data.data().select(keep.toArray(new Column[0])))
-                .orderBy(data.orderBy());
+            regression.transform(data.data().select(data.scoringColumns())).orderBy(data.orderBy());
         List<Column> columns = new ArrayList<>();
         columns.add(column(PREDICTION_COL));
         if (data.labelCol() != null) {

@@ -1,8 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.RdePlots;
 import io.github.sparkkpca.kernel.KernelType;
@@ -12,7 +9,6 @@ import io.github.sparkkpca.ml.RelevantDimensionEstimator;
 import io.github.sparkkpca.persistence.SafeOutput;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,20 +66,13 @@ public final class RdeCommand implements Callable<Integer> {
           "intercept",
           "fitSeconds");
 
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("rde", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = JsonSummaries.earlier("rde", JSON_KEYS);
 
   @Spec CommandSpec spec;
 
   @Mixin InputOptions input;
 
-  @Option(
-      names = "--kernel",
-      paramLabel = "NAME",
-      defaultValue = "rbf",
-      description =
-          "Kernel: rbf exp(-gamma ||x-y||^2) (the paper's exp(-||x-y||^2/w), gamma = 1/w), laplacian, "
-              + "polynomial, sigmoid; linear and cosine with --dimension only. Default: ${DEFAULT-VALUE}.")
-  String kernel;
+  @Mixin KernelOptions kernel;
 
   @Option(
       names = "--gamma-grid",
@@ -93,13 +82,6 @@ public final class RdeCommand implements Callable<Integer> {
           "The kernel scales gamma > 0 to choose from by the likelihood. Default: the paper's 20 widths w "
               + "log-spaced in [1e-2, 1e4], gamma = 1/w.")
   List<Double> gammaGrid;
-
-  @Option(
-      names = "--gamma",
-      paramLabel = "G",
-      description =
-          "One kernel scale gamma > 0 (with --dimension: the kernel of the kPCR; else a grid of one).")
-  Double gamma;
 
   @Option(
       names = "--dimension",
@@ -142,20 +124,6 @@ public final class RdeCommand implements Callable<Integer> {
   boolean intercept;
 
   @Option(
-      names = "--degree",
-      paramLabel = "P",
-      defaultValue = "3",
-      description = "Polynomial degree.")
-  int degree;
-
-  @Option(
-      names = "--coef0",
-      paramLabel = "C",
-      defaultValue = "1",
-      description = "Polynomial/sigmoid constant.")
-  double coef0;
-
-  @Option(
       names = "--seed",
       paramLabel = "S",
       defaultValue = "1",
@@ -185,10 +153,7 @@ public final class RdeCommand implements Callable<Integer> {
               + "width (spectrum of contributions with eigenvalues and errors; l(d) with its minimum) and widths.png.")
   Path plots;
 
-  @Option(
-      names = "--overwrite",
-      description = "Replace the outputs of an earlier rde (model, summary, charts).")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -199,11 +164,7 @@ public final class RdeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      OutputTargets targets =
-          new OutputTargets(
-              spark.session().sparkContext().hadoopConfiguration(),
-              overwrite,
-              new ArrayList<>(DataSources.inputPaths(input.toSourceOptions())));
+      OutputTargets targets = output.targets(spark, input.reads());
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
       SafeOutput summaryOutput =
           summaryOut == null
@@ -224,7 +185,7 @@ public final class RdeCommand implements Callable<Integer> {
                 ? "fitting kernel PCR with d = %d components (%s kernel, m = %d)..."
                 : "estimating the relevant dimension over %d kernel width(s) (%s kernel, m = %d)...",
             dimension != null ? dimension : gammas().length,
-            kernel,
+            kernel.name,
             landmarks);
         long start = System.nanoTime();
         // try_cast: a label that is not a number becomes null, which the fit reports with its
@@ -238,23 +199,13 @@ public final class RdeCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
         org.apache.spark.ml.util.MLWriter writer = model.write();
-        if (overwrite) {
+        if (output.overwrite) {
           writer.overwrite();
         }
         writer.save(modelOut);
         Map<String, Object> json = summary(model, seconds);
         if (summaryOutput != null) {
-          summaryOutput.write(
-              staging -> {
-                Path file = OutputTargets.local(staging);
-                Path parent = file.toAbsolutePath().getParent();
-                if (parent != null) {
-                  Files.createDirectories(parent);
-                }
-                new ObjectMapper()
-                    .enable(SerializationFeature.INDENT_OUTPUT)
-                    .writeValue(file.toFile(), json);
-              });
+          JsonSummaries.write(summaryOutput, json);
           SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
         }
         print(out, model);
@@ -277,38 +228,29 @@ public final class RdeCommand implements Callable<Integer> {
     if (gammaGrid != null) {
       return gammaGrid.stream().mapToDouble(Double::doubleValue).toArray();
     }
-    return gamma != null
-        ? new double[] {gamma}
+    return kernel.gamma != null
+        ? new double[] {kernel.gamma}
         : io.github.sparkkpca.ml.KernelPCARegressionParams.paperGammaGrid();
   }
 
   /** The estimator the options ask for; usage errors before Spark starts. */
   Predictor<?, ?, KernelPCARegressionModel> configuredEstimator() {
-    KernelType type;
-    try {
-      type = KernelType.parse(kernel);
-    } catch (IllegalArgumentException e) {
-      throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
-    }
+    KernelType type = kernel.type(spec);
     SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
     SparkKpcaCli.require(
         spec, maxDimension >= 0, "--max-dimension must be >= 0, got " + maxDimension);
-    SparkKpcaCli.require(
-        spec,
-        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
-        "--gamma must be finite and > 0, got " + gamma);
     SparkKpcaCli.require(
         spec,
         gammaGrid == null
             || gammaGrid.stream().allMatch(g -> g != null && g > 0 && Double.isFinite(g)),
         "--gamma-grid values must be finite and > 0, got " + gammaGrid);
     SparkKpcaCli.require(
-        spec, gammaGrid == null || gamma == null, "give --gamma or --gamma-grid, not both");
+        spec, gammaGrid == null || kernel.gamma == null, "give --gamma or --gamma-grid, not both");
     SparkKpcaCli.require(
         spec,
         List.of("auto", "real", "binary", "multiclass").contains(labelMode),
         "--label-mode must be auto, real, binary or multiclass, got '" + labelMode + "'");
-    SparkKpcaCli.require(spec, degree >= 1, "--degree must be >= 1, got " + degree);
+    kernel.validate(spec);
     if (dimension != null) {
       SparkKpcaCli.require(spec, dimension >= 1, "--dimension must be >= 1, got " + dimension);
       SparkKpcaCli.require(
@@ -323,16 +265,18 @@ public final class RdeCommand implements Callable<Integer> {
               .setMaxDimension(maxDimension)
               .setLabelMode(labelMode)
               .setFitIntercept(intercept)
-              .setDegree(degree)
-              .setCoef0(coef0)
+              .setDegree(kernel.degreeOrDefault())
+              .setCoef0(kernel.coef0OrDefault())
               .setSeed(seed);
-      if (gamma != null) {
-        regressor.setGamma(gamma);
+      if (kernel.gamma != null) {
+        regressor.setGamma(kernel.gamma);
       }
       return regressor;
     }
     SparkKpcaCli.require(
-        spec, type.usesGamma(), "--kernel " + kernel + " has no width to choose; give --dimension");
+        spec,
+        type.usesGamma(),
+        "--kernel " + kernel.name + " has no width to choose; give --dimension");
     return new RelevantDimensionEstimator()
         .setKernel(type.paramName())
         .setGammaGrid(gammas())
@@ -340,8 +284,8 @@ public final class RdeCommand implements Callable<Integer> {
         .setMaxDimension(maxDimension)
         .setLabelMode(labelMode)
         .setFitIntercept(intercept)
-        .setDegree(degree)
-        .setCoef0(coef0)
+        .setDegree(kernel.degreeOrDefault())
+        .setCoef0(kernel.coef0OrDefault())
         .setSeed(seed);
   }
 

@@ -32,8 +32,7 @@ public final class RdeReproductionCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-  Path out;
+  @Mixin ReproductionOptions reproduction;
 
   @Option(
       names = "--datasets",
@@ -58,8 +57,7 @@ public final class RdeReproductionCommand implements Callable<Integer> {
       description = "Largest d evaluated. Default: ${DEFAULT-VALUE}.")
   int maxDimension;
 
-  @Option(names = "--overwrite", description = "Write into an existing --out directory.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -70,8 +68,11 @@ public final class RdeReproductionCommand implements Callable<Integer> {
         spec, maxDimension >= 1, "--max-dimension must be >= 1, got " + maxDimension);
     SparkKpcaCli.require(
         spec,
-        overwrite || !Files.exists(out.resolve("table.md")),
-        "--out " + out + " holds a " + "table.md already; give --overwrite to replace it");
+        output.overwrite || !Files.exists(reproduction.out.resolve("table.md")),
+        "--out "
+            + reproduction.out
+            + " holds a "
+            + "table.md already; give --overwrite to replace it");
     List<BreimanData.Problem> problems = new ArrayList<>();
     for (String d : datasets) {
       BreimanData.Problem p = BreimanData.Problem.of(d);
@@ -87,7 +88,7 @@ public final class RdeReproductionCommand implements Callable<Integer> {
       Path table =
           RdeReproduction.run(
               spark.session(),
-              new RdeReproduction.Config(problems, resamples, maxDimension, out),
+              new RdeReproduction.Config(problems, resamples, maxDimension, reproduction.out),
               line -> SparkKpcaCli.progress(w, "%s", line));
       w.print(Files.readString(table));
       w.flush();

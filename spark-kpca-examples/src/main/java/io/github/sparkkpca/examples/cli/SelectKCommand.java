@@ -1,19 +1,16 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.evaluation.KSelection;
 import io.github.sparkkpca.evaluation.Mpress;
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
-import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,9 +20,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code spark-kpca select-k}: the leave-one-out MPRESS curve of uncentred kernel PCA for k = 1..K
- * and its argmin (Hallgren 2021, ch. 5; see {@link Mpress}). Exact, O(n⁴) on the driver, so limited
- * to {@code --max-rows} rows unless {@code --subsample-seed} asks for a seeded subsample of that
- * many.
+ * and its argmin (Hallgren 2021, ch. 5; see {@link Mpress}), computed by the library's {@link
+ * KSelection}. Exact, O(n⁴) on the driver, so limited to {@code --max-rows} rows unless {@code
+ * --subsample-seed} asks for a seeded subsample of that many.
  */
 @Command(
     name = "select-k",
@@ -52,36 +49,7 @@ public final class SelectKCommand implements Callable<Integer> {
       description = "Largest k of the curve (1 <= K < numerical rank of the kernel matrix).")
   int maxK;
 
-  @Option(
-      names = "--kernel",
-      paramLabel = "NAME",
-      defaultValue = "rbf",
-      description =
-          "Kernel: rbf (gaussian), laplacian, polynomial (poly), linear, cosine, sigmoid. "
-              + "Default: ${DEFAULT-VALUE}.")
-  String kernel;
-
-  @Option(
-      names = "--gamma",
-      paramLabel = "G",
-      description =
-          "Kernel scale gamma > 0. Default: rbf/laplacian the median heuristic over the rows used, "
-              + "polynomial/sigmoid 1/d.")
-  Double gamma;
-
-  @Option(
-      names = "--degree",
-      paramLabel = "P",
-      defaultValue = "3",
-      description = "Polynomial degree. Default: ${DEFAULT-VALUE}.")
-  int degree;
-
-  @Option(
-      names = "--coef0",
-      paramLabel = "C",
-      defaultValue = "1",
-      description = "Polynomial/sigmoid constant. Default: ${DEFAULT-VALUE}.")
-  double coef0;
+  @Mixin KernelOptions kernel;
 
   @Option(
       names = "--max-rows",
@@ -116,24 +84,18 @@ public final class SelectKCommand implements Callable<Integer> {
       description = "Also write the curve as JSON: mpress (k = 1..K), k, n, kernel, gamma.")
   Path summaryOut;
 
-  @Option(names = "--overwrite", description = "Replace a summary written by an earlier select-k.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
   /**
    * An earlier {@code --summary-out} of select-k: a JSON object with exactly {@link #JSON_KEYS}.
    */
-  static final SafeOutput.Kind EARLIER_SUMMARY = FitSummary.jsonSummary("select-k", JSON_KEYS);
+  static final SafeOutput.Kind EARLIER_SUMMARY = JsonSummaries.earlier("select-k", JSON_KEYS);
 
   @Override
   public Integer call() throws Exception {
-    KernelType type;
-    try {
-      type = KernelType.parse(kernel);
-    } catch (IllegalArgumentException e) {
-      throw SparkKpcaCli.usage(spec, "--kernel: " + e.getMessage());
-    }
+    KernelType type = kernel.validate(spec);
     Mpress.Method method;
     try {
       method = Mpress.Method.valueOf(looMethod.toUpperCase(Locale.ROOT));
@@ -145,33 +107,33 @@ public final class SelectKCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, maxRows >= 3, "--max-rows must be >= 3, got " + maxRows);
     SparkKpcaCli.require(
         spec, maxK <= maxRows - 1, "--max-k " + maxK + " must be < --max-rows " + maxRows);
-    SparkKpcaCli.require(
-        spec,
-        gamma == null || (gamma > 0 && Double.isFinite(gamma)),
-        "--gamma must be finite and > 0, got " + gamma);
-    SparkKpcaCli.require(spec, degree >= 1, "--degree must be >= 1, got " + degree);
-    SparkKpcaCli.require(spec, Double.isFinite(coef0), "--coef0 must be finite, got " + coef0);
+    KSelection selection =
+        new KSelection()
+            .setKernel(type.paramName())
+            .setDegree(kernel.degreeOrDefault())
+            .setCoef0(kernel.coef0OrDefault())
+            .setMaxK(maxK)
+            .setMaxRows(maxRows)
+            .setMethod(method);
+    if (kernel.gamma != null) {
+      selection.setGamma(kernel.gamma);
+    }
+    if (subsampleSeed != null) {
+      selection.setSubsampleSeed(subsampleSeed);
+    }
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      OutputTargets targets =
-          new OutputTargets(
-              spark.session().sparkContext().hadoopConfiguration(),
-              overwrite,
-              new ArrayList<>(DataSources.inputPaths(input.toSourceOptions())));
       SafeOutput summaryOutput =
           summaryOut == null
               ? null
-              : targets.addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
+              : output
+                  .targets(spark, input.reads())
+                  .addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       Mpress.Sample sample;
       try {
-        sample =
-            Mpress.sample(
-                data.data(),
-                data.featuresCol(),
-                maxRows,
-                subsampleSeed == null ? OptionalLong.empty() : OptionalLong.of(subsampleSeed));
+        sample = selection.sample(data.data(), data.featuresCol());
       } catch (IllegalArgumentException e) {
         throw SparkKpcaCli.usage(
             spec,
@@ -183,48 +145,44 @@ public final class SelectKCommand implements Callable<Integer> {
       } finally {
         data.unpersist();
       }
-      double g =
-          gamma != null
-              ? gamma
-              : type.usesGamma()
-                  ? Kernel.medianHeuristicGamma(type, sample.points(), sample.n(), sample.d())
-                  : 1.0;
-      Kernel k = new Kernel(type, g, degree, coef0);
       SparkKpcaCli.progress(
-          out, "MPRESS of %s kernel PCA on n = %d rows, k = 1..%d...", kernel, sample.n(), maxK);
+          out,
+          "MPRESS of %s kernel PCA on n = %d rows, k = 1..%d...",
+          kernel.name,
+          sample.n(),
+          maxK);
       long start = System.nanoTime();
-      Mpress.Curve curve;
+      KSelection.Result result;
       try {
-        Mpress.Run run = Mpress.run(k, sample.points(), sample.n(), sample.d(), maxK, method);
-        curve = run.curve();
+        result = selection.select(sample);
         SparkKpcaCli.progress(
             out,
             "leave-one-out decompositions: %s%s",
-            run.method().name().toLowerCase(Locale.ROOT),
-            run.decremental() ? " (" + run.fallbackRows() + " rows decomposed afresh)" : "");
+            result.method().name().toLowerCase(Locale.ROOT),
+            result.decremental() ? " (" + result.fallbackRows() + " rows decomposed afresh)" : "");
       } catch (IllegalArgumentException e) {
         throw SparkKpcaCli.usage(spec, "--max-k: " + e.getMessage());
       }
       SparkKpcaCli.progress(out, "done in %.2f s", (System.nanoTime() - start) / 1e9);
       out.printf(Locale.ROOT, "%5s %14s%n", "k", "MPRESS");
-      for (int i = 0; i < curve.mpress().length; i++) {
+      for (int i = 0; i < result.mpress().length; i++) {
         out.printf(
             Locale.ROOT,
             "%5d %14.8g%s%n",
             i + 1,
-            curve.mpress()[i],
-            i + 1 == curve.k() ? "  <- selected" : "");
+            result.mpress()[i],
+            i + 1 == result.k() ? "  <- selected" : "");
       }
-      out.printf(Locale.ROOT, "selected k = %d%n", curve.k());
+      out.printf(Locale.ROOT, "selected k = %d%n", result.k());
       out.flush();
       if (summaryOutput != null) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("mpress", curve.mpress());
-        json.put("k", curve.k());
-        json.put("n", curve.n());
+        json.put("mpress", result.mpress());
+        json.put("k", result.k());
+        json.put("n", result.n());
         json.put("kernel", type.name().toLowerCase(Locale.ROOT));
-        json.put("gamma", type.usesGamma() ? g : null);
-        summaryOutput.write(staging -> FitSummary.writeJson(OutputTargets.local(staging), json));
+        json.put("gamma", type.usesGamma() ? result.kernel().gamma() : null);
+        JsonSummaries.write(summaryOutput, json);
         SparkKpcaCli.progress(out, "wrote the curve to %s", summaryOutput.target());
       }
     }

@@ -22,8 +22,10 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code spark-kpca} command line: {@code fit}, {@code transform}, {@code demo} and {@code
- * reproduce}.
+ * The {@code spark-kpca} command line. Its commands, and the classes that implement them, are
+ * listed in docs/design.md ("Command line"): {@code fit}, {@code transform}, {@code update}, {@code
+ * grow}, {@code export}, {@code stream}, {@code evaluate}, {@code select-k}, {@code rde}, {@code
+ * predict}, {@code demo}, {@code reproduce} (sterge, landmarks, hallgren, rde) and {@code bench}.
  *
  * <p>Runs under {@code spark-submit --class io.github.sparkkpca.examples.cli.SparkKpcaCli} or with
  * plain {@code java} through {@code bin/spark-kpca} (then on {@code local[*]}). {@link #run}
@@ -39,6 +41,7 @@ import picocli.CommandLine.Spec;
     name = "spark-kpca",
     mixinStandardHelpOptions = true,
     versionProvider = SparkKpcaCli.Version.class,
+    resourceBundle = "io.github.sparkkpca.examples.cli.SparkKpcaCli",
     description = "Distributed Nyström kernel PCA on Apache Spark.",
     subcommands = {
       FitCommand.class,
@@ -78,7 +81,12 @@ public final class SparkKpcaCli implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "a command is needed: fit, transform, demo or reproduce");
+        spec.commandLine(),
+        "a command is needed: "
+            + spec.subcommands().keySet().stream()
+                .filter(name -> !name.equals("help"))
+                .collect(Collectors.joining(", "))
+            + " (or help)");
   }
 
   public static void main(String[] args) {

@@ -33,8 +33,7 @@ public final class StergeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-  Path out;
+  @Mixin ReproductionOptions reproduction;
 
   @Option(
       names = "--digits",
@@ -91,19 +90,7 @@ public final class StergeCommand implements Callable<Integer> {
               + "bin/fetch-mnist downloads them).")
   Path mnistDir;
 
-  @Option(
-      names = "--exact-cache",
-      paramLabel = "DIR",
-      description =
-          "Cache exact spectra in DIR and reuse them (keyed by the images, gamma and centring).")
-  Path exactCache;
-
-  @Option(
-      names = "--partitions",
-      paramLabel = "P",
-      defaultValue = "0",
-      description = "Partitions of the cached data (0: Spark's default parallelism).")
-  int partitions;
+  @Mixin ReproductionOptions.ExactSpectra exactSpectra;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -131,7 +118,7 @@ public final class StergeCommand implements Callable<Integer> {
             t.meanSeconds(),
             t.sdSeconds());
       }
-      w.printf(Locale.ROOT, "results in %s (%.1f s)%n", out, r.wallSeconds());
+      w.printf(Locale.ROOT, "results in %s (%.1f s)%n", reproduction.out, r.wallSeconds());
       w.flush();
     }
     return 0;
@@ -142,7 +129,7 @@ public final class StergeCommand implements Callable<Integer> {
     SparkKpcaCli.require(
         spec, gamma > 0 && Double.isFinite(gamma), "--gamma must be finite and > 0, got " + gamma);
     SparkKpcaCli.require(spec, limit >= 0, "--limit must be >= 0, got " + limit);
-    SparkKpcaCli.require(spec, partitions >= 0, "--partitions must be >= 0, got " + partitions);
+    exactSpectra.validate(spec);
     for (int d : digits) {
       SparkKpcaCli.require(spec, d >= 0 && d <= 9, "--digits must be 0..9, got " + d);
     }
@@ -164,8 +151,8 @@ public final class StergeCommand implements Callable<Integer> {
         limit,
         s,
         mnistDir != null ? mnistDir : MnistIdx.defaultDirectory(),
-        partitions,
-        exactCache,
-        out);
+        exactSpectra.partitions,
+        exactSpectra.exactCache,
+        reproduction.out);
   }
 }

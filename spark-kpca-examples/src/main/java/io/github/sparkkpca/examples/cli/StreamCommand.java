@@ -10,7 +10,6 @@ import io.github.sparkkpca.persistence.SafeOutput;
 import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -140,8 +139,7 @@ public final class StreamCommand implements Callable<Integer> {
               + "in so far).")
   Path summaryOut;
 
-  @Option(names = "--overwrite", description = "Replace a summary written by an earlier run.")
-  boolean overwrite;
+  @Mixin OverwriteOption output;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -155,15 +153,8 @@ public final class StreamCommand implements Callable<Integer> {
     long start = System.nanoTime();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      if (estimatorOptions.landmarksFrom != null) {
-        reads.add(estimatorOptions.landmarksFrom);
-      }
-      if (warmStart != null) {
-        reads.add(warmStart);
-      }
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      List<String> reads = input.reads(estimatorOptions.landmarksFrom, warmStart);
+      OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
               ? null
@@ -230,7 +221,7 @@ public final class StreamCommand implements Callable<Integer> {
       AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(latest);
       FitSummary summary = FitSummary.of(model, (System.nanoTime() - start) / 1e9);
       if (summaryOutput != null) {
-        summaryOutput.write(staging -> summary.writeJson(OutputTargets.local(staging)));
+        JsonSummaries.write(summaryOutput, summary.toJsonMap());
         SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
       }
       SparkKpcaCli.progress(out, "newest model: %s", latest);

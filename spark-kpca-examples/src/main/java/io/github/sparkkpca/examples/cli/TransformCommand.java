@@ -1,8 +1,5 @@
 package io.github.sparkkpca.examples.cli;
 
-import static io.github.sparkkpca.examples.data.LoadedData.column;
-
-import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.kernel.KernelType;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
@@ -11,13 +8,10 @@ import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import picocli.CommandLine.Command;
@@ -71,12 +65,7 @@ public final class TransformCommand implements Callable<Integer> {
               + " file).")
   String output;
 
-  @Option(
-      names = "--overwrite",
-      description =
-          "Replace the outputs of an earlier run: scores and charts written by spark-kpca. Nothing "
-              + "else is replaced, nor a path that is or holds the input or the model.")
-  boolean overwrite;
+  @Mixin OverwriteOption overwrite;
 
   @Option(
       names = "--output-format",
@@ -142,10 +131,7 @@ public final class TransformCommand implements Callable<Integer> {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       requireSavedModel(spark, model);
       // The outputs are checked before the first Spark job; see OutputTargets.
-      List<String> reads = new ArrayList<>(DataSources.inputPaths(input.toSourceOptions()));
-      reads.add(model);
-      OutputTargets targets =
-          new OutputTargets(spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
+      OutputTargets targets = overwrite.targets(spark, input.reads(model));
       SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       plotOptions.prepare(targets);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
@@ -158,16 +144,10 @@ public final class TransformCommand implements Callable<Integer> {
       try {
         long rows = data.rows();
         // Only the columns needed, so the score columns cannot clash with input columns.
-        List<Column> keep = new ArrayList<>();
-        keep.add(column(data.featuresCol()));
-        if (data.labelCol() != null) {
-          keep.add(column(data.labelCol()));
-        }
-        data.orderCols().forEach(c -> keep.add(column(c)));
         kpca.setInputCol(data.featuresCol())
             .setOutputCol(SCORES_COL)
             .setResidualCol(residual ? RESIDUAL_COL : "");
-        Dataset<Row> scored = kpca.transform(data.data().select(keep.toArray(new Column[0])));
+        Dataset<Row> scored = kpca.transform(data.data().select(data.scoringColumns()));
         SparkKpcaCli.progress(
             out,
             "scoring %d rows (k = %d%s) and writing %s to %s...",

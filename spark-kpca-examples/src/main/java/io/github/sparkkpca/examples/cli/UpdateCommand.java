@@ -20,7 +20,6 @@ import picocli.CommandLine.Spec;
     name = "update",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    resourceBundle = "io.github.sparkkpca.examples.cli.UpdateCommand",
     description =
         "Absorb more rows into a saved model (exactly: as a fit on all rows with the same landmarks "
             + "would) and save the updated model.")
@@ -71,7 +70,7 @@ public final class UpdateCommand implements Callable<Integer> {
         AbstractKernelPCAModel<?> updated = kpca.update(data.data());
         double seconds = (System.nanoTime() - start) / 1e9;
         FitSummary.of(updated, seconds)
-            .saveWithModel(updated, output.modelOut, output.overwrite, summaryOutput, out);
+            .saveWithModel(updated, output.modelOut, output.overwrite(), summaryOutput, out);
       } finally {
         data.unpersist();
       }

@@ -105,6 +105,20 @@ public final class LoadedData {
     return col("`" + name.replace("`", "``") + "`");
   }
 
+  /**
+   * The columns a scoring command keeps: the features, the label when there is one, and the order
+   * columns (only these, so the output columns cannot clash with other input columns).
+   */
+  public Column[] scoringColumns() {
+    java.util.List<Column> keep = new java.util.ArrayList<>();
+    keep.add(column(featuresCol));
+    if (labelCol != null) {
+      keep.add(column(labelCol));
+    }
+    orderCols.forEach(c -> keep.add(column(c)));
+    return keep.toArray(new Column[0]);
+  }
+
   /** The order columns as sort expressions. */
   public Column[] orderBy() {
     return orderCols.stream().map(c -> column(c).asc()).toArray(Column[]::new);

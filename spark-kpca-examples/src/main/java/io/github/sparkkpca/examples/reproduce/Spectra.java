@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.reproduce;
 
+import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.ml.KernelPCA;
 import io.github.sparkkpca.ml.KernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.reproduce;
 
+import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.plots.Charts;
 import io.github.sparkkpca.linalg.Blas;

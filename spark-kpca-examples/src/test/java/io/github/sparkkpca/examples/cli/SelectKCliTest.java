@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.evaluation.KSelection;
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.kernel.Kernel;
 import java.io.IOException;
@@ -97,6 +98,40 @@ class SelectKCliTest {
             summary.toString());
     assertEquals(2, again.code(), again::toString);
     assertTrue(again.err().contains("--summary-out"), again.err());
+  }
+
+  /** What select-k prints and writes is the library's {@link KSelection} on the same rows. */
+  @Test
+  void printsTheCurveOfTheLibrarysKSelection() throws IOException {
+    Path summary = dir.resolve("select-k-median.json");
+    TestSpark.Result run =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            csv.toString(),
+            "--max-k",
+            "5",
+            "--loo-method",
+            "rank_one",
+            "--summary-out",
+            summary.toString());
+    assertEquals(0, run.code(), run::toString);
+    KSelection.Result expected =
+        new KSelection()
+            .setMaxK(5)
+            .setMethod(Mpress.Method.RANK_ONE)
+            .select(new Mpress.Sample(points, N, 3));
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    assertEquals(expected.kernel().gamma(), json.get("gamma").asDouble(), 1e-12);
+    for (int k = 1; k <= 5; k++) {
+      double value = expected.mpress()[k - 1];
+      assertEquals(value, json.get("mpress").get(k - 1).asDouble(), 1e-9 * expected.mpress()[0]);
+      // The printed table: k and MPRESS(k) to 8 significant digits.
+      assertTrue(run.out().contains(String.format(Locale.ROOT, "%5d %14.8g", k, value)), run.out());
+    }
+    assertEquals(expected.k(), json.get("k").asInt());
+    assertTrue(run.out().contains("selected k = " + expected.k()), run.out());
+    assertTrue(run.out().contains("leave-one-out decompositions: rank_one"), run.out());
   }
 
   @Test

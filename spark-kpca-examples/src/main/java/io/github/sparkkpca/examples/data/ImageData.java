@@ -1,6 +1,5 @@
-package io.github.sparkkpca.examples.reproduce;
+package io.github.sparkkpca.examples.data;
 
-import io.github.sparkkpca.examples.data.MnistIdx;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -176,7 +175,7 @@ public final class ImageData {
     return new ImageData(spec, idx, rows, frame);
   }
 
-  static int[] select(MnistIdx idx, Spec spec) {
+  public static int[] select(MnistIdx idx, Spec spec) {
     int[] rows;
     if (spec.label() != null) {
       rows =

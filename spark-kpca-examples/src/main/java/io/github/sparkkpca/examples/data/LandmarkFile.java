@@ -1,6 +1,5 @@
-package io.github.sparkkpca.examples.cli;
+package io.github.sparkkpca.examples.data;
 
-import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.execution.InputVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,7 +20,7 @@ import org.apache.spark.sql.Row;
  * every problem fails with one line naming the file, the 1-based line and column, and the vectors
  * pass the same check as data rows ({@link InputVectors}).
  */
-final class LandmarkFile {
+public final class LandmarkFile {
 
   /** Files larger than this are refused: landmarks are read and held on the driver. */
   static final long MAX_BYTES = 1L << 30;
@@ -29,7 +28,7 @@ final class LandmarkFile {
   private LandmarkFile() {}
 
   /** The landmarks of {@code file}, in file order. */
-  static Vector[] read(Path file) {
+  public static Vector[] read(Path file) {
     String name = "--landmarks-file " + file;
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException(name + ": no such file");
@@ -104,7 +103,8 @@ final class LandmarkFile {
   }
 
   /** Refuses landmarks whose size differs from the input vectors', naming the file. */
-  static void requireDimension(Path file, Vector[] landmarks, Dataset<Row> data, String column) {
+  public static void requireDimension(
+      Path file, Vector[] landmarks, Dataset<Row> data, String column) {
     int size = AttributeGroup.fromStructField(data.schema().apply(column)).size();
     if (size < 0) {
       List<Row> first = data.select(LoadedData.column(column)).limit(1).collectAsList();
