@@ -83,7 +83,7 @@ CONVERTERS: Dict[str, Tuple[str, str]] = {
     "Param": ("TypeConverters.toString", "str"),
 }
 
-# Params PySpark's shared mixins define (checked against the JVM by the tests like the others).
+# Spark's Predictor Params, which the regression stages have.
 SPARK_SHARED = {"featuresCol", "labelCol", "predictionCol"}
 
 
@@ -201,7 +201,10 @@ def generate() -> str:
         inherited = set()
         for base in bases:
             inherited |= set(mixin_params.get(base, []))
-        names = [n for n in names if n not in inherited and n not in SPARK_SHARED]
+        if "_PredictorParams" in bases:
+            # Spark's own Params, redefined with the JVM's doc text (PySpark's differs by a full stop).
+            names = sorted(set(names) | SPARK_SHARED)
+        names = [n for n in names if n not in inherited]
         mixin_params[mixin] = sorted(set(names) | inherited)
         w("")
         w(f"class {mixin}({', '.join(bases)}):")
@@ -231,7 +234,6 @@ def generate() -> str:
     for mixin in kinds.values():
         for name, (_, py_type) in mixin.items():
             type_of[name] = py_type
-    type_of.update({n: "str" for n in SPARK_SHARED})
     for stage_name, mixin, estimator in STAGES:
         stage = java_stage(spark, stage_name)
         names = sorted(p.name() for p in stage.params())

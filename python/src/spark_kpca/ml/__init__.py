@@ -43,6 +43,7 @@ __all__ = [
     "ConfidenceBound",
     "CapturedVarianceResult",
     "WidthDiagnostics",
+    "LabelCoding",
 ]
 
 
@@ -464,6 +465,13 @@ class KernelPCAModel(
 # Kernel PCA regression
 
 
+class LabelCoding(NamedTuple):
+    """How a regression model coded its labels (Java's ``LabelCoding``)."""
+
+    mode: str
+    classes: List[float]
+
+
 class WidthDiagnostics(NamedTuple):
     """What the regression fit found at one kernel width, for d = 1..q (Java's ``WidthDiagnostics``)."""
 
@@ -537,14 +545,15 @@ class KernelPCARegressionModel(
         return str(self._call_java("landmarkSelection"))
 
     @property
-    def labelMode(self) -> str:
-        """How the labels were coded: real, binary (±1) or multiclass (one-vs-rest)."""
-        return str(self._java_obj.labelCoding().mode())
-
-    @property
-    def classes(self) -> List[float]:
-        """The class labels of a multiclass model, in output order (empty otherwise)."""
-        return [float(v) for v in self._java_obj.labelCoding().classes()]
+    def labelCoding(self) -> "LabelCoding":
+        """How the labels were coded: ``mode`` real, binary (±1) or multiclass (one-vs-rest), and for
+        multiclass the class labels in output order."""
+        with jvm_errors():
+            coding = self._java_obj.labelCoding()
+            classes = coding.classes()
+            return LabelCoding(
+                str(coding.mode()), [] if classes is None else [float(v) for v in classes]
+            )
 
     @property
     def chosenWidth(self) -> int:

@@ -332,6 +332,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
         Params._dummy(), 'dimension',
         'd, the number of leading kernel principal components the regression uses (>= 1); required by KernelPCARegressor, chosen by RelevantDimensionEstimator',
         typeConverter=TypeConverters.toInt)
+    featuresCol: Param = Param(
+        Params._dummy(), 'featuresCol',
+        'features column name',
+        typeConverter=TypeConverters.toString)
     fitIntercept: Param = Param(
         Params._dummy(), 'fitIntercept',
         "false (default, as Braun et al.): uncentred kernel PCA and no intercept; true: centred kernel PCA with the label mean as intercept (Hallgren's kernel PCR)",
@@ -340,6 +344,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
         Params._dummy(), 'gammaGrid',
         'the kernel scales gamma (> 0 each) among which RelevantDimensionEstimator chooses by the likelihood; default the 20 widths w log-spaced in [1e-2, 1e4] of Braun et al., gamma = 1/w',
         typeConverter=TypeConverters.toListFloat)
+    labelCol: Param = Param(
+        Params._dummy(), 'labelCol',
+        'label column name',
+        typeConverter=TypeConverters.toString)
     labelMode: Param = Param(
         Params._dummy(), 'labelMode',
         "auto: binary when every label is -1 or +1, else real; real: regression on the label; binary: -1/+1 labels, the prediction's sign is the class; multiclass: one-vs-rest -1/+1 columns, the prediction is the class with the largest output",
@@ -352,6 +360,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
         Params._dummy(), 'numLandmarks',
         'm, the number of landmarks sampled uniformly from the rows (<= n); m = n is the exact kernel method',
         typeConverter=TypeConverters.toInt)
+    predictionCol: Param = Param(
+        Params._dummy(), 'predictionCol',
+        'prediction column name',
+        typeConverter=TypeConverters.toString)
     rcond: Param = Param(
         Params._dummy(), 'rcond',
         "relative eigenvalue cut-off of K_mm (as NystromKernelPCA's)",
@@ -365,6 +377,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
         """The value of :py:attr:`dimension` (or its default)."""
         return self.getOrDefault(self.dimension)
 
+    def getFeaturesCol(self) -> str:
+        """The value of :py:attr:`featuresCol` (or its default)."""
+        return self.getOrDefault(self.featuresCol)
+
     def getFitIntercept(self) -> bool:
         """The value of :py:attr:`fitIntercept` (or its default)."""
         return self.getOrDefault(self.fitIntercept)
@@ -372,6 +388,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
     def getGammaGrid(self) -> List[float]:
         """The value of :py:attr:`gammaGrid` (or its default)."""
         return self.getOrDefault(self.gammaGrid)
+
+    def getLabelCol(self) -> str:
+        """The value of :py:attr:`labelCol` (or its default)."""
+        return self.getOrDefault(self.labelCol)
 
     def getLabelMode(self) -> str:
         """The value of :py:attr:`labelMode` (or its default)."""
@@ -384,6 +404,10 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
     def getNumLandmarks(self) -> int:
         """The value of :py:attr:`numLandmarks` (or its default)."""
         return self.getOrDefault(self.numLandmarks)
+
+    def getPredictionCol(self) -> str:
+        """The value of :py:attr:`predictionCol` (or its default)."""
+        return self.getOrDefault(self.predictionCol)
 
     def getRcond(self) -> float:
         """The value of :py:attr:`rcond` (or its default)."""
