@@ -10,9 +10,9 @@ What Spark's attribute allowlist hides (eigenvalues, explained variance, landmar
 export bundle that ``write().option("export", "true")`` saves beside the model, with ``spark.read``; the
 scores are recomputed from that bundle with numpy and must equal the server's ``transform``.
 
-The Python classes are minimal wrappers written here, in PySpark's own pattern (a Java class name,
-Params, _create_model), plus the one thing a third-party package must add for Connect: a reader that
-sends the Java class name (_ConnectReader).
+The Python classes are those of the spark_kpca package (python/src): PySpark's Java wrappers, whose fit,
+transform, evaluate and write PySpark routes through Connect, plus spark_kpca.ml._connect's reader, which
+sends the Java class name (PySpark's own remote reader cannot name a third-party class).
 """
 
 import json
@@ -20,95 +20,10 @@ import os
 
 import numpy as np
 import pytest
-from pyspark.ml.evaluation import JavaEvaluator
 from pyspark.ml.linalg import Vectors
-from pyspark.ml.param import Param, Params, TypeConverters
-from pyspark.ml.util import JavaMLReadable, JavaMLWritable, MLReader
-from pyspark.ml.wrapper import JavaEstimator, JavaModel
 from pyspark.sql import SparkSession
 
-
-class _ConnectReader(MLReader):
-    """Loads a saved stage over Connect under its Java class name.
-
-    PySpark's own remote reader derives the Java class from the Python module by replacing "pyspark"
-    with "org.apache.spark" (pyspark/ml/connect/readwrite.py), which cannot name a third-party class.
-    """
-
-    def __init__(self, clazz):
-        super().__init__()
-        self._clazz = clazz
-
-    def load(self, path):
-        import pyspark.sql.connect.proto as pb2
-        from pyspark.ml.connect.serialize import deserialize, deserialize_param
-        from pyspark.ml.util import RemoteModelRef
-        from pyspark.sql.connect.session import SparkSession as ConnectSession
-
-        session = ConnectSession.getActiveSession()
-        is_model = issubclass(self._clazz, JavaModel)
-        if is_model:
-            kind = pb2.MlOperator.OPERATOR_TYPE_MODEL
-        elif issubclass(self._clazz, JavaEvaluator):
-            kind = pb2.MlOperator.OPERATOR_TYPE_EVALUATOR
-        else:
-            kind = pb2.MlOperator.OPERATOR_TYPE_ESTIMATOR
-        command = pb2.Command()
-        command.ml_command.read.CopyFrom(
-            pb2.MlCommand.Read(
-                operator=pb2.MlOperator(name=self._clazz._java_class, type=kind), path=path
-            )
-        )
-        (_, properties, _) = session.client.execute_command(command)
-        result = deserialize(properties)
-        instance = self._clazz(RemoteModelRef(result.obj_ref.id)) if is_model else self._clazz()
-        instance._resetUid(result.uid)
-        params = {k: deserialize_param(v) for k, v in result.params.params.items()}
-        instance._set(**{k: v for k, v in params.items() if instance.hasParam(k)})
-        return instance
-
-
-class _Readable(JavaMLReadable):
-    @classmethod
-    def read(cls):
-        return _ConnectReader(cls)
-
-
-class _KernelPCAParams(Params):
-    inputCol = Param(Params._dummy(), "inputCol", "input column", TypeConverters.toString)
-    outputCol = Param(Params._dummy(), "outputCol", "output column", TypeConverters.toString)
-    residualCol = Param(Params._dummy(), "residualCol", "residual column", TypeConverters.toString)
-    k = Param(Params._dummy(), "k", "number of components", TypeConverters.toInt)
-    kernel = Param(Params._dummy(), "kernel", "kernel", TypeConverters.toString)
-    gamma = Param(Params._dummy(), "gamma", "kernel width", TypeConverters.toFloat)
-    numLandmarks = Param(Params._dummy(), "numLandmarks", "landmarks", TypeConverters.toInt)
-    seed = Param(Params._dummy(), "seed", "seed", TypeConverters.toInt)
-
-
-class NystromKernelPCAModel(JavaModel, _KernelPCAParams, _Readable, JavaMLWritable):
-    _java_class = "io.github.sparkkpca.ml.NystromKernelPCAModel"
-
-
-class NystromKernelPCA(JavaEstimator, _KernelPCAParams, _Readable, JavaMLWritable):
-    _java_class = "io.github.sparkkpca.ml.NystromKernelPCA"
-
-    def __init__(self, **kwargs):
-        super().__init__()
-        self._java_obj = self._new_java_obj(self._java_class, self.uid)
-        self._set(**kwargs)
-
-    def _create_model(self, java_model):
-        return NystromKernelPCAModel(java_model)
-
-
-class ReconstructionErrorEvaluator(JavaEvaluator, _Readable, JavaMLWritable):
-    _java_class = "io.github.sparkkpca.ml.ReconstructionErrorEvaluator"
-    residualCol = Param(Params._dummy(), "residualCol", "residual column", TypeConverters.toString)
-
-    def __init__(self, **kwargs):
-        super().__init__()
-        self._java_obj = self._new_java_obj(self._java_class, self.uid)
-        self._set(**kwargs)
+from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, ReconstructionErrorEvaluator
 
 
 @pytest.fixture(scope="module")
@@ -214,15 +129,14 @@ def test_model_attributes_outside_sparks_allowlist_are_refused(spark):
     with pytest.raises(Exception) as refused:
         model._call_java("eigenvalues")
     assert "eigenvalues" in str(refused.value)
-    # toString is on the allowlist (every Identifiable), so repr works and names the fitted sizes.
-    assert "k=2, m=10" in repr(model)
+    # toString is on the allowlist (every Identifiable) and names the fitted sizes.
+    assert "k=2, m=10" in model._call_java("toString")
 
 
 def test_an_unregistered_class_name_is_refused_by_the_server(spark):
-    class Unknown(NystromKernelPCA):
-        _java_class = "io.github.sparkkpca.ml.NoSuchStage"
-
     _, df = _data(spark, 30, 3)
+    estimator = NystromKernelPCA(k=2, numLandmarks=5)
+    estimator._java_obj = "io.github.sparkkpca.ml.NoSuchStage"
     with pytest.raises(Exception) as refused:
-        Unknown(k=2).fit(df)
+        estimator.fit(df)
     assert "io.github.sparkkpca.ml.NoSuchStage" in str(refused.value)
