@@ -54,7 +54,7 @@ class _KpcaParams(JavaParams):
     def _set(self, **kwargs: Any) -> Any:
         result = super()._set(**kwargs)
         java_obj = getattr(self, "_java_obj", None)
-        if java_obj is not None and not isinstance(java_obj, str):
+        if java_obj is not None and not isinstance(java_obj, str) and not is_remote():
             for name in kwargs:
                 if kwargs[name] is None:
                     continue
