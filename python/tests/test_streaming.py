@@ -1,30 +1,20 @@
 """The streaming sink from Python: a directory stream with availableNow, versions loaded as our model class."""
 
-import json
-
 import numpy as np
 import pytest
-from pyspark.ml.functions import array_to_vector
-from pyspark.sql import functions as F
+from pyspark.ml.linalg import Vectors
 
 from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, StreamingKernelPCA
 
 
 def test_stream_of_two_files_equals_a_batch_fit_with_the_same_landmarks(spark, tmp_path):
     rng = np.random.default_rng(21)
-    source = tmp_path / "in"
-    source.mkdir()
-    for i in range(2):
-        with open(source / f"part-{i}.json", "w") as out:
-            for row in rng.normal(size=(60, 3)):
-                out.write(json.dumps({"x": row.tolist()}) + "\n")
-    schema = "x array<double>"
-    stream = (
-        spark.readStream.schema(schema)
-        .option("maxFilesPerTrigger", 1)
-        .json(str(source))
-        .select(array_to_vector(F.col("x")).alias("features"))
-    )
+    source = str(tmp_path / "in")
+    for _ in range(2):
+        rows = [(Vectors.dense(r.tolist()),) for r in rng.normal(size=(60, 3))]
+        spark.createDataFrame(rows, ["features"]).coalesce(1).write.mode("append").parquet(source)
+    batch = spark.read.parquet(source)
+    stream = spark.readStream.schema(batch.schema).option("maxFilesPerTrigger", 1).parquet(source)
     kpca = NystromKernelPCA(k=2, numLandmarks=20, gamma=0.3, seed=4)
     sink = StreamingKernelPCA(estimator=kpca, modelDir=str(tmp_path / "models"), keepVersions=3)
     query = sink.start(stream, str(tmp_path / "checkpoint"), availableNow=True)
@@ -33,7 +23,6 @@ def test_stream_of_two_files_equals_a_batch_fit_with_the_same_landmarks(spark, t
     model = StreamingKernelPCA.loadLatest(str(tmp_path / "models"))
     assert isinstance(model, NystromKernelPCAModel)
     assert model.numRows == 120
-    batch = spark.read.schema(schema).json(str(source)).select(array_to_vector(F.col("x")).alias("features"))
     refit = NystromKernelPCA(k=2, gamma=0.3).setLandmarksFrom(model).fit(batch)
     np.testing.assert_allclose(model.eigenvalues.toArray()[:2], refit.eigenvalues.toArray()[:2], rtol=1e-9)
 
