@@ -36,7 +36,6 @@ class ConnectReader(MLReader):
         import pyspark.sql.connect.proto as pb2
         from pyspark.ml.connect.serialize import deserialize, deserialize_param
         from pyspark.ml.evaluation import JavaEvaluator
-        from pyspark.ml.util import RemoteModelRef
         from pyspark.ml.wrapper import JavaModel
         from pyspark.sql.connect.session import SparkSession
 
@@ -59,7 +58,16 @@ class ConnectReader(MLReader):
         )
         (_, properties, _) = session.client.execute_command(command)
         result = deserialize(properties)
-        instance = self._clazz(RemoteModelRef(result.obj_ref.id)) if is_model else self._clazz()
+        if is_model:
+            try:  # PySpark 4.1+: a reference counted handle of the server's model
+                from pyspark.ml.util import RemoteModelRef
+
+                instance = self._clazz(RemoteModelRef(result.obj_ref.id))
+            except ImportError:  # PySpark 4.0: the id, registered in the client's model cache
+                session.client.add_ml_cache(result.obj_ref.id)
+                instance = self._clazz(result.obj_ref.id)
+        else:
+            instance = self._clazz()
         instance._resetUid(result.uid)
         params = {k: deserialize_param(v) for k, v in result.params.params.items()}
         instance._set(**{k: v for k, v in params.items() if instance.hasParam(k)})
