@@ -16,6 +16,7 @@ import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.persistence.FittedModel;
 import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.ModelExport;
 import io.github.sparkkpca.persistence.ModelKind;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
@@ -70,9 +71,23 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return KernelPCAParams.super.getCentered();
   }
 
-  /** The fitted state. */
+  /**
+   * The fitted state.
+   *
+   * @throws IllegalStateException when the model has none: it was made by the no-argument or the
+   *     {@code (String uid)} constructor, which exist for Spark Connect's {@code ServiceLoader}
+   *     only; fit an estimator or load a saved model instead
+   */
   @Override
   public KernelPCASolution solution() {
+    if (solution == null) {
+      throw new IllegalStateException(
+          getClass().getSimpleName()
+              + " "
+              + uid
+              + " has no fitted state (it was made by a constructor without one); fit an estimator"
+              + " or load a saved model");
+    }
     return solution;
   }
 
@@ -83,7 +98,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    */
   @Override
   public Kernel fittedKernel() {
-    return solution.projector().kernel();
+    return solution().projector().kernel();
   }
 
   /** The fitted kernel's family. */
@@ -197,17 +212,17 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** k, the number of components. */
   public int numComponents() {
-    return solution.projector().numComponents();
+    return solution().projector().numComponents();
   }
 
   /** d, the input dimension. */
   public int numFeatures() {
-    return solution.projector().inputDim();
+    return solution().projector().inputDim();
   }
 
   /** n, the number of training rows. */
   public long numRows() {
-    return solution.numRows();
+    return solution().numRows();
   }
 
   /**
@@ -224,9 +239,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * #droppedRank()} for landmark models, D for random features).
    */
   public int rank() {
-    return solution.isUpdatable()
-        ? solution.featurePCA().map().outputDim()
-        : numSupportPoints() - solution.droppedRank();
+    return solution().isUpdatable()
+        ? solution().featurePCA().map().outputDim()
+        : numSupportPoints() - solution().droppedRank();
   }
 
   /**
@@ -235,7 +250,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * #numSupportPoints()} and pre-images are not available for it.
    */
   public boolean hasLandmarks() {
-    return solution.projector().hasLandmarks();
+    return solution().projector().hasLandmarks();
   }
 
   /**
@@ -246,12 +261,14 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     if (!hasLandmarks()) {
       throw new UnsupportedOperationException(noLandmarks(accessor));
     }
-    return solution.projector().kernelExpansion();
+    return solution().projector().kernelExpansion();
   }
 
   private String noLandmarks(String what) {
     String map =
-        solution.isUpdatable() ? solution.featurePCA().map().kind() + ", D = " + rank() : "no map";
+        solution().isUpdatable()
+            ? solution().featurePCA().map().kind() + ", D = " + rank()
+            : "no map";
     return getClass().getSimpleName()
         + " "
         + uid
@@ -264,19 +281,19 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
   public boolean isUpdatable() {
-    return solution.isUpdatable();
+    return solution().isUpdatable();
   }
 
   /** How the support points were chosen (strategy, effective count, and why fewer when fewer). */
   public String landmarkSelection() {
-    return solution.landmarkSelection();
+    return solution().landmarkSelection();
   }
 
   /**
    * How many support directions were dropped by rank thresholding (duplicates, ill-conditioning).
    */
   public int droppedRank() {
-    return solution.droppedRank();
+    return solution().droppedRank();
   }
 
   /**
@@ -285,12 +302,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * fitted with {@code spectrum = full}. Its first k entries are {@link #explainedVariance()}.
    */
   public DenseVector eigenvalues() {
-    return new DenseVector(solution.spectrum().clone());
+    return new DenseVector(solution().spectrum().clone());
   }
 
   /** Σ_1..Σ_k: the variances of the k scores on the training data (mean squares when uncentred). */
   public DenseVector explainedVariance() {
-    return new DenseVector(Arrays.copyOf(solution.spectrum(), numComponents()));
+    return new DenseVector(Arrays.copyOf(solution().spectrum(), numComponents()));
   }
 
   /**
@@ -298,7 +315,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * in feature space), never NaN.
    */
   public DenseVector explainedVarianceRatio() {
-    return new DenseVector(solution.explainedVarianceRatio());
+    return new DenseVector(solution().explainedVarianceRatio());
   }
 
   /**
@@ -306,12 +323,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * #totalVarianceMethod()}.
    */
   public double totalVariance() {
-    return solution.totalVariance();
+    return solution().totalVariance();
   }
 
   /** How {@link #totalVariance()} was obtained. */
   public String totalVarianceMethod() {
-    return solution.totalVarianceMethod();
+    return solution().totalVarianceMethod();
   }
 
   /**
@@ -324,8 +341,8 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     double[] error = new double[k];
     double captured = 0;
     for (int l = 0; l < k; l++) {
-      captured += solution.spectrum()[l];
-      error[l] = Math.max(solution.totalVariance() - captured, 0.0);
+      captured += solution().spectrum()[l];
+      error[l] = Math.max(solution().totalVariance() - captured, 0.0);
     }
     return new DenseVector(error);
   }
@@ -357,7 +374,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   /** o, the score offset (Pᵀ times the mean kernel vector; zero when uncentred). */
   public DenseVector offset() {
-    return new DenseVector(solution.projector().offset().clone());
+    return new DenseVector(solution().projector().offset().clone());
   }
 
   @Override
@@ -396,15 +413,15 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       return null;
     }
     return Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
-        ? Preimage.fixedPoint(solution.projector(), getPreimageMaxIter())
-        : Preimage.ridge(solution.projector(), getPreimageRidge());
+        ? Preimage.fixedPoint(solution().projector(), getPreimageMaxIter())
+        : Preimage.ridge(solution().projector(), getPreimageRidge());
   }
 
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     StructType outSchema = transformSchema(dataset.schema(), true);
     SparkSession spark = dataset.sparkSession();
-    Projector projector = solution.projector();
+    Projector projector = solution().projector();
     Broadcast<Projector> broadcast =
         spark
             .sparkContext()
@@ -467,7 +484,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    */
   KernelPCASolution absorb(Dataset<?> dataset, int blockSize, SpectrumExtent extent, String jobs) {
     transformSchema(dataset.schema());
-    FeaturePCA fitted = solution.featurePCA();
+    FeaturePCA fitted = solution().featurePCA();
     String column = getInputCol();
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
@@ -484,6 +501,9 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public String toString() {
+    if (solution == null) {
+      return getClass().getSimpleName() + ": uid=" + uid + ", not fitted";
+    }
     return getClass().getSimpleName()
         + ": uid="
         + uid
@@ -496,7 +516,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
         + fittedKernel();
   }
 
-  /** Writes metadata (params) and the solution. */
+  /**
+   * Writes metadata (params) and the solution; with the writer option {@code export} set to {@code
+   * true} also the plain bundle of {@link ModelExport} under {@code path/export} (eigenvalues,
+   * explained variance, landmarks, projector), which clients that cannot call the model's methods
+   * (Spark Connect) read as files.
+   */
   static final class ModelWriter extends StageWriter {
     private final AbstractKernelPCAModel<?> instance;
 
@@ -511,9 +536,43 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
           instance,
           path,
           sparkSession(),
-          ModelData.metadataFields(instance.solution),
+          ModelData.metadataFields(instance.solution()),
           instance.fittedParams());
-      ModelData.save(instance.solution, path, sparkSession());
+      ModelData.save(instance.solution(), path, sparkSession());
+      if (exportAsked(optionMap())) {
+        try {
+          ModelExport.write(
+              instance, path + "/export", sparkSession().sparkContext().hadoopConfiguration());
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(
+              "Cannot write the export bundle of " + instance.uid() + " under " + path, e);
+        }
+      }
+    }
+
+    /**
+     * Whether the writer options ask for the export bundle; any option other than {@code export}
+     * ({@code true} or {@code false}) is refused, naming it.
+     */
+    static boolean exportAsked(scala.collection.Map<String, String> options) {
+      boolean export = false;
+      scala.collection.Iterator<scala.Tuple2<String, String>> it = options.iterator();
+      while (it.hasNext()) {
+        scala.Tuple2<String, String> option = it.next();
+        if (!option._1().equals("export")) {
+          throw new IllegalArgumentException(
+              "Unknown writer option '"
+                  + option._1()
+                  + "' for a kernel PCA model; the one option is export (true or false)");
+        }
+        String value = option._2().trim().toLowerCase(java.util.Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+          throw new IllegalArgumentException(
+              "Writer option export must be true or false, got '" + option._2() + "'");
+        }
+        export = value.equals("true");
+      }
+      return export;
     }
   }
 

@@ -6,6 +6,7 @@ import io.github.sparkkpca.persistence.ModelData;
 import io.github.sparkkpca.persistence.Persistence;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 
 /**
@@ -17,6 +18,21 @@ import org.apache.spark.ml.util.MLReader;
 public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel> {
 
   private final IntParam maxRows;
+
+  /**
+   * An unfitted model, for Spark Connect: its server finds models through {@code ServiceLoader},
+   * which needs a public no-argument constructor, and builds stages by their {@code (String uid)}
+   * constructor. Such a model holds no fitted state and refuses to transform or save ({@link
+   * #solution()}); fit an estimator or load a saved model instead.
+   */
+  public KernelPCAModel() {
+    this(Identifiable.randomUID("kernelPCA"));
+  }
+
+  /** An unfitted model with the given uid; see {@link #KernelPCAModel()}. */
+  public KernelPCAModel(String uid) {
+    this(uid, null);
+  }
 
   public KernelPCAModel(String uid, KernelPCASolution solution) {
     super(uid, solution);

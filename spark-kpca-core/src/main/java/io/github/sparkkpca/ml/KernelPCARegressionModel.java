@@ -25,6 +25,7 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
@@ -67,6 +68,21 @@ public final class KernelPCARegressionModel
   private final long numRows;
   private final String landmarkSelection;
   private final int fittedDimension;
+
+  /**
+   * An unfitted model, for Spark Connect: its server finds models through {@code ServiceLoader},
+   * which needs a public no-argument constructor, and builds stages by their {@code (String uid)}
+   * constructor. Such a model holds no fitted state and refuses to predict, transform or save; fit
+   * an estimator or load a saved model instead.
+   */
+  public KernelPCARegressionModel() {
+    this(Identifiable.randomUID("kernelPCARegressor"));
+  }
+
+  /** An unfitted model with the given uid; see {@link #KernelPCARegressionModel()}. */
+  public KernelPCARegressionModel(String uid) {
+    this(uid, null, null, List.of(), -1, null, null, null, 0L, null, 0);
+  }
 
   KernelPCARegressionModel(
       String uid,
@@ -187,14 +203,26 @@ public final class KernelPCARegressionModel
     return definitions;
   }
 
+  /** The fitted predictor; refuses a model made by the constructors without fitted state. */
+  private Projector fitted() {
+    if (predictor == null) {
+      throw new IllegalStateException(
+          "KernelPCARegressionModel "
+              + uid()
+              + " has no fitted state (it was made by a constructor without one); fit an"
+              + " estimator or load a saved model");
+    }
+    return predictor;
+  }
+
   @Override
   public int numFeatures() {
-    return predictor.inputDim();
+    return fitted().inputDim();
   }
 
   /** The fitted kernel (γ chosen). */
   public Kernel fittedKernel() {
-    return predictor.kernel();
+    return fitted().kernel();
   }
 
   /** How the labels were coded: real, binary (±1) or multiclass (one-vs-rest). */
@@ -278,7 +306,7 @@ public final class KernelPCARegressionModel
 
   /** m, the landmarks the expansion runs over. */
   public int numSupportPoints() {
-    return predictor.kernelExpansion().support().numLandmarks();
+    return fitted().kernelExpansion().support().numLandmarks();
   }
 
   /** How the landmarks were chosen, in words. */
@@ -291,9 +319,9 @@ public final class KernelPCARegressionModel
     InputVectors.require(features, numFeatures(), "Column '" + getFeaturesCol() + "'");
     RowBlock block = new RowBlock(1, numFeatures());
     block.add(features, getFeaturesCol());
-    int c = predictor.numComponents();
+    int c = fitted().numComponents();
     double[] out = new double[c];
-    predictor.project(block, new double[predictor.scratchSize(1)], out, null);
+    fitted().project(block, new double[fitted().scratchSize(1)], out, null);
     return out;
   }
 
@@ -312,7 +340,7 @@ public final class KernelPCARegressionModel
     Broadcast<Projector> broadcast =
         spark
             .sparkContext()
-            .broadcast(predictor, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+            .broadcast(fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
     int blockSize = scoringBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
     return dataset
         .toDF()
@@ -468,13 +496,13 @@ public final class KernelPCARegressionModel
 
     @Override
     public void saveImpl(String path) {
-      KernelExpansion expansion = model.predictor.kernelExpansion();
+      KernelExpansion expansion = model.fitted().kernelExpansion();
       LandmarkKernel support = expansion.support();
       int m = support.numLandmarks();
       int d = support.dim();
       int c = expansion.columns();
       ModelData.Finite.require(expansion.coefficients(), "the expansion coefficients");
-      ModelData.Finite.require(model.predictor.offset(), "the intercepts");
+      ModelData.Finite.require(model.fitted().offset(), "the intercepts");
       ObjectNode extra = Persistence.JSON.createObjectNode();
       extra.put("model", "kernelPCARegression");
       Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
@@ -486,7 +514,7 @@ public final class KernelPCARegressionModel
                       d,
                       model.coding.mode(),
                       new DenseVector(model.coding.classes()),
-                      new DenseVector(model.predictor.offset()),
+                      new DenseVector(model.fitted().offset()),
                       model.chosenWidth,
                       vector(model.labelSquares, "‖Y‖²"),
                       vector(model.signalVariance, "σ₁²"),

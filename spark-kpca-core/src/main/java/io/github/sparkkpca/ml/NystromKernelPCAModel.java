@@ -6,6 +6,7 @@ import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.ModelData;
 import io.github.sparkkpca.persistence.Persistence;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
@@ -23,6 +24,21 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     implements NystromKernelPCAParams {
 
   private final NystromKernelPCAParams.Definitions nystromParams;
+
+  /**
+   * An unfitted model, for Spark Connect: its server finds models through {@code ServiceLoader},
+   * which needs a public no-argument constructor, and builds stages by their {@code (String uid)}
+   * constructor. Such a model holds no fitted state and refuses to transform or save ({@link
+   * #solution()}); fit an estimator or load a saved model instead.
+   */
+  public NystromKernelPCAModel() {
+    this(Identifiable.randomUID("nystromKernelPCA"));
+  }
+
+  /** An unfitted model with the given uid; see {@link #NystromKernelPCAModel()}. */
+  public NystromKernelPCAModel(String uid) {
+    this(uid, null);
+  }
 
   public NystromKernelPCAModel(String uid, KernelPCASolution solution) {
     super(uid, solution);

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
@@ -32,13 +33,29 @@ public final class RandomFeatureKernelPCAModel
   private final RandomFeatureKernelPCAParams.Definitions randomFeatureParams;
 
   /**
+   * An unfitted model, for Spark Connect: its server finds models through {@code ServiceLoader},
+   * which needs a public no-argument constructor, and builds stages by their {@code (String uid)}
+   * constructor. Such a model holds no fitted state and refuses to transform or save ({@link
+   * #solution()}); fit an estimator or load a saved model instead.
+   */
+  public RandomFeatureKernelPCAModel() {
+    this(Identifiable.randomUID("randomFeatureKernelPCA"));
+  }
+
+  /** An unfitted model with the given uid; see {@link #RandomFeatureKernelPCAModel()}. */
+  public RandomFeatureKernelPCAModel(String uid) {
+    this(uid, null);
+  }
+
+  /**
    * @throws IllegalArgumentException when the solution is not random Fourier features with their
    *     statistics
    */
   public RandomFeatureKernelPCAModel(String uid, KernelPCASolution solution) {
     super(uid, solution);
-    if (!solution.isUpdatable()
-        || !(solution.featurePCA().map() instanceof RandomFourierFeatureMap)) {
+    if (solution != null
+        && (!solution.isUpdatable()
+            || !(solution.featurePCA().map() instanceof RandomFourierFeatureMap))) {
       throw new IllegalArgumentException(
           "RandomFeatureKernelPCAModel "
               + uid

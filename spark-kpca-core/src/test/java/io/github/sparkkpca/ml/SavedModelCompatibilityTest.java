@@ -20,8 +20,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Models saved by earlier releases, and by the other Spark build, load and score as they did then:
  * each fixture holds a saved model and the scores (and residuals) it gave on held-out rows when it
  * was saved ({@link ModelFixtures}). {@code format2-spark-4.1} was written by the default build
- * (Spark 4.1, Scala 2.13) and {@code format2-spark-3.5} by the {@code spark-3.5} build (Scala
- * 2.12); the suite runs under both builds, so each reads the other's models.
+ * (Spark 4.1, Scala 2.13), {@code format2-spark-3.5} by the {@code spark-3.5} build (Scala 2.12),
+ * {@code format2-spark-4.0} and {@code format2-spark-4.2} on Spark 4.0.1 and 4.2.0 (profiles {@code
+ * spark-4.0}, {@code spark-4.2}); this test is in the compatibility suite that CI runs on every one
+ * of these lines, so each line loads and scores the models every other line saved.
  */
 class SavedModelCompatibilityTest {
 
@@ -85,7 +87,15 @@ class SavedModelCompatibilityTest {
     "format2-spark-3.5, nystrom-rbf-centered",
     "format2-spark-3.5, nystrom-poly-uncentered",
     "format2-spark-3.5, exact-laplacian-centered",
-    "format2-spark-3.5, pipeline-scaler-nystrom"
+    "format2-spark-3.5, pipeline-scaler-nystrom",
+    "format2-spark-4.0, nystrom-rbf-centered",
+    "format2-spark-4.0, nystrom-poly-uncentered",
+    "format2-spark-4.0, exact-laplacian-centered",
+    "format2-spark-4.0, pipeline-scaler-nystrom",
+    "format2-spark-4.2, nystrom-rbf-centered",
+    "format2-spark-4.2, nystrom-poly-uncentered",
+    "format2-spark-4.2, exact-laplacian-centered",
+    "format2-spark-4.2, pipeline-scaler-nystrom"
   })
   void savedModelsScoreAsWhenSaved(String format, String name) throws Exception {
     Path dir = fixture(format, name);

@@ -1,0 +1,142 @@
+"""spark-kpca's stages driven from a Spark Connect Python client.
+
+Run by .ci/spark-connect (pytest, in a virtual environment with ``pyspark[connect]``); it needs the
+library jar in SPARK_KPCA_JAR. The test starts a local Spark Connect server in a JVM of its own
+(``SparkSession.builder.remote("local[2]")``, which is what ``pyspark --remote local`` does) with the jar
+in ``spark.jars``, and from then on talks to it only through the Connect protocol: the server builds our
+stages by name through its ServiceLoader registrations, fits, transforms, evaluates, saves and loads them.
+
+What Spark's attribute allowlist hides (eigenvalues, explained variance, landmarks) is read from the
+export bundle that ``write().option("export", "true")`` saves beside the model, with ``spark.read``; the
+scores are recomputed from that bundle with numpy and must equal the server's ``transform``.
+
+The Python classes are those of the spark_kpca package (python/src): PySpark's Java wrappers, whose fit,
+transform, evaluate and write PySpark routes through Connect, plus spark_kpca.ml._connect's reader, which
+sends the Java class name (PySpark's own remote reader cannot name a third-party class).
+"""
+
+import json
+import os
+
+import numpy as np
+import pytest
+from pyspark.ml.linalg import Vectors
+from pyspark.sql import SparkSession
+
+from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, ReconstructionErrorEvaluator
+
+
+@pytest.fixture(scope="module")
+def spark():
+    jar = os.environ.get("SPARK_KPCA_JAR", "")
+    if not os.path.isfile(jar):
+        raise RuntimeError("SPARK_KPCA_JAR must name the spark-kpca-core jar, got %r" % jar)
+    session = (
+        SparkSession.builder.remote("local[2]")
+        .config("spark.jars", jar)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def _data(spark, n, seed):
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0.0, 0.0, 0.0, 0.0], [3.0, 1.0, 0.0, -1.0], [-1.0, 3.0, 1.0, 0.0]])
+    x = centres[np.arange(n) % 3] + 0.4 * rng.standard_normal((n, 4))
+    rows = [(i, Vectors.dense(x[i].tolist())) for i in range(n)]
+    return x, spark.createDataFrame(rows, ["id", "features"]).repartition(2)
+
+
+def _scores(df):
+    rows = df.orderBy("id").select("kpca", "residual").collect()
+    return np.array([r.kpca.toArray() for r in rows]), np.array([r.residual for r in rows])
+
+
+def _read_export(spark, path):
+    """The export bundle, read through the Connect session (the server reads the files)."""
+    text = "\n".join(r.value for r in spark.read.text(path + "/model.json").collect())
+    meta = json.loads(text)
+
+    def matrix(name):
+        rows = spark.read.text(path + "/" + name).collect()
+        # Spark reads the lines in order of the (single) file.
+        return np.array([[float(v) for v in r.value.split(",")] for r in rows])
+
+    return meta, matrix("landmarks.csv"), matrix("projector.csv"), matrix("offset.csv")[:, 0]
+
+
+def test_stages_fit_transform_evaluate_save_and_load_over_connect(spark, tmp_path):
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    assert isinstance(spark, ConnectSession), "the session is a Spark Connect client"
+    x, df = _data(spark, 150, 1)
+    estimator = NystromKernelPCA(
+        k=3, numLandmarks=25, seed=7, kernel="rbf", gamma=0.2, residualCol="residual"
+    )
+    model = estimator.fit(df)
+    scores, residual = _scores(model.transform(df))
+    assert scores.shape == (150, 3)
+    assert np.all(residual >= -1e-9)
+    # Centred scores: mean zero over the rows the model was fitted on (to the Nyström mean's rounding).
+    assert np.abs(scores.mean(axis=0)).max() < 1e-8 * max(1.0, np.abs(scores).max())
+
+    evaluator = ReconstructionErrorEvaluator(residualCol="residual")
+    error = evaluator.evaluate(model.transform(df))
+    assert error == pytest.approx(residual.mean(), rel=1e-12)
+
+    # Save with the export bundle; the hidden results are read back as files.
+    path = str(tmp_path / "model")
+    model.write().option("export", "true").save(path)
+    meta, landmarks, projector, offset = _read_export(spark, path + "/export")
+    assert meta["k"] == 3 and meta["m"] == 25 and meta["kernel"] == "rbf"
+    eigenvalues = np.array(meta["eigenvalues"])
+    assert np.all(np.diff(eigenvalues) <= 0), "eigenvalues descend"
+    assert np.allclose(meta["explainedVariance"], eigenvalues[:3], rtol=0, atol=0)
+    ratio = np.array(meta["explainedVariance"]) / meta["totalVariance"]
+    assert np.allclose(meta["explainedVarianceRatio"], ratio, rtol=1e-12)
+    assert landmarks.shape == (25, 4) and projector.shape == (25, 3)
+    # The bundle's formula, y(x) = P^T k_x - o with the rbf kernel, gives the server's scores.
+    sq = ((x[:, None, :] - landmarks[None, :, :]) ** 2).sum(axis=2)
+    expected = np.exp(-meta["gamma"] * sq) @ projector - offset
+    assert np.allclose(scores, expected, rtol=1e-9, atol=1e-9)
+
+    # Load over Connect: the server finds the model class through its ServiceLoader registration.
+    loaded = NystromKernelPCAModel.load(path)
+    assert loaded.uid == model.uid
+    loaded_scores, loaded_residual = _scores(loaded.transform(df))
+    assert np.array_equal(loaded_scores, scores)
+    assert np.array_equal(loaded_residual, residual)
+
+    # Estimators and evaluators save and load too (params only).
+    estimator.write().save(str(tmp_path / "estimator"))
+    again = NystromKernelPCA.load(str(tmp_path / "estimator"))
+    assert again.getOrDefault("k") == 3 and again.getOrDefault("numLandmarks") == 25
+    refit_scores, _ = _scores(again.fit(df).transform(df))
+    assert np.array_equal(refit_scores, scores), "same params and seed, same model"
+    evaluator.write().save(str(tmp_path / "evaluator"))
+    assert ReconstructionErrorEvaluator.load(str(tmp_path / "evaluator")).evaluate(
+        model.transform(df)
+    ) == pytest.approx(error, rel=1e-15)
+
+
+def test_model_attributes_outside_sparks_allowlist_are_refused(spark):
+    """Spark's Connect server calls only the model methods on its allowlist (MLUtils)."""
+    _, df = _data(spark, 60, 2)
+    model = NystromKernelPCA(k=2, numLandmarks=10, seed=1).fit(df)
+    with pytest.raises(Exception) as refused:
+        model._call_java("eigenvalues")
+    assert "eigenvalues" in str(refused.value)
+    # toString is on the allowlist (every Identifiable) and names the fitted sizes.
+    assert "k=2, m=10" in model._call_java("toString")
+
+
+def test_an_unregistered_class_name_is_refused_by_the_server(spark):
+    _, df = _data(spark, 30, 3)
+    estimator = NystromKernelPCA(k=2, numLandmarks=5)
+    estimator._java_obj = "io.github.sparkkpca.ml.NoSuchStage"
+    with pytest.raises(Exception) as refused:
+        estimator.fit(df)
+    assert "io.github.sparkkpca.ml.NoSuchStage" in str(refused.value)
