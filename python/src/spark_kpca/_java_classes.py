@@ -22,11 +22,10 @@ JAVA_CLASSES: Dict[str, str] = {
     "StreamingKernelPCA": "io.github.sparkkpca.ml.StreamingKernelPCA",
 }
 
-#: Java helpers the models' methods call (not stages; never looked up by PySpark).
-JAVA_HELPERS: Dict[str, str] = {
+#: Java utility classes the models' methods call (not stages; never looked up by PySpark).
+JAVA_UTILITIES: Dict[str, str] = {
     "ModelExport": "io.github.sparkkpca.ml.ModelExport",
     "NystromConfidenceBound": "io.github.sparkkpca.evaluation.NystromConfidenceBound",
     "CapturedVariance": "io.github.sparkkpca.evaluation.CapturedVariance",
     "Mpress": "io.github.sparkkpca.evaluation.Mpress",
-    "AbstractKernelPCAModel": "io.github.sparkkpca.ml.AbstractKernelPCAModel",
 }
