@@ -28,4 +28,5 @@ JAVA_UTILITIES: Dict[str, str] = {
     "NystromConfidenceBound": "io.github.sparkkpca.evaluation.NystromConfidenceBound",
     "CapturedVariance": "io.github.sparkkpca.evaluation.CapturedVariance",
     "Mpress": "io.github.sparkkpca.evaluation.Mpress",
+    "AbstractKernelPCAModel": "io.github.sparkkpca.ml.AbstractKernelPCAModel",
 }

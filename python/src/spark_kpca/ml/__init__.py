@@ -44,6 +44,7 @@ __all__ = [
     "CapturedVarianceResult",
     "WidthDiagnostics",
     "LabelCoding",
+    "load_model",
 ]
 
 
@@ -656,5 +657,17 @@ class ReconstructionErrorEvaluator(
 
 
 from spark_kpca.ml._streaming import StreamingKernelPCA  # noqa: E402
+
+
+def load_model(path: str) -> _KernelPCAModelMethods:
+    """Loads any saved kernel PCA model (Nyström, random features or exact) as its Python class, whichever
+    stage wrote it (Java's ``AbstractKernelPCAModel.loadAny``)."""
+    if not isinstance(path, str):
+        raise TypeError(f"path should be a string, got type {type(path).__name__}")
+    from pyspark.ml.wrapper import JavaParams
+
+    with jvm_errors():
+        java_model = _java_static(JAVA_UTILITIES["AbstractKernelPCAModel"]).loadAny(path)
+        return JavaParams._from_java(java_model)  # type: ignore[return-value]
 
 _install_java_package_aliases(sys.modules[__name__])
