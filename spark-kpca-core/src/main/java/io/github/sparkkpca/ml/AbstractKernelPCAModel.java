@@ -1,39 +1,26 @@
 package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.FeaturePasses;
-import io.github.sparkkpca.execution.ProjectPartition;
-import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
-import io.github.sparkkpca.pca.Preimage;
-import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.persistence.FittedModel;
-import io.github.sparkkpca.persistence.ModelData;
-import io.github.sparkkpca.persistence.ModelExport;
 import io.github.sparkkpca.persistence.ModelKind;
-import io.github.sparkkpca.persistence.Persistence;
-import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;
-import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -135,31 +122,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
       fitted.put(gamma(), fittedKernel().gamma());
     }
     return fitted;
-  }
-
-  /**
-   * Refuses kernel params set explicitly on the model (or given to {@code copy}) that differ from
-   * the fitted kernel: a fitted model's projector is only valid for the kernel it was fitted with.
-   */
-  void checkKernelParams() {
-    Kernel fitted = fittedKernel();
-    Kernel asked =
-        new Kernel(
-            isSet(kernel()) ? KernelFamilies.parse(getOrDefault(kernel())) : fitted.type(),
-            isSet(gamma()) ? (Double) getOrDefault(gamma()) : fitted.gamma(),
-            isSet(degree()) ? (Integer) getOrDefault(degree()) : fitted.degree(),
-            isSet(coef0()) ? (Double) getOrDefault(coef0()) : fitted.coef0());
-    if (!fitted.sameFunction(asked)) {
-      throw new IllegalArgumentException(
-          "The kernel params of "
-              + uid
-              + " ("
-              + asked
-              + ") differ from the kernel "
-              + "it was fitted with ("
-              + fitted
-              + "); a fitted model cannot change its kernel: fit a new one");
-    }
   }
 
   @SuppressWarnings("unchecked")
@@ -264,7 +226,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return solution().projector().kernelExpansion();
   }
 
-  private String noLandmarks(String what) {
+  String noLandmarks(String what) {
     String map =
         solution().isUpdatable()
             ? solution().featurePCA().map().kind() + ", D = " + rank()
@@ -379,81 +341,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public StructType transformSchema(StructType schema) {
-    checkKernelParams();
-    StructField input = validateInputColumn(schema);
-    int expected = AttributeGroup.fromStructField(input).size();
-    if (expected >= 0 && expected != numFeatures()) {
-      throw new IllegalArgumentException(
-          "Input column '"
-              + getInputCol()
-              + "' holds vectors of size "
-              + expected
-              + " but the model was fitted on size "
-              + numFeatures());
-    }
-    if (!getReconstructionCol().isEmpty() && !hasLandmarks()) {
-      throw new IllegalArgumentException(
-          noLandmarks("reconstructionCol (pre-images over the landmarks)")
-              + "; leave reconstructionCol empty");
-    }
-    if (!getReconstructionCol().isEmpty()
-        && Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
-        && fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
-      throw new IllegalArgumentException(
-          "preimageMethod fixed-point needs the rbf kernel, the model uses "
-              + fittedKernel().type().paramName()
-              + "; set preimageMethod to ridge");
-    }
-    return appendOutputColumns(schema, numComponents(), numFeatures());
-  }
-
-  /** The pre-image map the params ask for, or null when {@code reconstructionCol} is empty. */
-  private Preimage preimage() {
-    if (getReconstructionCol().isEmpty()) {
-      return null;
-    }
-    return Preimage.Method.parse(getPreimageMethod()) == Preimage.Method.FIXED_POINT
-        ? Preimage.fixedPoint(solution().projector(), getPreimageMaxIter())
-        : Preimage.ridge(solution().projector(), getPreimageRidge());
+    return KernelPCAModelTransform.transformSchema(this, schema);
   }
 
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    StructType outSchema = transformSchema(dataset.schema(), true);
-    SparkSession spark = dataset.sparkSession();
-    Projector projector = solution().projector();
-    Broadcast<Projector> broadcast =
-        spark
-            .sparkContext()
-            .broadcast(projector, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = scoringBlockSize(projector.scratchSize(1), numFeatures(), numComponents());
-    Preimage preimage = preimage();
-    Broadcast<Preimage> preimageBroadcast =
-        preimage == null
-            ? null
-            : spark
-                .sparkContext()
-                .broadcast(preimage, scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
-    ProjectPartition project =
-        new ProjectPartition(
-            broadcast,
-            dataset.schema().fieldIndex(getInputCol()),
-            getInputCol(),
-            numFeatures(),
-            blockSize,
-            !getResidualCol().isEmpty(),
-            preimageBroadcast);
-    Dataset<Row> scored = dataset.toDF().mapPartitions(project, Encoders.row(outSchema));
-    // The row encoder drops column metadata; re-attach the vector sizes.
-    for (String vectorCol : new String[] {getOutputCol(), getReconstructionCol()}) {
-      if (!vectorCol.isEmpty()) {
-        StructField field = outSchema.apply(vectorCol);
-        scored =
-            scored.withColumn(
-                vectorCol, QuotedColumns.column(scored, vectorCol).as(vectorCol, field.metadata()));
-      }
-    }
-    return scored;
+    return KernelPCAModelTransform.transform(this, dataset);
   }
 
   /**
@@ -496,7 +389,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public MLWriter write() {
-    return new ModelWriter(this);
+    return new KernelPCAModelWriter(this);
   }
 
   @Override
@@ -517,66 +410,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * Writes metadata (params) and the solution; with the writer option {@code export} set to {@code
-   * true} also the plain bundle of {@link ModelExport} under {@code path/export} (eigenvalues,
-   * explained variance, landmarks, projector), which clients that cannot call the model's methods
-   * (Spark Connect) read as files.
-   */
-  static final class ModelWriter extends StageWriter {
-    private final AbstractKernelPCAModel<?> instance;
-
-    ModelWriter(AbstractKernelPCAModel<?> instance) {
-      this.instance = instance;
-    }
-
-    @Override
-    public void saveImpl(String path) {
-      instance.checkKernelParams();
-      Persistence.saveMetadata(
-          instance,
-          path,
-          sparkSession(),
-          ModelData.metadataFields(instance.solution()),
-          instance.fittedParams());
-      ModelData.save(instance.solution(), path, sparkSession());
-      if (exportAsked(optionMap())) {
-        try {
-          ModelExport.write(
-              instance, path + "/export", sparkSession().sparkContext().hadoopConfiguration());
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(
-              "Cannot write the export bundle of " + instance.uid() + " under " + path, e);
-        }
-      }
-    }
-
-    /**
-     * Whether the writer options ask for the export bundle; any option other than {@code export}
-     * ({@code true} or {@code false}) is refused, naming it.
-     */
-    static boolean exportAsked(scala.collection.Map<String, String> options) {
-      boolean export = false;
-      scala.collection.Iterator<scala.Tuple2<String, String>> it = options.iterator();
-      while (it.hasNext()) {
-        scala.Tuple2<String, String> option = it.next();
-        if (!option._1().equals("export")) {
-          throw new IllegalArgumentException(
-              "Unknown writer option '"
-                  + option._1()
-                  + "' for a kernel PCA model; the one option is export (true or false)");
-        }
-        String value = option._2().trim().toLowerCase(java.util.Locale.ROOT);
-        if (!value.equals("true") && !value.equals("false")) {
-          throw new IllegalArgumentException(
-              "Writer option export must be true or false, got '" + option._2() + "'");
-        }
-        export = value.equals("true");
-      }
-      return export;
-    }
-  }
-
-  /**
    * Loads a saved model of whichever of this library's model classes the directory holds (exact,
    * Nyström or random features), as its metadata records: for tools that score with any model.
    *
@@ -586,15 +419,5 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public static AbstractKernelPCAModel<?> loadAny(String path) {
     return ModelKind.ofSaved(path, SparkSession.builder().getOrCreate())
         .load(path, AbstractKernelPCAModel.class);
-  }
-
-  /** The kernel a saved model's params describe. */
-  static Kernel kernelOf(KernelPCAParams params) {
-    double gamma = params.getGamma();
-    return new Kernel(
-        params.getKernelType(),
-        params.getKernelType().usesGamma() ? gamma : 1.0,
-        params.getDegree(),
-        params.getCoef0());
   }
 }

@@ -72,7 +72,7 @@ public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel>
               path,
               sparkSession(),
               metadata,
-              AbstractKernelPCAModel.kernelOf(params),
+              FittedKernels.of(params),
               KernelPCAModel.class.getSimpleName());
       KernelPCAModel model = new KernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path, model.fittedParams());

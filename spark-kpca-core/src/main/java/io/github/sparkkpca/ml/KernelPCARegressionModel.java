@@ -1,28 +1,15 @@
 package io.github.sparkkpca.ml;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkkpca.execution.BlockedRows;
 import io.github.sparkkpca.execution.InputVectors;
-import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
-import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.pca.Projector;
-import io.github.sparkkpca.persistence.ModelData;
-import io.github.sparkkpca.persistence.Persistence;
-import io.github.sparkkpca.persistence.StageWriter;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.PredictionModel;
-import org.apache.spark.ml.linalg.DenseVector;
-import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable;
@@ -32,9 +19,7 @@ import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -185,7 +170,7 @@ public final class KernelPCARegressionModel
   }
 
   /** The values the fit chose (γ, m), written into the saved params, never set on the model. */
-  private ParamMap fittedParams() {
+  ParamMap fittedParams() {
     ParamMap fitted = new ParamMap().put(numLandmarks(), numSupportPoints());
     if (fittedKernel().type().usesGamma()) {
       fitted.put(gamma(), fittedKernel().gamma());
@@ -204,7 +189,7 @@ public final class KernelPCARegressionModel
   }
 
   /** The fitted predictor; refuses a model made by the constructors without fitted state. */
-  private Projector fitted() {
+  Projector fitted() {
     if (predictor == null) {
       throw new IllegalStateException(
           "KernelPCARegressionModel "
@@ -345,7 +330,7 @@ public final class KernelPCARegressionModel
     return dataset
         .toDF()
         .mapPartitions(
-            new Predict(
+            new KernelPCARegressionPredict(
                 broadcast,
                 coding,
                 dataset.schema().fieldIndex(getFeaturesCol()),
@@ -353,70 +338,6 @@ public final class KernelPCARegressionModel
                 numFeatures(),
                 blockSize),
             Encoders.row(outSchema));
-  }
-
-  /**
-   * Scores a partition in blocks ({@link BlockedRows}), rows in input order, the prediction
-   * appended.
-   */
-  private static final class Predict implements MapPartitionsFunction<Row, Row> {
-    private final Broadcast<Projector> predictor;
-    private final LabelCoding coding;
-    private final int inputIndex;
-    private final String inputCol;
-    private final int dim;
-    private final int blockSize;
-
-    Predict(
-        Broadcast<Projector> predictor,
-        LabelCoding coding,
-        int inputIndex,
-        String inputCol,
-        int dim,
-        int blockSize) {
-      this.predictor = predictor;
-      this.coding = coding;
-      this.inputIndex = inputIndex;
-      this.inputCol = inputCol;
-      this.dim = dim;
-      this.blockSize = blockSize;
-    }
-
-    @Override
-    public Iterator<Row> call(Iterator<Row> input) {
-      Projector p = predictor.value();
-      int c = p.numComponents();
-      double[] scratch = new double[p.scratchSize(blockSize)];
-      double[] outputs = new double[c * blockSize];
-      return BlockedRows.map(
-          input,
-          inputIndex,
-          inputCol,
-          dim,
-          blockSize,
-          org.apache.spark.TaskContext.getPartitionId(),
-          new BlockedRows.Scorer() {
-            @Override
-            public int score(RowBlock block) {
-              return p.project(block, scratch, outputs, null);
-            }
-
-            @Override
-            public String nonFinite() {
-              return "a non-finite prediction: its kernel values overflow (" + p.kernel() + ")";
-            }
-
-            @Override
-            public int appended() {
-              return 1;
-            }
-
-            @Override
-            public void emit(int i, Object[] values, int at) {
-              values[at] = coding.predict(outputs, i * c);
-            }
-          });
-    }
   }
 
   @Override
@@ -438,248 +359,21 @@ public final class KernelPCARegressionModel
     return copied.setParent(parent());
   }
 
+  /** Copies this model's params onto {@code to} (for the reader, which builds a shell first). */
+  void copyParamsTo(KernelPCARegressionModel to) {
+    copyValues(to, ParamMap.empty());
+  }
+
   @Override
   public MLWriter write() {
-    return new Writer(this);
+    return new KernelPCARegressionModelFormat.Writer(this);
   }
 
   public static MLReader<KernelPCARegressionModel> read() {
-    return new Reader();
+    return new KernelPCARegressionModelFormat.Reader();
   }
 
   public static KernelPCARegressionModel load(String path) {
     return read().load(path);
-  }
-
-  private static final StructType SUMMARY =
-      new StructType()
-          .add("numFeatures", DataTypes.IntegerType, false)
-          .add("labelMode", DataTypes.StringType, false)
-          .add("classes", SQLDataTypes.VectorType(), false)
-          .add("offset", SQLDataTypes.VectorType(), false)
-          .add("chosenWidth", DataTypes.IntegerType, false)
-          .add("labelSquares", SQLDataTypes.VectorType(), false)
-          .add("signalVariance", SQLDataTypes.VectorType(), false)
-          .add("noiseVariance", SQLDataTypes.VectorType(), false)
-          .add("numRows", DataTypes.LongType, false)
-          .add("landmarkSelection", DataTypes.StringType, false);
-
-  private static final StructType SUPPORT =
-      new StructType()
-          .add("index", DataTypes.IntegerType, false)
-          .add("point", SQLDataTypes.VectorType(), false)
-          .add("coefficients", SQLDataTypes.VectorType(), false);
-
-  private static final StructType WIDTHS =
-      new StructType()
-          .add("index", DataTypes.IntegerType, false)
-          .add("gamma", DataTypes.DoubleType, false)
-          .add("eigenvalues", SQLDataTypes.VectorType(), false)
-          .add("coefficients", SQLDataTypes.VectorType(), false)
-          .add("columns", DataTypes.IntegerType, false)
-          .add("logLikelihood", SQLDataTypes.VectorType(), false)
-          .add("dimension", DataTypes.IntegerType, false)
-          .add("leaveOneOut", SQLDataTypes.VectorType(), false)
-          .add("trainingLoss", SQLDataTypes.VectorType(), false);
-
-  /**
-   * {@code metadata} (params: kernel, γ and d as used) and {@code data/}: {@code summary} (one
-   * row), {@code support} (landmark j with its c expansion coefficients α_j) and {@code widths}
-   * (one row of diagnostics per kernel width). Everything is checked finite when written and read.
-   */
-  private static final class Writer extends StageWriter {
-    private final KernelPCARegressionModel model;
-
-    Writer(KernelPCARegressionModel model) {
-      this.model = model;
-    }
-
-    @Override
-    public void saveImpl(String path) {
-      KernelExpansion expansion = model.fitted().kernelExpansion();
-      LandmarkKernel support = expansion.support();
-      int m = support.numLandmarks();
-      int d = support.dim();
-      int c = expansion.columns();
-      ModelData.Finite.require(expansion.coefficients(), "the expansion coefficients");
-      ModelData.Finite.require(model.fitted().offset(), "the intercepts");
-      ObjectNode extra = Persistence.JSON.createObjectNode();
-      extra.put("model", "kernelPCARegression");
-      Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
-      SparkSession spark = sparkSession();
-      spark
-          .createDataFrame(
-              List.of(
-                  RowFactory.create(
-                      d,
-                      model.coding.mode(),
-                      new DenseVector(model.coding.classes()),
-                      new DenseVector(model.fitted().offset()),
-                      model.chosenWidth,
-                      vector(model.labelSquares, "‖Y‖²"),
-                      vector(model.signalVariance, "σ₁²"),
-                      vector(model.noiseVariance, "σ₂²"),
-                      model.numRows,
-                      model.landmarkSelection)),
-              SUMMARY)
-          .coalesce(1)
-          .write()
-          .parquet(path + "/data/summary");
-      List<Row> rows = new ArrayList<>(m);
-      double[] alpha = expansion.coefficients();
-      for (int j = 0; j < m; j++) {
-        double[] coefficients = new double[c];
-        for (int col = 0; col < c; col++) {
-          coefficients[col] = alpha[j + col * m];
-        }
-        rows.add(
-            RowFactory.create(
-                j,
-                new DenseVector(
-                    java.util.Arrays.copyOfRange(support.landmarks(), j * d, (j + 1) * d)),
-                new DenseVector(coefficients)));
-      }
-      spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
-      List<Row> widthRows = new ArrayList<>();
-      for (int w = 0; w < model.widths.size(); w++) {
-        WidthDiagnostics x = model.widths.get(w);
-        widthRows.add(
-            RowFactory.create(
-                w,
-                x.gamma(),
-                vector(x.eigenvalues(), "eigenvalues"),
-                vector(x.coefficients(), "coefficients"),
-                x.columns(),
-                vector(x.logLikelihood(), "log-likelihood"),
-                x.dimension(),
-                vector(x.leaveOneOut(), "leave-one-out"),
-                vector(x.trainingLoss(), "training loss")));
-      }
-      spark.createDataFrame(widthRows, WIDTHS).coalesce(1).write().parquet(path + "/data/widths");
-    }
-
-    private static DenseVector vector(double[] values, String what) {
-      return new DenseVector(ModelData.Finite.require(values, what));
-    }
-  }
-
-  private static final class Reader extends MLReader<KernelPCARegressionModel> {
-    @Override
-    public KernelPCARegressionModel load(String path) {
-      SparkSession spark = sparkSession();
-      JsonNode metadata = Persistence.loadMetadata(path, spark, KernelPCARegressionModel.class);
-      String what = "Cannot load KernelPCARegressionModel from '" + path + "': ";
-      List<Row> summaries = ModelData.read(spark, path + "/data/summary", SUMMARY, what);
-      if (summaries.size() != 1) {
-        throw new IllegalArgumentException(
-            what + "data/summary holds " + summaries.size() + " rows, expected 1");
-      }
-      Row s = summaries.get(0);
-      int d = s.getInt(0);
-      LabelCoding coding = new LabelCoding(s.getString(1), ((Vector) s.get(2)).toArray());
-      double[] offset = finite((Vector) s.get(3), what + "the intercepts");
-      int c = coding.columns();
-      if (offset.length != c) {
-        throw new IllegalArgumentException(
-            what + offset.length + " intercepts for " + c + " label columns");
-      }
-      // Params first: the kernel comes from them.
-      KernelPCARegressionModel shell =
-          new KernelPCARegressionModel(
-              metadata.get("uid").asText(),
-              null,
-              coding,
-              List.of(),
-              0,
-              new double[0],
-              new double[0],
-              new double[0],
-              0,
-              "",
-              0);
-      Persistence.applyParams(shell, metadata, path);
-      Kernel kernel =
-          new Kernel(
-              shell.getKernelType(),
-              Double.isNaN(shell.getGamma()) ? 1.0 : shell.getGamma(),
-              shell.getDegree(),
-              shell.getCoef0());
-      List<Row> support = ModelData.read(spark, path + "/data/support", SUPPORT, what);
-      int m = support.size();
-      double[] points = new double[m * d];
-      double[] alpha = new double[m * c];
-      boolean[] seen = new boolean[m];
-      for (Row row : support) {
-        int j = row.getInt(0);
-        double[] point = finite((Vector) row.get(1), what + "data/support row " + j);
-        double[] coefficients = finite((Vector) row.get(2), what + "data/support row " + j);
-        if (j < 0 || j >= m || seen[j] || point.length != d || coefficients.length != c) {
-          throw new IllegalArgumentException(
-              what
-                  + "data/support row "
-                  + j
-                  + " is inconsistent with m = "
-                  + m
-                  + ", d = "
-                  + d
-                  + ", c = "
-                  + c);
-        }
-        seen[j] = true;
-        System.arraycopy(point, 0, points, j * d, d);
-        for (int col = 0; col < c; col++) {
-          alpha[j + col * m] = coefficients[col];
-        }
-      }
-      Projector predictor =
-          new Projector(
-              new KernelExpansion(new LandmarkKernel(kernel, points, m, d), alpha, c),
-              c,
-              offset,
-              0.0);
-      List<Row> widthRows =
-          new ArrayList<>(ModelData.read(spark, path + "/data/widths", WIDTHS, what));
-      widthRows.sort(java.util.Comparator.comparingInt(r -> r.getInt(0)));
-      List<WidthDiagnostics> widths = new ArrayList<>();
-      for (Row r : widthRows) {
-        widths.add(
-            new WidthDiagnostics(
-                r.getDouble(1),
-                finite((Vector) r.get(2), what),
-                finite((Vector) r.get(3), what),
-                r.getInt(4),
-                finite((Vector) r.get(5), what),
-                r.getInt(6),
-                finite((Vector) r.get(7), what),
-                finite((Vector) r.get(8), what)));
-      }
-      int chosen = s.getInt(4);
-      if (widths.isEmpty() || chosen < 0 || chosen >= widths.size()) {
-        throw new IllegalArgumentException(
-            what + "data/widths holds " + widths.size() + " rows, chosen width " + chosen);
-      }
-      KernelPCARegressionModel model =
-          new KernelPCARegressionModel(
-              shell.uid(),
-              predictor,
-              coding,
-              widths,
-              chosen,
-              finite((Vector) s.get(5), what),
-              finite((Vector) s.get(6), what),
-              finite((Vector) s.get(7), what),
-              s.getLong(8),
-              s.getString(9),
-              shell.getDimension());
-      shell.copyValues(model, ParamMap.empty());
-      // γ and m are read from the predictor, not kept as params.
-      model.clear(model.gamma());
-      model.clear(model.numLandmarks());
-      return model;
-    }
-
-    private static double[] finite(Vector v, String what) {
-      return ModelData.Finite.require(v.toArray(), what);
-    }
   }
 }

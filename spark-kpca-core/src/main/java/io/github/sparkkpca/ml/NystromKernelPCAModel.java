@@ -132,7 +132,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
               path,
               sparkSession(),
               metadata,
-              AbstractKernelPCAModel.kernelOf(params),
+              FittedKernels.of(params),
               NystromKernelPCAModel.class.getSimpleName());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path, model.fittedParams());

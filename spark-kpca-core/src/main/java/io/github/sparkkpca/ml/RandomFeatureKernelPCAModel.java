@@ -170,8 +170,7 @@ public final class RandomFeatureKernelPCAModel
       Persistence.applyParams(params, metadata, path);
       String name = RandomFeatureKernelPCAModel.class.getSimpleName();
       KernelPCASolution solution =
-          ModelData.load(
-              path, sparkSession(), metadata, AbstractKernelPCAModel.kernelOf(params), name);
+          ModelData.load(path, sparkSession(), metadata, FittedKernels.of(params), name);
       FeaturePCA fit = solution.featurePCA();
       if (fit == null || !(fit.map() instanceof RandomFourierFeatureMap)) {
         throw new IllegalArgumentException(

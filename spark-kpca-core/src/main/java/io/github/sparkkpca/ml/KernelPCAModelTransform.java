@@ -1,0 +1,105 @@
+package io.github.sparkkpca.ml;
+
+import io.github.sparkkpca.execution.ProjectPartition;
+import io.github.sparkkpca.execution.QuotedColumns;
+import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.pca.Projector;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The scoring of every kernel PCA model: the schema checks and the blocked, broadcast projection
+ * behind {@link AbstractKernelPCAModel#transformSchema} and {@link
+ * AbstractKernelPCAModel#transform}.
+ */
+final class KernelPCAModelTransform {
+
+  private KernelPCAModelTransform() {}
+
+  /** {@link AbstractKernelPCAModel#transformSchema}: the checks, then the output columns. */
+  static StructType transformSchema(AbstractKernelPCAModel<?> model, StructType schema) {
+    FittedKernels.check(model);
+    StructField input = model.validateInputColumn(schema);
+    int expected = AttributeGroup.fromStructField(input).size();
+    if (expected >= 0 && expected != model.numFeatures()) {
+      throw new IllegalArgumentException(
+          "Input column '"
+              + model.getInputCol()
+              + "' holds vectors of size "
+              + expected
+              + " but the model was fitted on size "
+              + model.numFeatures());
+    }
+    if (!model.getReconstructionCol().isEmpty() && !model.hasLandmarks()) {
+      throw new IllegalArgumentException(
+          model.noLandmarks("reconstructionCol (pre-images over the landmarks)")
+              + "; leave reconstructionCol empty");
+    }
+    if (!model.getReconstructionCol().isEmpty()
+        && Preimage.Method.parse(model.getPreimageMethod()) == Preimage.Method.FIXED_POINT
+        && model.fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
+      throw new IllegalArgumentException(
+          "preimageMethod fixed-point needs the rbf kernel, the model uses "
+              + model.fittedKernel().type().paramName()
+              + "; set preimageMethod to ridge");
+    }
+    return model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
+  }
+
+  /** The pre-image map the params ask for, or null when {@code reconstructionCol} is empty. */
+  private static Preimage preimage(AbstractKernelPCAModel<?> model) {
+    if (model.getReconstructionCol().isEmpty()) {
+      return null;
+    }
+    return Preimage.Method.parse(model.getPreimageMethod()) == Preimage.Method.FIXED_POINT
+        ? Preimage.fixedPoint(model.solution().projector(), model.getPreimageMaxIter())
+        : Preimage.ridge(model.solution().projector(), model.getPreimageRidge());
+  }
+
+  /** {@link AbstractKernelPCAModel#transform}: scores, residuals and pre-images, in blocks. */
+  static Dataset<Row> transform(AbstractKernelPCAModel<?> model, Dataset<?> dataset) {
+    StructType outSchema = model.transformSchema(dataset.schema(), true);
+    SparkSession spark = dataset.sparkSession();
+    Projector projector = model.solution().projector();
+    Broadcast<Projector> broadcast =
+        spark
+            .sparkContext()
+            .broadcast(projector, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    int blockSize =
+        model.scoringBlockSize(
+            projector.scratchSize(1), model.numFeatures(), model.numComponents());
+    Preimage preimage = preimage(model);
+    Broadcast<Preimage> preimageBroadcast =
+        preimage == null
+            ? null
+            : spark
+                .sparkContext()
+                .broadcast(preimage, scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
+    ProjectPartition project =
+        new ProjectPartition(
+            broadcast,
+            dataset.schema().fieldIndex(model.getInputCol()),
+            model.getInputCol(),
+            model.numFeatures(),
+            blockSize,
+            !model.getResidualCol().isEmpty(),
+            preimageBroadcast);
+    Dataset<Row> scored = dataset.toDF().mapPartitions(project, Encoders.row(outSchema));
+    // The row encoder drops column metadata; re-attach the vector sizes.
+    for (String vectorCol : new String[] {model.getOutputCol(), model.getReconstructionCol()}) {
+      if (!vectorCol.isEmpty()) {
+        StructField field = outSchema.apply(vectorCol);
+        scored =
+            scored.withColumn(
+                vectorCol, QuotedColumns.column(scored, vectorCol).as(vectorCol, field.metadata()));
+      }
+    }
+    return scored;
+  }
+}
