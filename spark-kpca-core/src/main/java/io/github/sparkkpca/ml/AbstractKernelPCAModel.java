@@ -1,14 +1,10 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.execution.FeaturePasses;
-import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
-import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.persistence.FittedModel;
 import io.github.sparkkpca.persistence.ModelKind;
 import java.util.Arrays;
@@ -363,28 +359,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
             + uid
             + " keeps no statistics and cannot "
             + "be updated; fit it again on all rows");
-  }
-
-  /**
-   * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass
-   * accumulating their statistics under this model's feature map, merged into the model's, and the
-   * components solved again ({@link FeaturePCA#update}). The models' {@code update} methods share
-   * it.
-   *
-   * @param blockSize rows per block of the statistics pass
-   * @param extent how much of the spectrum to compute
-   * @param jobs prefix of the Spark job descriptions
-   */
-  KernelPCASolution absorb(Dataset<?> dataset, int blockSize, SpectrumExtent extent, String jobs) {
-    transformSchema(dataset.schema());
-    FeaturePCA fitted = solution().featurePCA();
-    String column = getInputCol();
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(dataset, column, numFeatures(), 0, 0L, true, jobs)) {
-      FeatureStatistics more =
-          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
-      return KernelPCASolution.of(fitted.update(more, extent), droppedRank(), landmarkSelection());
-    }
   }
 
   @Override

@@ -73,7 +73,8 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
               + "NystromKernelPCA.setLandmarksFrom(model) to keep its landmarks");
     }
     KernelPCASolution updated =
-        absorb(
+        KernelPCAModelUpdate.absorb(
+            this,
             dataset,
             effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
             getSpectrumExtent(),

@@ -121,7 +121,8 @@ public final class RandomFeatureKernelPCAModel
     }
     int features = featureMap().numFeatures();
     KernelPCASolution updated =
-        absorb(
+        KernelPCAModelUpdate.absorb(
+            this,
             dataset,
             effectiveBlockSize(features, numFeatures(), features),
             getSpectrumExtent(),
