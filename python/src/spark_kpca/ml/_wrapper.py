@@ -1,0 +1,115 @@
+"""Base classes of the Python stages: PySpark's Java wrappers, with spark-kpca's class names, readers and
+errors."""
+
+import sys
+import types
+from typing import Any, ClassVar, Dict, Generic, List, Optional, Type, TypeVar
+
+from pyspark.ml.util import JavaMLReader, JavaMLWriter
+from pyspark.ml.wrapper import JavaParams
+
+from spark_kpca._java_classes import JAVA_CLASSES
+from spark_kpca.errors import jvm_errors
+
+T = TypeVar("T")
+
+
+class _KpcaReader(JavaMLReader, Generic[T]):
+    """PySpark's ``JavaMLReader`` with the Java class named in ``JAVA_CLASSES`` (PySpark would derive
+    ``org.apache.spark...`` from the Python module) and Java errors turned into one Python exception."""
+
+    @classmethod
+    def _java_loader_class(cls, clazz: Type[Any]) -> str:
+        return JAVA_CLASSES[clazz.__name__]
+
+    def load(self, path: str) -> T:
+        if not isinstance(path, str):
+            raise TypeError(f"path should be a string, got type {type(path).__name__}")
+        with jvm_errors():
+            return super().load(path)
+
+
+class _KpcaWriter(JavaMLWriter):
+    """PySpark's ``JavaMLWriter`` with Java errors turned into one Python exception."""
+
+    def save(self, path: str) -> None:
+        if not isinstance(path, str):
+            raise TypeError(f"path should be a string, got type {type(path).__name__}")
+        with jvm_errors():
+            super().save(path)
+
+
+class _KpcaParams(JavaParams):
+    """What every spark-kpca stage adds to PySpark's ``JavaParams``.
+
+    - Each value set from Python is checked at once by the Java Param's own validator (one cheap JVM call,
+      no Spark job), so a bad value fails at ``setX``/the constructor with the Java message.
+    - Reads and writes go through the Java class named in ``JAVA_CLASSES``.
+    - Java errors reach Python as one :class:`spark_kpca.errors.SparkKpcaError`.
+    """
+
+    _java_defaults: ClassVar[Dict[str, Any]] = {}
+
+    def _set(self, **kwargs: Any) -> Any:
+        result = super()._set(**kwargs)
+        java_obj = getattr(self, "_java_obj", None)
+        if java_obj is not None and not isinstance(java_obj, str):
+            for name in kwargs:
+                if kwargs[name] is None:
+                    continue
+                param = self.getParam(name)
+                with jvm_errors():
+                    if java_obj.hasParam(name):
+                        # ParamPair's constructor runs the Java validator.
+                        self._make_java_param_pair(param, self._paramMap[param])
+        return result
+
+    def _transfer_params_to_java(self) -> None:
+        with jvm_errors():
+            super()._transfer_params_to_java()
+
+    def _call_java(self, name: str, *args: Any) -> Any:
+        with jvm_errors():
+            return super()._call_java(name, *args)
+
+    @classmethod
+    def read(cls) -> _KpcaReader:  # type: ignore[override]
+        """A reader that loads this stage from a directory written by Java or Python."""
+        return _KpcaReader(cls)
+
+    def write(self) -> _KpcaWriter:
+        """A writer that saves this stage in the Java format (loadable from Java, Scala and Python)."""
+        return _KpcaWriter(self)
+
+    @classmethod
+    def load(cls: Type[T], path: str) -> T:
+        """Reads a stage saved by :meth:`save` (from Python) or by the Java stage's ``save``."""
+        return cls.read().load(path)  # type: ignore[attr-defined]
+
+    def save(self, path: str) -> None:
+        """Saves this stage to ``path`` (it must not exist; ``write().overwrite().save(path)`` replaces)."""
+        self.write().save(path)
+
+    def _java_class_name(self) -> str:
+        return JAVA_CLASSES[type(self).__name__]
+
+
+def _install_java_package_aliases(module: types.ModuleType) -> None:
+    """Registers the Java packages of ``JAVA_CLASSES`` as names of ``module`` in ``sys.modules``.
+
+    PySpark finds the Python class of a JVM stage by importing the Java class's package name (after replacing
+    ``org.apache.spark`` by ``pyspark``) and taking the class of the same simple name from it. With these
+    aliases, ``io.github.sparkkpca.ml`` (and any other package a stage lives in) imports as ``module``, so
+    ``Pipeline.load``, ``PipelineModel.load`` and ``CrossValidatorModel.load`` give this package's classes.
+    Only those full dotted names are registered; nothing is added to the standard library's ``io`` module.
+    """
+    packages = sorted({name.rsplit(".", 1)[0] for name in JAVA_CLASSES.values()})
+    for package in packages:
+        existing = sys.modules.get(package)
+        if existing is not None and existing is not module:
+            raise ImportError(f"sys.modules[{package!r}] is already taken by {existing!r}")
+        sys.modules[package] = module
+
+
+def _to_list(java_array: Optional[Any]) -> Optional[List[Any]]:
+    return None if java_array is None else list(java_array)

@@ -1,0 +1,109 @@
+"""Bad parameters and bad input reach Python as one exception carrying the Java one-line message."""
+
+import traceback
+
+import pytest
+from pyspark.ml.linalg import Vectors
+
+from spark_kpca.errors import IllegalArgumentException, SparkKpcaError
+from spark_kpca.ml import (
+    KernelPCARegressor,
+    NystromKernelPCA,
+    NystromKernelPCAModel,
+    ReconstructionErrorEvaluator,
+    RelevantDimensionEstimator,
+    StreamingKernelPCA,
+)
+
+
+def one_line(exc: BaseException) -> None:
+    text = str(exc)
+    assert "\n" not in text
+    assert "py4j" not in text.lower() and "\tat " not in text
+    # the printed traceback carries no Java stack trace and no chained Py4J error
+    printed = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    assert "Py4JJavaError" not in printed and "\tat " not in printed
+
+
+def test_invalid_value_fails_when_set_with_the_java_message(spark):
+    with pytest.raises(IllegalArgumentException) as info:
+        NystromKernelPCA(k=0)
+    assert str(info.value).startswith("IllegalArgumentException: NystromKernelPCA_")
+    assert str(info.value).endswith("parameter k given invalid value 0.")
+    one_line(info.value)
+    with pytest.raises(IllegalArgumentException, match="parameter kernel given invalid value gausian"):
+        NystromKernelPCA().setKernel("gausian")
+    with pytest.raises(IllegalArgumentException, match="parameter gammaGrid given invalid value"):
+        RelevantDimensionEstimator().setParams(gammaGrid=[1.0, -1.0])
+    assert isinstance(info.value, ValueError)
+
+
+def test_k_exceeding_the_landmarks_is_checked_in_python_before_the_jvm(blobs, monkeypatch):
+    df, _ = blobs
+    est = NystromKernelPCA(k=60, numLandmarks=50)
+    called = []
+    monkeypatch.setattr(type(est).__mro__[0], "_fit_java", lambda self, d: called.append(d))
+    with pytest.raises(IllegalArgumentException) as info:
+        est.fit(df)
+    assert str(info.value) == (
+        "IllegalArgumentException: k = 60 exceeds the number of landmarks m = 50 (numLandmarks); k must be <= m"
+    )
+    assert not called
+    one_line(info.value)
+
+
+def test_python_precheck_message_equals_the_java_one(spark, jvm, blobs):
+    df, _ = blobs
+    java = jvm.io.github.sparkkpca.ml.NystromKernelPCA().setK(60).setNumLandmarks(50)
+    with pytest.raises(Exception) as java_info:
+        java.fit(df._jdf)
+    from spark_kpca.errors import from_java, _captured_origin
+
+    origin = _captured_origin(java_info.value)
+    with pytest.raises(IllegalArgumentException) as py_info:
+        NystromKernelPCA(k=60, numLandmarks=50).fit(df)
+    assert str(py_info.value) == str(from_java(origin))
+    missing = spark.createDataFrame([(1.0,)], ["x"])
+    with pytest.raises(Exception) as java_info:
+        jvm.io.github.sparkkpca.ml.NystromKernelPCA().setK(1).fit(missing._jdf)
+    with pytest.raises(IllegalArgumentException) as py_info:
+        NystromKernelPCA(k=1).fit(missing)
+    assert str(py_info.value) == str(from_java(_captured_origin(java_info.value)))
+
+
+def test_bad_input_found_by_the_jvm(spark):
+    df = spark.createDataFrame([(Vectors.dense([1.0, 2.0]),)] * 10, ["features"])
+    with pytest.raises(IllegalArgumentException) as info:
+        NystromKernelPCA(k=2, numLandmarks=20).fit(df)
+    assert str(info.value) == (
+        "IllegalArgumentException: numLandmarks m = 20 exceeds the number of rows n = 10; "
+        "use m <= n (m = n gives exact kernel PCA)"
+    )
+    assert info.value.java_class == "java.lang.IllegalArgumentException"
+    one_line(info.value)
+    nan = spark.createDataFrame([(Vectors.dense([1.0, float("nan")]),)] * 10, ["features"])
+    with pytest.raises(SparkKpcaError) as info:
+        NystromKernelPCA(k=1, numLandmarks=5).fit(nan)
+    assert "NaN" in str(info.value) or "finite" in str(info.value)
+    one_line(info.value)
+
+
+def test_wrong_column_type_and_missing_label(spark):
+    df = spark.createDataFrame([(1.0, 2.0)], ["features", "y"])
+    with pytest.raises(IllegalArgumentException, match="must be of type Vector"):
+        NystromKernelPCA(k=1).fit(df)
+    vec = spark.createDataFrame([(Vectors.dense([1.0]),)], ["features"])
+    with pytest.raises(IllegalArgumentException, match="Label column 'label' does not exist"):
+        KernelPCARegressor(dimension=1).fit(vec)
+    with pytest.raises(IllegalArgumentException, match="residualCol 'residual' is not a column"):
+        ReconstructionErrorEvaluator().evaluate(vec)
+
+
+def test_missing_model_and_streaming_settings(spark, tmp_path):
+    with pytest.raises(SparkKpcaError, match="(?i)path does not exist") as info:
+        NystromKernelPCAModel.load(str(tmp_path / "nothing"))
+    one_line(info.value)
+    with pytest.raises(IllegalArgumentException, match="keepVersions must be >= 2, got 1"):
+        StreamingKernelPCA(keepVersions=1)
+    with pytest.raises(IllegalArgumentException, match="algorithm must be exact or oja"):
+        StreamingKernelPCA(algorithm="fast")
