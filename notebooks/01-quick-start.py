@@ -167,6 +167,7 @@ residuals = np.array([r.residual for r in rows])
 # COMMAND ----------
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 
 total = model.totalVariance
 spectrum = model.eigenvalues.toArray() / total
@@ -190,6 +191,7 @@ held_out_error = residuals.mean() + np.append(beyond[:, 1:].mean(axis=0), 0.0)
 fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(np.arange(1, k + 1), training_error / total, "o-", label="fit: R(ℓ) / total")
 ax.plot(np.arange(1, k + 1), held_out_error / total, "s--", label=f"{len(rows)} held-out digits")
+ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 ax.set_xlabel("ℓ, components kept")
 ax.set_ylabel("reconstruction error / total variance")
 ax.legend()
