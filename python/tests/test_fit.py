@@ -90,7 +90,7 @@ def test_python_and_java_fits_are_bit_identical(spark, jvm, blobs):
     assert list(py_model.landmarks.toArray().ravel(order="F")) == list(java_model.landmarks().toArray())
     assert list(py_model.projector.toArray().ravel(order="F")) == list(java_model.projector().toArray())
     assert list(py_model.offset.toArray()) == list(java_model.offset().toArray())
-    assert py_model.getGamma() == java_model.getGamma()
+    assert py_model.getGamma() == java_model.getOrDefault(java_model.getParam("gamma"))
     py_scores = py_model.transform(df).orderBy("id").collect()
     java_scores = DataFrame(java_model.transform(df._jdf), spark).orderBy("id").collect()
     assert [r.kpca.toArray().tolist() for r in py_scores] == [r.kpca.toArray().tolist() for r in java_scores]

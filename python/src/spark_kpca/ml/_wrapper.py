@@ -49,6 +49,9 @@ class _KpcaParams(JavaParams):
     """
 
     _java_defaults: ClassVar[Dict[str, Any]] = {}
+    # Set by __init__; the class default keeps PySpark's __del__ quiet when a constructor call is refused
+    # (positional arguments) before the Java object exists.
+    _java_obj: Any = None
 
     def _set(self, **kwargs: Any) -> Any:
         result = super()._set(**kwargs)
