@@ -82,7 +82,7 @@ def run_notebook(path: Path, spark: Any, out_dir: Path, widgets: Dict[str, str])
                 pytest.fail(
                     f"notebooks/{path.name}, cell {cell.number} (line {cell.line}): "
                     f"{type(error).__name__}: {error}\n{cell.source.strip()}\n--- traceback\n"
-                    + "".join(traceback.format_exception(error)),
+                    + "".join(traceback.format_exception(type(error), error, error.__traceback__)),
                     pytrace=False,
                 )
             print(f"=== cell {cell.number}: {time.monotonic() - cell_started:.1f} s")
