@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
-from pyspark.ml import Pipeline, PipelineModel
+from pyspark.ml import Pipeline, PipelineModel, Transformer
 from pyspark.ml.feature import StandardScaler, VectorAssembler
+from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 from pyspark.ml.tuning import CrossValidator, CrossValidatorModel, ParamGridBuilder
 from pyspark.sql import DataFrame
 
@@ -148,7 +149,6 @@ def test_evaluator_and_regressor_persist(tmp_path, spark, blobs):
     evaluator.save(str(tmp_path / "ev"))
     assert ReconstructionErrorEvaluator.load(str(tmp_path / "ev")).getResidualCol() == "r"
     df, data = blobs
-    labelled = df.withColumn("label", df.features.isNotNull().cast("double"))
     from pyspark.sql import functions as F
 
     labelled = df.withColumn("label", F.rand(seed=1))
@@ -157,3 +157,24 @@ def test_evaluator_and_regressor_persist(tmp_path, spark, blobs):
     loaded = KernelPCARegressionModel.load(str(tmp_path / "reg"))
     assert isinstance(loaded, KernelPCARegressionModel)
     assert loaded.getDimension() == 2 and loaded.logLikelihood == model.logLikelihood
+
+
+class Identity(Transformer, DefaultParamsReadable, DefaultParamsWritable):
+    """A pure-Python stage: a pipeline holding it is saved by PySpark's Python writer, stage by stage."""
+
+    def _transform(self, dataset):
+        return dataset
+
+
+def test_pipeline_with_a_python_stage_round_trips(tmp_path, blobs):
+    df, _ = blobs
+    df = df.selectExpr("monotonically_increasing_id() AS id", "features").cache()
+    pipe = Pipeline(stages=[Identity(), NystromKernelPCA(k=2, numLandmarks=20, seed=1, residualCol="residual")])
+    model = pipe.fit(df)
+    model.save(str(tmp_path / "mixed"))
+    loaded = PipelineModel.load(str(tmp_path / "mixed"))
+    assert isinstance(loaded.stages[0], Identity)
+    assert type(loaded.stages[1]) is NystromKernelPCAModel
+    assert rows_of(loaded.transform(df)) == rows_of(model.transform(df))
+    pipe.save(str(tmp_path / "mixed-pipe"))
+    assert isinstance(Pipeline.load(str(tmp_path / "mixed-pipe")).getStages()[1], NystromKernelPCA)
