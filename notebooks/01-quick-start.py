@@ -35,8 +35,8 @@ dbutils.widgets.text("mnist_dir", os.environ.get("MNIST_DIR", os.path.expanduser
 dbutils.widgets.text("train_rows", "2000")
 dbutils.widgets.text("test_rows", "1000")
 dbutils.widgets.text("num_landmarks", "300")
-# Where the model is saved: a directory every node reads, e.g. /Volumes/<catalog>/<schema>/<volume>/models
-# on a cluster; empty = a new temporary directory on the driver (enough for a single-node cluster).
+# Where the model is saved: on Databricks a Unity Catalog volume, e.g. /Volumes/<catalog>/<schema>/<volume>/models;
+# empty = a new temporary directory, for local Spark.
 dbutils.widgets.text("work_dir", "")
 
 mnist_dir = dbutils.widgets.get("mnist_dir")

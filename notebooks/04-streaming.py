@@ -25,8 +25,9 @@ from pyspark.ml.feature import VectorAssembler
 
 from spark_kpca.ml import RandomFeatureKernelPCA, RandomFeatureKernelPCAModel, StreamingKernelPCA
 
-# A directory every node reads (e.g. /Volumes/<catalog>/<schema>/<volume>/kpca-stream on a cluster);
-# empty = a new temporary directory on the driver (enough for a single-node cluster).
+# A directory that the driver's Python and Spark both read as the same place: on Databricks a Unity Catalog
+# volume, e.g. /Volumes/<catalog>/<schema>/<volume>/kpca-stream. Empty = a new temporary directory, for local
+# Spark only (on Databricks a path without a scheme is on DBFS for Spark but local for Python).
 dbutils.widgets.text("work_dir", "")
 dbutils.widgets.text("files", "5")
 dbutils.widgets.text("rows_per_file", "2000")
