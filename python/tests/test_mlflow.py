@@ -36,10 +36,10 @@ def logged(spark, tmp_path_factory):
     ).fit(df)
     store = tmp_path_factory.mktemp("mlflow")
     mlflow.set_tracking_uri(f"sqlite:///{store}/mlflow.db")
-    # The artifacts beside the store (the default, ./mlruns, would be the working directory).
-    mlflow.create_experiment("spark-kpca-tests", artifact_location=(store / "artifacts").as_uri())
-    mlflow.set_experiment("spark-kpca-tests")
-    with mlflow.start_run() as run:
+    # The artifacts beside the store (the default, ./mlruns, would be the working directory). The experiment is
+    # named in start_run, not made the process's active one (README's test starts from MLflow's defaults).
+    experiment = mlflow.create_experiment("spark-kpca-tests", artifact_location=(store / "artifacts").as_uri())
+    with mlflow.start_run(experiment_id=experiment) as run:
         # Explicit requirements: otherwise MLflow infers them by loading the model in a new Python process.
         mlflow.spark.log_model(model, "model", pip_requirements=[f"pyspark=={pyspark.__version__}"])
     return model, df, f"runs:/{run.info.run_id}/model"
