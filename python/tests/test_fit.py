@@ -103,6 +103,7 @@ def test_model_attributes(blobs):
     assert (model.numComponents, model.numFeatures, model.numRows, model.numSupportPoints) == (3, 3, 200, 40)
     assert 0 < model.rank <= 40 and model.droppedRank == 40 - model.rank
     assert model.hasLandmarks and model.isUpdatable
+    assert repr(model).startswith(f"NystromKernelPCAModel: uid={model.uid}, k=3, m=40, d=3")
     assert "uniform" in model.landmarkSelection
     assert isinstance(model.eigenvalues, DenseVector) and isinstance(model.landmarks, DenseMatrix)
     assert model.landmarks.numRows == 40 and model.landmarks.numCols == 3

@@ -16,6 +16,7 @@ from spark_kpca.ml import (
     RandomFeatureKernelPCA,
     RandomFeatureKernelPCAModel,
     ReconstructionErrorEvaluator,
+    load_model,
 )
 
 
@@ -62,6 +63,8 @@ def test_stage_save_load_round_trip(tmp_path, blobs):
     rf = RandomFeatureKernelPCA(k=2, numRandomFeatures=32, seed=1).fit(df)
     rf.save(str(tmp_path / "rf"))
     assert isinstance(RandomFeatureKernelPCAModel.load(str(tmp_path / "rf")), RandomFeatureKernelPCAModel)
+    assert type(load_model(str(tmp_path / "rf"))) is RandomFeatureKernelPCAModel
+    assert type(load_model(str(tmp_path / "model"))) is NystromKernelPCAModel
 
 
 def test_pipeline_round_trip_gives_our_classes(tmp_path, raw):

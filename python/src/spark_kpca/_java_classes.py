@@ -22,8 +22,8 @@ JAVA_CLASSES: Dict[str, str] = {
     "StreamingKernelPCA": "io.github.sparkkpca.ml.StreamingKernelPCA",
 }
 
-#: Java helpers the models' methods call (not stages; never looked up by PySpark).
-JAVA_HELPERS: Dict[str, str] = {
+#: Java utility classes the models' methods call (not stages; never looked up by PySpark).
+JAVA_UTILITIES: Dict[str, str] = {
     "ModelExport": "io.github.sparkkpca.ml.ModelExport",
     "NystromConfidenceBound": "io.github.sparkkpca.evaluation.NystromConfidenceBound",
     "CapturedVariance": "io.github.sparkkpca.evaluation.CapturedVariance",

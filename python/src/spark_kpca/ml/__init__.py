@@ -23,7 +23,7 @@ from pyspark.ml.wrapper import (
 )
 from pyspark.sql import DataFrame
 
-from spark_kpca._java_classes import JAVA_HELPERS
+from spark_kpca._java_classes import JAVA_UTILITIES
 from spark_kpca.errors import IllegalArgumentException, jvm_errors
 from spark_kpca.ml import _params
 from spark_kpca.ml._wrapper import _install_java_package_aliases, _KpcaParams, _to_list
@@ -44,6 +44,7 @@ __all__ = [
     "CapturedVarianceResult",
     "WidthDiagnostics",
     "LabelCoding",
+    "load_model",
 ]
 
 
@@ -73,7 +74,7 @@ def _java_static(name: str) -> Any:
 
 def _check_input_column(dataset: DataFrame, column: str, what: str = "Input column") -> None:
     """Python's cheap check of the input column, with the Java message, before any JVM call."""
-    if not isinstance(dataset, DataFrame):
+    if not hasattr(dataset, "schema") or not hasattr(dataset, "columns"):
         raise TypeError(f"dataset should be a DataFrame, got {type(dataset).__name__}")
     fields = {f.name: f for f in dataset.schema.fields}
     if column not in fields:
@@ -114,7 +115,9 @@ class _KpcaModel(_KpcaParams, JavaModel):
             return super()._transform(dataset)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}: uid={self.uid}"
+        if self._java_obj is None or isinstance(self._java_obj, str):
+            return f"{type(self).__name__}: uid={self.uid}"
+        return str(self._call_java("toString"))
 
 
 class _KernelPCAModelMethods(_KpcaModel):
@@ -230,7 +233,7 @@ class _KernelPCAModelMethods(_KpcaModel):
         self._transfer_params_to_java()
         sc = _active_sc()
         with jvm_errors():
-            _java_static(JAVA_HELPERS["ModelExport"]).write(
+            _java_static(JAVA_UTILITIES["ModelExport"]).write(
                 self._java_obj, path, sc._jsc.hadoopConfiguration()
             )
 
@@ -245,7 +248,7 @@ class _KernelPCAModelMethods(_KpcaModel):
         _check_input_column(heldOut, self.getOrDefault("inputCol"))
         self._transfer_params_to_java()
         with jvm_errors():
-            r = _java_static(JAVA_HELPERS["CapturedVariance"]).evaluate(
+            r = _java_static(JAVA_UTILITIES["CapturedVariance"]).evaluate(
                 self._java_obj, heldOut._jdf, int(exactSample), int(seed)
             )
             return CapturedVarianceResult(
@@ -275,7 +278,7 @@ class _KernelPCAModelMethods(_KpcaModel):
         )
         with jvm_errors():
             kernel = self._java_obj.fittedKernel()
-            curve = _java_static(JAVA_HELPERS["Mpress"]).compute(
+            curve = _java_static(JAVA_UTILITIES["Mpress"]).compute(
                 dataset._jdf, column, kernel, int(maxK), int(maxRows), optional
             )
             return [float(v) for v in curve.mpress()]
@@ -337,7 +340,7 @@ class NystromKernelPCA(
             raise IllegalArgumentException(
                 "Param k (the number of principal components) must be set"
             )
-        if self._java_obj.hasSuppliedLandmarks():
+        if self.hasSuppliedLandmarks():
             return
         if self.getLandmarkSampling() == "residual":
             m, source = self.getMaxLandmarks(), "maxLandmarks"
@@ -365,7 +368,10 @@ class NystromKernelPCA(
 
     def hasSuppliedLandmarks(self) -> bool:
         """Whether landmarks were supplied (:meth:`setLandmarks`, :meth:`setLandmarksFrom`)."""
-        return bool(self._java_obj.hasSuppliedLandmarks())
+        java_obj = self._java_obj
+        if java_obj is None or isinstance(java_obj, str):  # Spark Connect: no JVM object here
+            return False
+        return bool(java_obj.hasSuppliedLandmarks())
 
 
 class NystromKernelPCAModel(
@@ -381,7 +387,7 @@ class NystromKernelPCAModel(
         if not 0.0 < confidence < 1.0:
             raise IllegalArgumentException(f"confidence = {confidence}: must be in (0, 1)")
         with jvm_errors():
-            b = _java_static(JAVA_HELPERS["NystromConfidenceBound"]).compute(
+            b = _java_static(JAVA_UTILITIES["NystromConfidenceBound"]).compute(
                 self._java_obj, float(confidence)
             )
             return ConfidenceBound(
@@ -651,5 +657,17 @@ class ReconstructionErrorEvaluator(
 
 
 from spark_kpca.ml._streaming import StreamingKernelPCA  # noqa: E402
+
+
+def load_model(path: str) -> _KernelPCAModelMethods:
+    """Loads any saved kernel PCA model (Nyström, random features or exact) as its Python class, whichever
+    stage wrote it (Java's ``AbstractKernelPCAModel.loadAny``)."""
+    if not isinstance(path, str):
+        raise TypeError(f"path should be a string, got type {type(path).__name__}")
+    from pyspark.ml.wrapper import JavaParams
+
+    with jvm_errors():
+        java_model = _java_static(JAVA_UTILITIES["AbstractKernelPCAModel"]).loadAny(path)
+        return JavaParams._from_java(java_model)  # type: ignore[return-value]
 
 _install_java_package_aliases(sys.modules[__name__])
