@@ -131,25 +131,26 @@ class _FittedValues:
 
     A fitted Java model does not set these params (its getters read the fitted kernel and sizes; a saved
     model still stores them), so the Python param map cannot hold them: each getter here calls the Java
-    model's getter of the same name, which works alike for a model just fitted, one loaded with ``load()``
-    and one inside a loaded ``PipelineModel`` or ``CrossValidatorModel``. Over Spark Connect the server's
-    attribute allowlist refuses these calls: the getters raise :class:`spark_kpca.errors.UnsupportedOperationException`
-    there; the model's export bundle (``write().option("export", "true")``) holds the fitted kernel and
-    sizes.
+    model's getter, which works alike for a model just fitted, one loaded with ``load()`` and one inside a
+    loaded ``PipelineModel`` or ``CrossValidatorModel``. Over Spark Connect the server's attribute allowlist
+    refuses these calls: the getters raise :class:`spark_kpca.errors.UnsupportedOperationException` there;
+    the model's export bundle (``write().option("export", "true")``) holds the fitted kernel and sizes.
     """
 
-    def _fitted_value(self, getter: str) -> Any:
+    def _fitted_value(self, getter: str, python_getter: Optional[str] = None) -> Any:
+        """The Java model's ``getter()``; ``python_getter`` (default: the same name) names it in errors."""
         java_obj = getattr(self, "_java_obj", None)
+        shown = python_getter or getter
         if _is_remote():
             raise UnsupportedOperationException(
-                f"{type(self).__name__}.{getter}(): the fitted value is not reachable over Spark Connect "
+                f"{type(self).__name__}.{shown}(): the fitted value is not reachable over Spark Connect "
                 "(the server's attribute allowlist refuses the call); read it from the model's export "
                 "bundle (write().option('export', 'true'))",
                 None,
             )
         if java_obj is None or isinstance(java_obj, str):
             raise IllegalStateException(
-                f"{type(self).__name__}.{getter}(): the model has no Java model (fit an estimator or "
+                f"{type(self).__name__}.{shown}(): the model has no Java model (fit an estimator or "
                 "load a saved model)",
                 None,
             )
@@ -158,8 +159,13 @@ class _FittedValues:
 
 class _FittedKernel(_FittedValues):
     def getKernel(self) -> str:
-        """The kernel the model was fitted with (read from the Java model; not over Spark Connect)."""
-        return str(self._fitted_value("getKernel"))
+        """The kernel the model was fitted with, by its param name (read from the Java model; not over Spark
+        Connect)."""
+        # Py4J does not find the Java getKernel() (a default method of a super-interface): the family's
+        # name is the same value.
+        family = self._fitted_value("getKernelType", "getKernel")
+        with jvm_errors():
+            return str(family.paramName())
 
     def getGamma(self) -> float:
         """γ of the fitted kernel: the value given, or the one the fit chose (the median heuristic, or the
@@ -178,9 +184,8 @@ class _FittedKernel(_FittedValues):
 
 class _FittedLandmarks(_FittedValues):
     def getNumLandmarks(self) -> int:
-        """m, the landmarks of the fitted model: it can be fewer than the estimator's ``numLandmarks``
-        (duplicates, residual sampling, supplied landmarks). Read from the Java model; not over Spark
-        Connect."""
+        """m, the landmarks of the fitted model, which can differ from the estimator's ``numLandmarks``
+        (residual sampling, supplied landmarks). Read from the Java model; not over Spark Connect."""
         return int(self._fitted_value("getNumLandmarks"))
 
 
