@@ -23,6 +23,7 @@ import pytest
 from pyspark.ml.linalg import Vectors
 from pyspark.sql import SparkSession
 
+from spark_kpca.errors import UnsupportedOperationException
 from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, ReconstructionErrorEvaluator
 
 
@@ -131,6 +132,13 @@ def test_model_attributes_outside_sparks_allowlist_are_refused(spark):
     assert "eigenvalues" in str(refused.value)
     # toString is on the allowlist (every Identifiable) and names the fitted sizes.
     assert "k=2, m=10" in model._call_java("toString")
+    # The fitted kernel and m are read from the Java model's getters, which the allowlist refuses: one clear
+    # error, not the estimator's value from the Python param map.
+    with pytest.raises(UnsupportedOperationException, match="not reachable over Spark Connect"):
+        model.getGamma()
+    with pytest.raises(UnsupportedOperationException, match="getNumLandmarks"):
+        model.getNumLandmarks()
+    assert model.getOrDefault("k") == 2
 
 
 def test_an_unregistered_class_name_is_refused_by_the_server(spark):

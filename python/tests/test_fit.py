@@ -90,7 +90,8 @@ def test_python_and_java_fits_are_bit_identical(spark, jvm, blobs):
     assert list(py_model.landmarks.toArray().ravel(order="F")) == list(java_model.landmarks().toArray())
     assert list(py_model.projector.toArray().ravel(order="F")) == list(java_model.projector().toArray())
     assert list(py_model.offset.toArray()) == list(java_model.offset().toArray())
-    assert py_model.getGamma() == java_model.getOrDefault(java_model.getParam("gamma"))
+    # The γ the median heuristic chose: the Java model's getter reads the fitted kernel.
+    assert py_model.getGamma() == java_model.getGamma()
     py_scores = py_model.transform(df).orderBy("id").collect()
     java_scores = DataFrame(java_model.transform(df._jdf), spark).orderBy("id").collect()
     assert [r.kpca.toArray().tolist() for r in py_scores] == [r.kpca.toArray().tolist() for r in java_scores]
@@ -149,6 +150,27 @@ def test_supplied_landmarks(spark, blobs):
     np.testing.assert_array_equal(model.landmarks.toArray(), data[:25])
 
 
+def test_model_getters_read_what_the_fit_chose(jvm, blobs):
+    df, _ = blobs
+    model = NystromKernelPCA(k=2, numLandmarks=30, seed=4).fit(df)  # γ by the median heuristic
+    java_model = model._java_obj
+    assert not java_model.isSet(java_model.getParam("gamma")), "the fit does not set γ on the model"
+    gamma = model.getGamma()
+    assert isinstance(gamma, float) and np.isfinite(gamma) and gamma > 0
+    assert gamma == java_model.getGamma() == java_model.fittedKernel().gamma()
+    assert model.getKernel() == "rbf" and model.getNumLandmarks() == model.numSupportPoints == 30
+    assert (model.getDegree(), model.getCoef0()) == (3, 1.0)
+    poly = NystromKernelPCA(k=2, numLandmarks=20, seed=4, kernel="polynomial", degree=2, coef0=0.5).fit(df)
+    assert (poly.getKernel(), poly.getDegree(), poly.getCoef0()) == ("polynomial", 2, 0.5)
+    assert poly.getGamma() == poly._java_obj.getGamma()
+    laplacian = KernelPCA(k=2, kernel="laplacian", gamma=0.7).fit(df.limit(40))
+    assert (laplacian.getKernel(), laplacian.getGamma()) == ("laplacian", 0.7)
+    rf = RandomFeatureKernelPCA(k=2, numRandomFeatures=48, seed=5).fit(df)
+    assert rf.getNumRandomFeatures() == 48 and rf.getGamma() == rf._java_obj.getGamma() > 0
+    with pytest.raises(SparkKpcaError, match="has no Java model"):
+        NystromKernelPCAModel().getGamma()
+
+
 def test_random_feature_model(blobs):
     df, _ = blobs
     model = RandomFeatureKernelPCA(k=2, numRandomFeatures=64, gamma=0.3, seed=5).fit(df)
@@ -195,6 +217,7 @@ def test_kernel_pca_regression(regression):
     model = KernelPCARegressor(dimension=4, gamma=0.5, numLandmarks=60, seed=3).fit(regression)
     assert isinstance(model, KernelPCARegressionModel)
     assert model.getDimension() == 4 and model.numSupportPoints == 60
+    assert model.getNumLandmarks() == 60 and model.getGamma() == 0.5 and model.getKernel() == "rbf"
     assert model.numTrainingRows == 120 and model.labelCoding.mode == "real"
     assert len(model.widths) == 1 and model.chosenWidth == 0
     assert model.trainingError < 0.1

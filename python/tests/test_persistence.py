@@ -57,6 +57,8 @@ def test_stage_save_load_round_trip(tmp_path, blobs):
     assert isinstance(again, NystromKernelPCAModel) and again.uid == model.uid
     assert list(again.eigenvalues.toArray()) == list(model.eigenvalues.toArray())
     assert again.getGamma() == model.getGamma()
+    assert again.getKernel() == model.getKernel() == "laplacian" and again.getNumLandmarks() == 25
+    assert again.getGamma() == again._java_obj.getGamma() > 0  # the median heuristic's γ, as saved
     with pytest.raises(OSError):
         model.save(str(tmp_path / "model"))  # exists: Spark refuses without overwrite()
     model.write().overwrite().save(str(tmp_path / "model"))
@@ -79,6 +81,7 @@ def test_pipeline_round_trip_gives_our_classes(tmp_path, raw):
     stage = loaded.stages[2]
     assert type(stage) is NystromKernelPCAModel
     assert stage.numSupportPoints == 30
+    assert (stage.getGamma(), stage.getNumLandmarks(), stage.getKernel()) == (0.4, 30, "rbf")
     assert rows_of(loaded.transform(raw)) == rows_of(model.transform(raw))
 
 
@@ -147,6 +150,38 @@ def test_cross_validator_with_reconstruction_error(tmp_path, blobs):
     assert list(loaded.bestModel.eigenvalues.toArray()) == list(cv_model.bestModel.eigenvalues.toArray())
 
 
+def test_cross_validated_pipeline_with_the_evaluator_round_trips(tmp_path, raw):
+    """The evaluator's Java package (io.github.sparkkpca.evaluation) resolves to our class on load."""
+    pipe = Pipeline(
+        stages=[
+            VectorAssembler(inputCols=["a", "b", "c"], outputCol="features"),
+            NystromKernelPCA(k=2, numLandmarks=20, seed=3, residualCol="residual"),
+        ]
+    )
+    kpca = pipe.getStages()[1]
+    grid = ParamGridBuilder().addGrid(kpca.gamma, [0.05, 5.0]).build()
+    evaluator = ReconstructionErrorEvaluator()
+    cv = CrossValidator(estimator=pipe, estimatorParamMaps=grid, evaluator=evaluator, numFolds=2, seed=7)
+    cv_model = cv.fit(raw)
+    best = [0.05, 5.0][int(np.argmin(cv_model.avgMetrics))]
+    assert cv_model.bestModel.stages[1].getGamma() == best
+    cv_model.save(str(tmp_path / "cv"))
+    loaded = CrossValidatorModel.load(str(tmp_path / "cv"))
+    assert type(loaded.getEvaluator()) is ReconstructionErrorEvaluator
+    assert loaded.getEvaluator()._java_obj.getClass().getName() == (
+        "io.github.sparkkpca.evaluation.ReconstructionErrorEvaluator"
+    )
+    stage = loaded.bestModel.stages[1]
+    assert type(stage) is NystromKernelPCAModel
+    assert (stage.getGamma(), stage.getNumLandmarks()) == (best, 20)
+    assert rows_of(loaded.bestModel.transform(raw)) == rows_of(cv_model.bestModel.transform(raw))
+    assert loaded.avgMetrics == cv_model.avgMetrics
+    cv.save(str(tmp_path / "cv-estimator"))
+    again = CrossValidator.load(str(tmp_path / "cv-estimator"))
+    assert type(again.getEvaluator()) is ReconstructionErrorEvaluator
+    assert type(again.getEstimator().getStages()[1]) is NystromKernelPCA
+
+
 def test_evaluator_and_regressor_persist(tmp_path, spark, blobs):
     evaluator = ReconstructionErrorEvaluator(residualCol="r")
     evaluator.save(str(tmp_path / "ev"))
@@ -160,6 +195,7 @@ def test_evaluator_and_regressor_persist(tmp_path, spark, blobs):
     loaded = KernelPCARegressionModel.load(str(tmp_path / "reg"))
     assert isinstance(loaded, KernelPCARegressionModel)
     assert loaded.getDimension() == 2 and loaded.logLikelihood == model.logLikelihood
+    assert (loaded.getGamma(), loaded.getNumLandmarks()) == (model.getGamma(), model.getNumLandmarks()) == (0.3, 20)
 
 
 class Identity(Transformer, DefaultParamsReadable, DefaultParamsWritable):

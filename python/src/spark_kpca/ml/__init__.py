@@ -24,7 +24,12 @@ from pyspark.ml.wrapper import (
 from pyspark.sql import DataFrame
 
 from spark_kpca._java_classes import JAVA_UTILITIES
-from spark_kpca.errors import IllegalArgumentException, jvm_errors
+from spark_kpca.errors import (
+    IllegalArgumentException,
+    IllegalStateException,
+    UnsupportedOperationException,
+    jvm_errors,
+)
 from spark_kpca.ml import _params
 from spark_kpca.ml._wrapper import _install_java_package_aliases, _KpcaParams, _to_list
 
@@ -101,8 +106,9 @@ class _KpcaEstimator(_KpcaParams, JavaEstimator):
 
 
 class _KpcaModel(_KpcaParams, JavaModel):
-    """A spark-kpca model: the Java model's Params (including those the fit chose, such as ``gamma``) are
-    read back into Python when it is wrapped."""
+    """A spark-kpca model: the Java model's Params are read back into Python when it is wrapped. The values
+    the fit chose (kernel, γ, m, D) are not params of the Java model: the getters of :class:`_FittedValues`
+    read them from it."""
 
     def __init__(self, java_model: Optional[Any] = None) -> None:
         super().__init__(java_model)
@@ -118,6 +124,75 @@ class _KpcaModel(_KpcaParams, JavaModel):
         if self._java_obj is None or isinstance(self._java_obj, str):
             return f"{type(self).__name__}: uid={self.uid}"
         return str(self._call_java("toString"))
+
+
+class _FittedValues:
+    """Getters of the values a fit chose (the kernel, γ, m or D), read from the Java model.
+
+    A fitted Java model does not set these params (its getters read the fitted kernel and sizes; a saved
+    model still stores them), so the Python param map cannot hold them: each getter here calls the Java
+    model's getter, which works alike for a model just fitted, one loaded with ``load()`` and one inside a
+    loaded ``PipelineModel`` or ``CrossValidatorModel``. Over Spark Connect the server's attribute allowlist
+    refuses these calls: the getters raise :class:`spark_kpca.errors.UnsupportedOperationException` there;
+    the model's export bundle (``write().option("export", "true")``) holds the fitted kernel and sizes.
+    """
+
+    def _fitted_value(self, getter: str, python_getter: Optional[str] = None) -> Any:
+        """The Java model's ``getter()``; ``python_getter`` (default: the same name) names it in errors."""
+        java_obj = getattr(self, "_java_obj", None)
+        shown = python_getter or getter
+        if _is_remote():
+            raise UnsupportedOperationException(
+                f"{type(self).__name__}.{shown}(): the fitted value is not reachable over Spark Connect "
+                "(the server's attribute allowlist refuses the call); read it from the model's export "
+                "bundle (write().option('export', 'true'))",
+                None,
+            )
+        if java_obj is None or isinstance(java_obj, str):
+            raise IllegalStateException(
+                f"{type(self).__name__}.{shown}(): the model has no Java model (fit an estimator or "
+                "load a saved model)",
+                None,
+            )
+        return self._call_java(getter)  # type: ignore[attr-defined]
+
+
+class _FittedKernel(_FittedValues):
+    def getKernel(self) -> str:
+        """The kernel the model was fitted with, by its param name (read from the Java model; not over Spark
+        Connect)."""
+        # Py4J does not find the Java getKernel() (a default method of a super-interface): the family's
+        # name is the same value.
+        family = self._fitted_value("getKernelType", "getKernel")
+        with jvm_errors():
+            return str(family.paramName())
+
+    def getGamma(self) -> float:
+        """γ of the fitted kernel: the value given, or the one the fit chose (the median heuristic, or the
+        width a grid search picked); NaN for a kernel without γ. Read from the Java model; not over Spark
+        Connect."""
+        return float(self._fitted_value("getGamma"))
+
+    def getDegree(self) -> int:
+        """p, the fitted kernel's polynomial degree (read from the Java model; not over Spark Connect)."""
+        return int(self._fitted_value("getDegree"))
+
+    def getCoef0(self) -> float:
+        """c₀ of the fitted kernel (read from the Java model; not over Spark Connect)."""
+        return float(self._fitted_value("getCoef0"))
+
+
+class _FittedLandmarks(_FittedValues):
+    def getNumLandmarks(self) -> int:
+        """m, the landmarks of the fitted model, which can differ from the estimator's ``numLandmarks``
+        (residual sampling, supplied landmarks). Read from the Java model; not over Spark Connect."""
+        return int(self._fitted_value("getNumLandmarks"))
+
+
+class _FittedRandomFeatures(_FittedValues):
+    def getNumRandomFeatures(self) -> int:
+        """D, the random features of the fitted model (read from the Java model; not over Spark Connect)."""
+        return int(self._fitted_value("getNumRandomFeatures"))
 
 
 class _KernelPCAModelMethods(_KpcaModel):
@@ -375,6 +450,8 @@ class NystromKernelPCA(
 
 
 class NystromKernelPCAModel(
+    _FittedKernel,
+    _FittedLandmarks,
     _params._NystromKernelPCAModelBase, _KernelPCAModelMethods, JavaMLReadable, JavaMLWritable
 ):
     """A fitted :class:`NystromKernelPCA`: scores rows (and, optionally, their feature-space residual and
@@ -420,6 +497,8 @@ class RandomFeatureKernelPCA(
 
 
 class RandomFeatureKernelPCAModel(
+    _FittedKernel,
+    _FittedRandomFeatures,
     _params._RandomFeatureKernelPCAModelBase,
     _KernelPCAModelMethods,
     JavaMLReadable,
@@ -462,6 +541,7 @@ class KernelPCA(_params._KernelPCABase, _KpcaEstimator, JavaMLReadable, JavaMLWr
 
 
 class KernelPCAModel(
+    _FittedKernel,
     _params._KernelPCAModelBase, _KernelPCAModelMethods, JavaMLReadable, JavaMLWritable
 ):
     """A fitted :class:`KernelPCA`."""
@@ -526,6 +606,8 @@ class RelevantDimensionEstimator(
 
 
 class KernelPCARegressionModel(
+    _FittedKernel,
+    _FittedLandmarks,
     _params._KernelPCARegressionModelBase,
     _KpcaModel,
     JavaPredictionModel,

@@ -32,11 +32,11 @@ class _KernelParams(Params):
         typeConverter=TypeConverters.toInt)
     gamma: Param = Param(
         Params._dummy(), 'gamma',
-        'kernel scale gamma (> 0). Unset: rbf uses the median heuristic 1/(2*median ||x-y||^2) and laplacian 1/median ||x-y||_1 over the landmarks, polynomial and sigmoid 1/d; the value used is fixed at fit and set on the model',
+        'kernel scale gamma (> 0). Unset: rbf 1/(2*median ||x-y||^2), laplacian 1/median ||x-y||_1, polynomial 1/d, sigmoid 1/d over the landmarks; the value used is fixed at fit and read from the model',
         typeConverter=TypeConverters.toFloat)
     kernel: Param = Param(
         Params._dummy(), 'kernel',
-        'kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian exp(-gamma*||x-y||_1), polynomial (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine <x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)',
+        'kernel: rbf (= gaussian) exp(-gamma*||x-y||^2), laplacian exp(-gamma*||x-y||_1), polynomial (= poly) (gamma*<x,y>+coef0)^degree, linear <x,y>, cosine <x,y>/(||x|| ||y||), sigmoid tanh(gamma*<x,y>+coef0) (not positive definite)',
         typeConverter=TypeConverters.toString)
 
     def getBlockSize(self) -> int:
