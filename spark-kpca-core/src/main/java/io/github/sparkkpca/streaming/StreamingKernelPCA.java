@@ -8,6 +8,7 @@ import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import io.github.sparkkpca.pca.OjaSubspace;
 import io.github.sparkkpca.pca.StepSchedule;
+import io.github.sparkkpca.persistence.ModelKind;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.util.function.Consumer;
@@ -229,11 +230,20 @@ public final class StreamingKernelPCA {
       throw new IllegalArgumentException(
           "StreamingKernelPCA: a warm start applies to algorithm oja");
     }
-    if (!(estimator instanceof RandomFeatureKernelPCA)
-        && !(estimator instanceof NystromKernelPCA)) {
+    // The estimators a stream can refit batch by batch are the table's streamable kinds.
+    if (ModelKind.ofEstimatorClass(estimator.getClass().getName())
+        .filter(ModelKind::isStreamable)
+        .isEmpty()) {
       throw new IllegalArgumentException(
-          "StreamingKernelPCA: the estimator must be NystromKernelPCA or "
-              + "RandomFeatureKernelPCA, got "
+          "StreamingKernelPCA: the estimator must be one of "
+              + java.util.Arrays.stream(ModelKind.values())
+                  .filter(ModelKind::isStreamable)
+                  .map(
+                      k ->
+                          k.estimatorClassName()
+                              .substring(k.estimatorClassName().lastIndexOf('.') + 1))
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + ", got "
               + estimator.getClass().getSimpleName());
     }
   }

@@ -361,4 +361,22 @@ class StreamingKernelPCATest {
         Math.abs(lastChunkOnly[0] - expected[0]) > 1e-4 * expected[0],
         "the last micro-batch alone gives other values (the test can tell them apart)");
   }
+
+  @Test
+  void onlyTheStreamableModelKindsAreAccepted(@TempDir Path dir) {
+    // The exact stage fits on the driver only: the table of model kinds does not list it as
+    // streamable, and the refusal names the kinds that are.
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new StreamingKernelPCA()
+                    .setEstimator(new io.github.sparkkpca.ml.KernelPCA())
+                    .setModelDir(dir.resolve("models").toString())
+                    .sink());
+    assertEquals(
+        "StreamingKernelPCA: the estimator must be one of NystromKernelPCA, "
+            + "RandomFeatureKernelPCA, got KernelPCA",
+        refused.getMessage());
+  }
 }

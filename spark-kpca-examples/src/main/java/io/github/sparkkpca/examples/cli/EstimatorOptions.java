@@ -9,6 +9,7 @@ import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.pca.SpectrumExtent;
+import io.github.sparkkpca.persistence.ModelKind;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
@@ -200,8 +201,12 @@ public final class EstimatorOptions {
   Estimator<? extends AbstractKernelPCAModel<?>> configuredEstimator() {
     SparkKpcaCli.require(
         spec,
-        featureMap.equals("nystrom") || featureMap.equals("rff"),
-        "--feature-map must be nystrom or rff, got '" + featureMap + "'");
+        java.util.Arrays.asList(ModelKind.FEATURE_MAP_NAMES).contains(featureMap),
+        "--feature-map must be "
+            + SparkKpcaCli.alternatives(java.util.Arrays.asList(ModelKind.FEATURE_MAP_NAMES))
+            + ", got '"
+            + featureMap
+            + "'");
     if (!isRandomFeatures()) {
       SparkKpcaCli.require(
           spec,

@@ -191,6 +191,14 @@ public final class SparkKpcaCli implements Callable<Integer> {
   }
 
   /** Fails with a usage error (exit code 2) when {@code condition} is false. */
+  /** "a", "a or b", "a, b or c": the accepted values of an option, for its error message. */
+  static String alternatives(java.util.List<String> values) {
+    int n = values.size();
+    return n <= 1
+        ? String.join("", values)
+        : String.join(", ", values.subList(0, n - 1)) + " or " + values.get(n - 1);
+  }
+
   static void require(CommandSpec spec, boolean condition, String message) {
     if (!condition) {
       throw usage(spec, message);
