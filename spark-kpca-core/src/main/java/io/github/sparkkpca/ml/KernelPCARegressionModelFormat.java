@@ -186,7 +186,27 @@ final class KernelPCARegressionModelFormat {
               shell.getCoef0());
       List<Row> support = ModelData.read(spark, path + "/data/support", SUPPORT, what);
       int m = support.size();
-      double[] points = new double[m * d];
+      try {
+        // The recorded sizes against the rows, before anything of their size is allocated.
+        ModelData.Sizes.positive(d, "numFeatures");
+        ModelData.Sizes.vectors(
+            support, 1, d, "numFeatures", "data/support", "values in its point");
+        ModelData.Sizes.sized(
+            support, 2, c, "data/summary's label coding gives c", "data/support", "coefficients");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(what + e.getMessage(), e);
+      }
+      JsonNode recordedM = metadata.path("paramMap").path("numLandmarks");
+      if (recordedM.isInt() && recordedM.asInt() != m) {
+        throw new IllegalArgumentException(
+            what
+                + "its metadata records numLandmarks = "
+                + recordedM.asInt()
+                + " but data/support holds "
+                + m
+                + " landmarks");
+      }
+      double[] points = new double[Math.multiplyExact(m, d)];
       double[] alpha = new double[m * c];
       boolean[] seen = new boolean[m];
       for (Row row : support) {

@@ -249,6 +249,9 @@ public final class ModelData {
     int numComponents = s.getInt(1);
     double[] spectrum = Finite.require(((Vector) s.get(2)).toArray(), "data/summary: the spectrum");
     boolean centered = s.getBoolean(8);
+    Sizes.positive(d, "numFeatures");
+    Sizes.positive(numComponents, "numComponents");
+    Sizes.atMost(numComponents, "numComponents", spectrum.length, "eigenvalues in its spectrum");
     String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
     if (!kind.equals(ModelKind.EXPANSION)) {
       FeatureMap map = ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d);
@@ -267,7 +270,14 @@ public final class ModelData {
       double diagonalSum =
           Finite.require(new double[] {st.getDouble(2)}, "data/statistics: the norm sum")[0];
       double[] components =
-          readIndexed(spark, path + "/data/components", r, numComponents, "data/components", what);
+          readIndexed(
+              spark,
+              path + "/data/components",
+              r,
+              numComponents,
+              "data/components",
+              "data/summary records numComponents",
+              what);
       // Rows of U were written one per table row: transpose back to column-major r×k.
       double[] u = new double[r * numComponents];
       for (int i = 0; i < r; i++) {
@@ -287,16 +297,32 @@ public final class ModelData {
                   r,
                   st.getLong(0),
                   mean,
-                  readIndexed(spark, path + "/data/scatter", r, r, "data/scatter", what),
+                  readIndexed(
+                      spark,
+                      path + "/data/scatter",
+                      r,
+                      r,
+                      "data/scatter",
+                      "the feature map's dimension is r",
+                      what),
                   diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
+    Sizes.equal(numComponents, "numComponents", offset.length, "entries in its offset");
     List<Row> support = read(spark, path + "/data/support", SUPPORT, what);
     int m = support.size();
     int columns = centered ? numComponents + 1 : numComponents;
-    double[] points = new double[m * d];
+    Sizes.vectors(support, 1, d, "numFeatures", "data/support", "values in its point");
+    Sizes.vectors(
+        support,
+        2,
+        columns,
+        centered ? "numComponents + 1 (centred)" : "numComponents",
+        "data/support",
+        "coefficients");
+    double[] points = new double[Math.multiplyExact(m, d)];
     double[] coefficients = new double[m * columns];
     boolean[] seen = new boolean[m];
     for (Row row : support) {
@@ -361,7 +387,11 @@ public final class ModelData {
               + "hold "
               + support.size());
     }
-    double[] points = new double[m * d];
+    Sizes.positive(d, "numFeatures");
+    Sizes.positive(k, "numComponents");
+    Sizes.vectors(support, 1, d, "numFeatures", "data/support", "values in its point");
+    Sizes.vectors(support, 2, k, "numComponents", "data/support", "values in its projection");
+    double[] points = new double[Math.multiplyExact(m, d)];
     double[] coefficients = new double[m * (k + 1)];
     boolean[] seen = new boolean[m];
     for (Row row : support) {
@@ -462,13 +492,20 @@ public final class ModelData {
    * table row i at offset i·width (for {@code writeColumns} that is the column-major matrix).
    */
   static double[] readIndexed(
-      SparkSession spark, String dir, int count, int width, String table, String what) {
+      SparkSession spark,
+      String dir,
+      int count,
+      int width,
+      String table,
+      String widthField,
+      String what) {
     List<Row> rows = read(spark, dir, INDEXED, what);
     if (rows.size() != count) {
       throw new IllegalArgumentException(
           what + table + " has " + rows.size() + " rows, expected " + count);
     }
-    double[] out = new double[count * width];
+    Sizes.sized(rows, 1, width, widthField, table, "values");
+    double[] out = new double[Math.multiplyExact(count, width)];
     boolean[] seen = new boolean[count];
     for (Row row : rows) {
       int i = row.getInt(0);
@@ -511,6 +548,88 @@ public final class ModelData {
 
   private static double finite(double value, String what) {
     return Finite.require(new double[] {value}, what)[0];
+  }
+
+  /**
+   * The checks of the sizes a model's summary records against each other and against the tables
+   * that hold the data, made before anything of a recorded size is allocated: a hand-edited or
+   * corrupted size (numFeatures = 10⁹) is refused naming the field and both values instead of
+   * exhausting the heap. The messages complete "Cannot load X from 'path': ".
+   */
+  public static final class Sizes {
+    private Sizes() {}
+
+    /** Refuses a recorded size below 1. */
+    public static void positive(int value, String field) {
+      if (value < 1) {
+        throw new IllegalArgumentException(
+            "data/summary records " + field + " = " + value + ", expected at least 1");
+      }
+    }
+
+    /** Refuses a recorded size that differs from what the data hold. */
+    public static void equal(int recorded, String field, int held, String what) {
+      if (recorded != held) {
+        throw new IllegalArgumentException(
+            "data/summary records "
+                + field
+                + " = "
+                + recorded
+                + " but the model holds "
+                + held
+                + " "
+                + what);
+      }
+    }
+
+    /** Refuses a recorded size above what the data hold. */
+    public static void atMost(int recorded, String field, int held, String what) {
+      if (recorded > held) {
+        throw new IllegalArgumentException(
+            "data/summary records "
+                + field
+                + " = "
+                + recorded
+                + " but the model holds only "
+                + held
+                + " "
+                + what);
+      }
+    }
+
+    /**
+     * Refuses a table whose vector column {@code column} has, in some row, another size than the
+     * {@code expected} one recorded as {@code field} in {@code data/summary}.
+     */
+    public static void vectors(
+        List<Row> rows, int column, int expected, String field, String table, String what) {
+      sized(rows, column, expected, "data/summary records " + field, table, what);
+    }
+
+    /**
+     * As {@link #vectors(List, int, int, String, String, String)}, {@code recorded} saying where
+     * the expected size comes from (e.g. "data/summary records numFeatures").
+     */
+    public static void sized(
+        List<Row> rows, int column, int expected, String recorded, String table, String what) {
+      for (Row row : rows) {
+        int size = ((Vector) row.get(column)).size();
+        if (size != expected) {
+          throw new IllegalArgumentException(
+              recorded
+                  + " = "
+                  + expected
+                  + " but "
+                  + table
+                  + " row "
+                  + row.getInt(0)
+                  + " holds "
+                  + size
+                  + " "
+                  + what);
+        }
+      }
+    }
   }
 
   /** The finiteness check of everything written and read. */

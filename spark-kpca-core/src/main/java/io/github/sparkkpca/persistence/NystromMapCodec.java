@@ -83,8 +83,12 @@ final class NystromMapCodec implements FeatureMapCodec {
               + m
               + " landmarks");
     }
-    double[] points = new double[m * dim];
-    double[] w = new double[m * r];
+    // The sizes the summary and header record, checked against the rows before any allocation.
+    ModelData.Sizes.vectors(
+        rows, 1, dim, "numFeatures", "data/landmarks", "values in its landmark");
+    ModelData.Sizes.sized(rows, 2, r, "data/nystrom records rank", "data/landmarks", "weights");
+    double[] points = new double[Math.multiplyExact(m, dim)];
+    double[] w = new double[Math.multiplyExact(m, r)];
     boolean[] seen = new boolean[m];
     for (Row row : rows) {
       int j = row.getInt(0);

@@ -157,6 +157,10 @@ public final class Persistence {
   /**
    * Sets the saved defaults, then the saved explicit params, on {@code instance}, except the params
    * of {@code fitted}: values a fit chose, which a model reads from its fitted state.
+   *
+   * @throws IllegalArgumentException naming the path, the param and both values when the metadata
+   *     (format 2) records a fitted param other than the model's fitted state holds (an edited
+   *     size)
    */
   @SuppressWarnings("unchecked")
   public static void applyParams(Params instance, JsonNode metadata, String path, ParamMap fitted) {
@@ -175,6 +179,23 @@ public final class Persistence {
         Param<Object> param = instance.getParam(e.getKey());
         Object value = param.jsonDecode(e.getValue().toString());
         if (fitted.contains(param)) {
+          Object held = fitted.apply(param);
+          // Format 2 writes the fitted values themselves: another value was edited in.
+          if (section.equals("paramMap")
+              && metadata.path("formatVersion").asInt() >= 2
+              && !java.util.Objects.equals(value, held)) {
+            throw new IllegalArgumentException(
+                "Cannot load "
+                    + instance.getClass().getSimpleName()
+                    + " from '"
+                    + path
+                    + "': its metadata records "
+                    + param.name()
+                    + " = "
+                    + e.getValue()
+                    + " but the model holds "
+                    + held);
+          }
           continue;
         }
         if (section.equals("paramMap")) {

@@ -51,6 +51,8 @@ final class RandomFourierMapCodec implements FeatureMapCodec {
     if (numFeatures == 0) {
       throw new IllegalArgumentException("data/frequencies holds no random feature");
     }
+    ModelData.Sizes.vectors(
+        rows, 1, dim, "numFeatures", "data/frequencies", "values in its frequency");
     double[] omega = new double[Math.multiplyExact(numFeatures, dim)];
     double[] phases = new double[numFeatures];
     boolean[] seen = new boolean[numFeatures];
