@@ -362,8 +362,18 @@ public final class SafeOutput {
     }
   }
 
-  /** Moves the old result aside, renames the new one into place and deletes the old one. */
+  /**
+   * Moves the old result aside, renames the new one into place and deletes the old one. Another run
+   * committing to the same target at the same moment is detected: Hadoop's rename moves a directory
+   * <i>into</i> an existing one, so a rename that finds the target written meanwhile leaves the
+   * staging directory inside it; it is taken back out, and the target is refused as an existing
+   * result (or, with overwrite, replaced), the other run's result intact.
+   */
   private void commit() throws IOException {
+    commit(true);
+  }
+
+  private void commit(boolean retry) throws IOException {
     Path replaced = null;
     if (fs.exists(target)) {
       checkReplaceable();
@@ -385,6 +395,23 @@ public final class SafeOutput {
         fs.rename(replaced, target);
       }
       throw new IOException(display + ": could not rename " + staging + " to it", failure);
+    }
+    Path nested = new Path(target, staging.getName());
+    if (fs.exists(nested)) {
+      // Another run wrote the target between the check above and the rename.
+      if (!fs.rename(nested, staging)) {
+        fs.delete(nested, true);
+        throw new IOException(display + ": another run wrote it at the same time");
+      }
+      if (replaced != null) {
+        fs.delete(replaced, true);
+      }
+      if (retry) {
+        commit(false);
+        return;
+      }
+      throw new FileAlreadyExistsException(
+          display + ": another run wrote it at the same time; choose another path");
     }
     if (replaced != null) {
       fs.delete(replaced, true);

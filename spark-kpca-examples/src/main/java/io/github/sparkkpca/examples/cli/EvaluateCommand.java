@@ -4,7 +4,6 @@ import io.github.sparkkpca.evaluation.CapturedVariance;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.persistence.SafeOutput;
-import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.fs.FileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -100,7 +98,6 @@ public final class EvaluateCommand implements Callable<Integer> {
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      var conf = spark.session().sparkContext().hadoopConfiguration();
       List<String> reads = input.reads(models.toArray(new String[0]));
       OutputTargets targets = output.targets(spark, reads);
       SafeOutput summaryOutput =
@@ -110,17 +107,7 @@ public final class EvaluateCommand implements Callable<Integer> {
       List<String> dirs = new ArrayList<>();
       List<AbstractKernelPCAModel<?>> kpcas = new ArrayList<>();
       for (String model : models) {
-        String dir = model;
-        org.apache.hadoop.fs.Path marker =
-            new org.apache.hadoop.fs.Path(model, StreamingKernelPCA.MARKER);
-        if (FileSystem.get(marker.toUri(), conf).exists(marker)) {
-          dir = StreamingKernelPCA.latestVersion(model, conf);
-          if (dir == null) {
-            throw SparkKpcaCli.usage(
-                spec, "--model " + model + ": the stream has written no model version yet");
-          }
-        }
-        TransformCommand.requireSavedModel(spark, dir);
+        String dir = SavedModels.resolve(spark, "--model", model, out);
         dirs.add(dir);
         kpcas.add(AbstractKernelPCAModel.loadAny(dir));
       }

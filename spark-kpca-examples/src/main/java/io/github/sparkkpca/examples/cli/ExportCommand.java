@@ -50,10 +50,11 @@ public final class ExportCommand implements Callable<Integer> {
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      TransformCommand.requireSavedModel(spark, model);
-      OutputTargets targets = output.targets(spark, List.of(model));
+      String modelDir = SavedModels.resolve(spark, "--model", model, out);
+      OutputTargets targets =
+          output.targetsReading(spark, List.of(OutputRules.named("--model", model)));
       SafeOutput bundle = targets.add("--out", outDir, SafeOutput.MARKED_DIRECTORY);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
       bundle.write(
           staging ->
               ModelExport.write(

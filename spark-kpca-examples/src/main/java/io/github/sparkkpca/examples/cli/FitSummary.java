@@ -88,11 +88,7 @@ public record FitSummary(
       java.io.PrintWriter out)
       throws java.io.IOException {
     SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-    org.apache.spark.ml.util.MLWriter writer = model.write();
-    if (overwrite) {
-      writer.overwrite();
-    }
-    writer.save(modelOut);
+    ModelOutputOptions.save(model, modelOut, overwrite);
     if (summaryOutput != null) {
       JsonSummaries.write(summaryOutput, toJsonMap());
       SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());

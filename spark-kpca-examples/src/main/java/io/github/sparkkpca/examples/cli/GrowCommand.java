@@ -114,9 +114,10 @@ public final class GrowCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      String modelDir = SavedModels.resolve(spark, "--model", model, out);
       SafeOutput summaryOutput = output.claim(spark, model, input, EARLIER_SUMMARY);
-      SparkKpcaCli.progress(out, "loading the model from %s...", model);
-      AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(model);
+      SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
+      AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(modelDir);
       if (!(loaded instanceof NystromKernelPCAModel nystrom) || !loaded.isUpdatable()) {
         throw SparkKpcaCli.usage(
             spec,

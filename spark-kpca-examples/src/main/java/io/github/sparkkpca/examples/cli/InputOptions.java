@@ -78,6 +78,25 @@ public final class InputOptions {
     return reads;
   }
 
+  /**
+   * The paths the command reads with their options: the input's files, directories or globs (as
+   * {@code --input}, or {@code --mnist-dir} for MNIST), then the non-null {@code also} (a model, a
+   * landmark file, {@link OutputRules#named}). No output may replace them or be written inside them
+   * ({@link OutputRules}).
+   */
+  List<OutputRules.Named> reading(OutputRules.Named... also) {
+    List<OutputRules.Named> reads = new ArrayList<>();
+    for (String path : DataSources.inputPaths(toSourceOptions())) {
+      reads.add(new OutputRules.Named(path.equals(input.trim()) ? "--input" : "--mnist-dir", path));
+    }
+    for (OutputRules.Named path : also) {
+      if (path != null) {
+        reads.add(path);
+      }
+    }
+    return reads;
+  }
+
   /** The options as a data-source request. */
   SourceOptions toSourceOptions() {
     return new SourceOptions(input, format, featuresCol, labelCol, partitions, mnistDir, null);

@@ -1,7 +1,11 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.persistence.SafeOutput;
+import java.io.IOException;
 import java.nio.file.Path;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -34,16 +38,17 @@ public final class ModelOutputOptions {
   @Mixin OverwriteOption output;
 
   /**
-   * Checks that {@code model} holds a saved model and claims {@code --model-out} (a saved stage)
-   * and {@code --summary-out} (an earlier summary of this {@code kind}), neither of them the model
-   * or an input.
+   * Claims {@code --model-out} (a saved stage) and {@code --summary-out} (an earlier summary of
+   * this {@code kind}), neither of them the model given to {@code --model} or an input, nor inside
+   * one ({@link OutputRules}). The model is found first with {@link SavedModels#resolve}.
    *
    * @return the summary's output, or null without {@code --summary-out}
    */
   SafeOutput claim(
       ManagedSession spark, String model, InputOptions input, SafeOutput.Kind earlierSummary) {
-    TransformCommand.requireSavedModel(spark, model);
-    return claim(output.targets(spark, input.reads(model)), earlierSummary);
+    return claim(
+        output.targetsReading(spark, input.reading(OutputRules.named("--model", model))),
+        earlierSummary);
   }
 
   /**
@@ -57,6 +62,25 @@ public final class ModelOutputOptions {
     return summaryOut == null
         ? null
         : targets.addLocal("--summary-out", summaryOut, earlierSummary);
+  }
+
+  /**
+   * Saves {@code model} to {@code modelOut} under the rules {@link OutputTargets} checked when the
+   * command started, naming the option: when another run saved a model there in the meantime (two
+   * fits to one {@code --model-out} at once), the refusal is the one-line usage error "--model-out
+   * DIR: a stage saved by spark-kpca already exists there; to replace it, add --overwrite" (exit
+   * code 2), and the other run's model is left intact.
+   */
+  static void save(MLWritable model, String modelOut, boolean overwrite) throws IOException {
+    try {
+      SafeOutput.to(modelOut, SafeOutput.SAVED_STAGE)
+          .overwrite(overwrite)
+          .named("--model-out " + modelOut, "add --overwrite")
+          .prepare(SparkSession.active().sparkContext().hadoopConfiguration())
+          .write(staging -> model.write().save(staging));
+    } catch (FileAlreadyExistsException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   /** Whether {@code --overwrite} was given. */

@@ -20,20 +20,20 @@ final class OutputTargets {
 
   private final Configuration conf;
   private final boolean overwrite;
-  private final List<String> inputs;
+  private final List<OutputRules.Named> inputs;
   private final List<String> options = new ArrayList<>();
   private final List<SafeOutput> outputs = new ArrayList<>();
 
   /**
    * @param conf the Hadoop configuration of the session (file systems of the paths)
    * @param overwrite whether {@code --overwrite} was given
-   * @param inputs the paths the command reads (files, directories, globs, the model), never
-   *     replaced
+   * @param inputs the paths the command reads (files, directories, globs, the model), with the
+   *     options that name them; no output may be, contain or lie inside one ({@link OutputRules})
    */
-  OutputTargets(Configuration conf, boolean overwrite, List<String> inputs) {
+  OutputTargets(Configuration conf, boolean overwrite, List<OutputRules.Named> inputs) {
     this.conf = conf;
     this.overwrite = overwrite;
-    this.inputs = List.copyOf(inputs);
+    this.inputs = inputs.stream().filter(java.util.Objects::nonNull).toList();
   }
 
   /** Checks the output {@code target} of {@code option} (a path on any Hadoop file system). */
@@ -49,13 +49,14 @@ final class OutputTargets {
 
   private SafeOutput add(String option, String shown, String target, SafeOutput.Kind kind) {
     String name = option + " " + shown;
+    OutputRules.checkAgainstInputs(
+        new OutputRules.Named(option, shown), OutputRules.qualify(target, conf), inputs, conf);
     SafeOutput output;
     try {
       output =
           SafeOutput.to(target, kind)
               .overwrite(overwrite)
               .named(name, "add --overwrite")
-              .protecting(inputs)
               .prepare(conf);
     } catch (FileAlreadyExistsException e) {
       throw new IllegalArgumentException(e.getMessage(), e);

@@ -22,6 +22,16 @@ public final class OverwriteOption {
    * command reads (never replaced).
    */
   OutputTargets targets(ManagedSession spark, List<String> reads) {
+    return targetsReading(
+        spark,
+        reads.stream().filter(r -> r != null).map(r -> new OutputRules.Named(null, r)).toList());
+  }
+
+  /**
+   * The outputs of this run, checked against each other and against {@code reads}, the paths the
+   * command reads with the options that name them (never replaced, never written into).
+   */
+  OutputTargets targetsReading(ManagedSession spark, List<OutputRules.Named> reads) {
     return new OutputTargets(
         spark.session().sparkContext().hadoopConfiguration(), overwrite, reads);
   }

@@ -77,7 +77,8 @@ public final class PredictCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       TransformCommand.requireSavedModel(spark, model);
-      OutputTargets targets = overwrite.targets(spark, input.reads(model));
+      OutputTargets targets =
+          overwrite.targetsReading(spark, input.reading(OutputRules.named("--model", model)));
       SafeOutput target = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       KernelPCARegressionModel regression = KernelPCARegressionModel.load(model);
       LoadedData data =

@@ -198,11 +198,7 @@ public final class RdeCommand implements Callable<Integer> {
         KernelPCARegressionModel model = estimator.fit(labelled);
         double seconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);
-        org.apache.spark.ml.util.MLWriter writer = model.write();
-        if (output.overwrite) {
-          writer.overwrite();
-        }
-        writer.save(modelOut);
+        ModelOutputOptions.save(model, modelOut, output.overwrite);
         Map<String, Object> json = summary(model, seconds);
         if (summaryOutput != null) {
           JsonSummaries.write(summaryOutput, json);

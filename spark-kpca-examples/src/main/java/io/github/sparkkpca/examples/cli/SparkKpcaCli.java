@@ -227,7 +227,10 @@ public final class SparkKpcaCli implements Callable<Integer> {
     Throwable found = null;
     int depth = 0;
     for (Throwable t = e; t != null && depth < 50; t = t.getCause(), depth++) {
-      if (t instanceof IllegalArgumentException) {
+      // An output refused when it is written (another run wrote it after this one's check)
+      // names its option and --overwrite, as the checks at the start do.
+      if (t instanceof IllegalArgumentException
+          || t instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
         found = t;
       }
     }

@@ -7,11 +7,8 @@ import io.github.sparkkpca.pca.Preimage;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import picocli.CommandLine.Command;
@@ -129,12 +126,13 @@ public final class TransformCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
-      requireSavedModel(spark, model);
+      String modelDir = SavedModels.resolve(spark, "--model", model, out);
       // The outputs are checked before the first Spark job; see OutputTargets.
-      OutputTargets targets = overwrite.targets(spark, input.reads(model));
+      OutputTargets targets =
+          overwrite.targetsReading(spark, input.reading(OutputRules.named("--model", model)));
       SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       plotOptions.prepare(targets);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
       if (reconstruction) {
         configurePreimage(kpca, method);
       }
@@ -282,19 +280,6 @@ public final class TransformCommand implements Callable<Integer> {
    * would log a warning with a stack trace about the missing metadata.
    */
   static void requireSavedModel(ManagedSession spark, String dir) {
-    Path metadata = new Path(dir, "metadata");
-    try {
-      FileSystem fs = metadata.getFileSystem(spark.session().sparkContext().hadoopConfiguration());
-      if (!fs.exists(metadata)) {
-        throw new IllegalArgumentException(
-            "--model: no saved model in "
-                + dir
-                + " ("
-                + (fs.exists(new Path(dir)) ? "it has no metadata directory" : "no such directory")
-                + "); save one with spark-kpca fit --model-out");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("--model " + dir + ": " + e.getMessage(), e);
-    }
+    SavedModels.require(spark, "--model", dir);
   }
 }

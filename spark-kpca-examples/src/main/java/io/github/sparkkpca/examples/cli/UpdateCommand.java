@@ -46,9 +46,10 @@ public final class UpdateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      String modelDir = SavedModels.resolve(spark, "--model", model, out);
       SafeOutput summaryOutput = output.claim(spark, model, input, FitSummary.EARLIER_SUMMARY);
-      SparkKpcaCli.progress(out, "loading the model from %s...", model);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
       if (!kpca.isUpdatable()) {
         throw SparkKpcaCli.usage(
             spec,

@@ -1,0 +1,153 @@
+package io.github.sparkkpca.examples.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The rules that place a command's outputs relative to its inputs, checked in one place when the
+ * command starts, before any Spark job: an output may not be an input, contain one (writing it
+ * would replace the input) or lie inside one (the model, data or landmark file being read: the
+ * output would become part of the input, and block a later {@code --overwrite} of it); and no two
+ * outputs may overlap. A violation is an {@link IllegalArgumentException} whose one-line message
+ * names both options and both paths (exit code 2).
+ *
+ * <p>{@link OutputTargets} applies them to every output it claims; a command that writes outside
+ * {@link OutputTargets} (a streaming query's checkpoint) calls {@link #check} itself.
+ *
+ * <p>Paths go through the Hadoop {@link FileSystem} API (relative paths against the working
+ * directory, globs expanded), so the rules hold on every file system.
+ */
+public final class OutputRules {
+
+  private OutputRules() {}
+
+  /**
+   * A path as the user gave it to an option.
+   *
+   * @param option the option, e.g. {@code --model}; null when unknown (then only the path is named)
+   * @param path a path or glob
+   */
+  public record Named(String option, String path) {
+
+    public Named {
+      Objects.requireNonNull(path, "path");
+    }
+
+    /** "--model DIR", or the path alone. */
+    String shown() {
+      return option == null ? path : option + " " + path;
+    }
+  }
+
+  /** The path of {@code option}; null when {@code path} is null (an option not given). */
+  public static Named named(String option, String path) {
+    return path == null ? null : new Named(option, path);
+  }
+
+  /**
+   * The rules for one command.
+   *
+   * @param conf the Hadoop configuration (the file systems of the paths)
+   * @param inputs what the command reads (null entries are skipped)
+   * @param outputs what the command writes (null entries are skipped)
+   * @throws IllegalArgumentException naming both options and paths when an output equals, contains
+   *     or lies inside an input, or overlaps another output
+   */
+  public static void check(Configuration conf, List<Named> inputs, List<Named> outputs) {
+    List<Named> checked = new ArrayList<>();
+    List<Path> checkedPaths = new ArrayList<>();
+    for (Named output : outputs) {
+      if (output == null) {
+        continue;
+      }
+      Path target = qualify(output.path(), conf);
+      checkAgainstInputs(output, target, inputs, conf);
+      for (int i = 0; i < checked.size(); i++) {
+        Path other = checkedPaths.get(i);
+        if (isAncestorOrSelf(other, target) || isAncestorOrSelf(target, other)) {
+          throw new IllegalArgumentException(
+              output.shown()
+                  + ": it overlaps "
+                  + checked.get(i).shown()
+                  + "; give the outputs separate paths");
+        }
+      }
+      checked.add(output);
+      checkedPaths.add(target);
+    }
+  }
+
+  /** {@link #check} for one output against the inputs. */
+  static void checkAgainstInputs(
+      Named output, Path target, List<Named> inputs, Configuration conf) {
+    for (Named input : inputs) {
+      if (input == null) {
+        continue;
+      }
+      for (Path read : expand(input.path(), conf)) {
+        String relation =
+            target.equals(read)
+                ? "is"
+                : isAncestorOrSelf(target, read)
+                    ? "contains"
+                    : isAncestorOrSelf(read, target) ? "lies inside" : null;
+        if (relation != null) {
+          throw new IllegalArgumentException(
+              output.shown()
+                  + ": it "
+                  + relation
+                  + " the input "
+                  + input.path()
+                  + (input.option() == null ? "" : " (" + input.option() + ")")
+                  + "; choose "
+                  + (relation.equals("lies inside") ? "a path outside it" : "another path"));
+        }
+      }
+    }
+  }
+
+  /** {@code path} qualified on its file system. */
+  static Path qualify(String path, Configuration conf) {
+    Path p = new Path(path);
+    try {
+      return p.getFileSystem(conf).makeQualified(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The qualified paths an input names: the path itself and, for a glob, its matches. */
+  private static List<Path> expand(String input, Configuration conf) {
+    Path path = new Path(input);
+    try {
+      FileSystem fs = path.getFileSystem(conf);
+      List<Path> paths = new ArrayList<>();
+      paths.add(fs.makeQualified(path));
+      FileStatus[] matches = fs.globStatus(path);
+      if (matches != null) {
+        Arrays.stream(matches).map(m -> fs.makeQualified(m.getPath())).forEach(paths::add);
+      }
+      return paths;
+    } catch (IOException e) {
+      throw new UncheckedIOException(input + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether {@code path} is {@code ancestor} or lies below it. */
+  static boolean isAncestorOrSelf(Path ancestor, Path path) {
+    for (Path p = path; p != null; p = p.getParent()) {
+      if (p.equals(ancestor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
