@@ -157,6 +157,65 @@ class SafeOutputTest {
     assertEquals(List.of("model"), names(dir));
   }
 
+  /**
+   * A local file system on which another run commits the target between this run's check and its
+   * rename (Hadoop's rename then moves the staging directory into the other run's result).
+   */
+  public static final class RacingFileSystem extends org.apache.hadoop.fs.RawLocalFileSystem {
+    static volatile String raceOn;
+
+    @Override
+    public java.net.URI getUri() {
+      return java.net.URI.create("racing:///");
+    }
+
+    @Override
+    public String getScheme() {
+      return "racing";
+    }
+
+    @Override
+    public boolean rename(org.apache.hadoop.fs.Path src, org.apache.hadoop.fs.Path dst)
+        throws IOException {
+      if (dst.getName().equals(raceOn)) {
+        raceOn = null;
+        // The other run's result: a stage saved by spark-kpca.
+        other.write().save(dst.toUri().getPath());
+      }
+      return super.rename(src, dst);
+    }
+  }
+
+  @Test
+  void aRunThatCommitsTheSameTargetAtTheSameMomentIsRefusedAndTheOtherKept() throws IOException {
+    Configuration racing = new Configuration(conf());
+    racing.set("fs.racing.impl", RacingFileSystem.class.getName());
+    racing.setBoolean("fs.racing.impl.disable.cache", true);
+    Path path = dir.resolve("raced");
+    RacingFileSystem.raceOn = "raced";
+    SafeOutput output =
+        SafeOutput.to("racing://" + path, SafeOutput.SAVED_STAGE)
+            .named("--model-out " + path, "add --overwrite")
+            .prepare(racing);
+    FileAlreadyExistsException lost =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                output.write(
+                    staging ->
+                        model
+                            .write()
+                            .save(new org.apache.hadoop.fs.Path(staging).toUri().getPath())));
+    assertEquals(
+        "--model-out "
+            + path
+            + ": a stage saved by spark-kpca already exists there; to replace it, add --overwrite",
+        lost.getMessage());
+    assertEquals(other.uid(), NystromKernelPCAModel.load(path.toString()).uid());
+    assertEquals(List.of("data", "metadata"), names(path));
+    assertEquals(List.of("raced"), names(dir));
+  }
+
   @Test
   void aTargetThatIsOrContainsAnInputIsRefusedEvenWithOverwrite() throws IOException {
     Path out = Files.createDirectories(dir.resolve("out"));
