@@ -153,7 +153,8 @@ public final class KSelection {
     if (maxK > maxRows - 1) {
       throw new IllegalArgumentException("maxK " + maxK + " must be < maxRows " + maxRows);
     }
-    return Mpress.sample(dataset, column, maxRows, subsampleSeed);
+    return Mpress.sample(
+        dataset, column, maxRows, subsampleSeed, Mpress.DRIVER_SQUARES, "MPRESS", "maxRows");
   }
 
   /**

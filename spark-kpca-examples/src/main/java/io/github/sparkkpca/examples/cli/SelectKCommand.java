@@ -139,6 +139,7 @@ public final class SelectKCommand implements Callable<Integer> {
             spec,
             e.getMessage()
                 .replace("maxRows = ", "--max-rows ")
+                .replace("lower maxRows", "lower --max-rows")
                 .replace(
                     "raise maxRows or ask for a seeded subsample",
                     "raise --max-rows or give --subsample-seed " + "for a seeded subsample"));
