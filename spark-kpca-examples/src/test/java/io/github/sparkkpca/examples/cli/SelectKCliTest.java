@@ -243,4 +243,18 @@ class SelectKCliTest {
       assertEquals(curves[0][k], curves[1][k], 1e-12 * curves[0][0], "MPRESS(" + (k + 1) + ")");
     }
   }
+
+  /** A minimum at k = --max-k is said plainly: MPRESS may still decrease beyond it. */
+  @Test
+  void flagsAnArgminAtTheEdge() {
+    TestSpark.Result run =
+        TestSpark.cli(
+            "select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "1");
+    assertEquals(0, run.code(), run::toString);
+    assertTrue(run.out().contains("selected k = 1"), run.out());
+    assertTrue(
+        run.out().contains("edge of the curve (k = --max-k = 1)")
+            && run.out().contains("larger --max-k"),
+        run.out());
+  }
 }
