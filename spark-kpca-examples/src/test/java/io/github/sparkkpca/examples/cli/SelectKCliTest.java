@@ -248,8 +248,7 @@ class SelectKCliTest {
   @Test
   void flagsAnArgminAtTheEdge() {
     TestSpark.Result run =
-        TestSpark.cli(
-            "select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "1");
+        TestSpark.cli("select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "1");
     assertEquals(0, run.code(), run::toString);
     assertTrue(run.out().contains("selected k = 1"), run.out());
     assertTrue(
