@@ -119,4 +119,57 @@ class DefaultsAndLimitsCliTest {
     CliErrorsTest.assertUsageError(run, "'label'", "single label value, 1,", "60 rows");
     assertTrue(!Files.exists(dir.resolve("one-class")), "no model written");
   }
+
+  /**
+   * Two distinct rows: both are held out as probe rows, no candidate is left, and a lower tolerance
+   * cannot help; the message says so instead of advising it.
+   */
+  @Test
+  void growthWithTooFewDistinctRowsSaysWhy() throws IOException {
+    StringBuilder text = new StringBuilder("x1,x2\n");
+    for (int i = 0; i < 40; i++) {
+      text.append(i % 2 == 0 ? "0,0\n" : "1,2\n");
+    }
+    Path twoRows = Files.writeString(dir.resolve("two-rows.csv"), text.toString());
+    TestSpark.Result run =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            twoRows.toString(),
+            "--k",
+            "1",
+            "--gamma",
+            "0.5",
+            "--landmarks",
+            "auto",
+            "--landmark-tolerance",
+            "1e-9",
+            "--model-out",
+            dir.resolve("two-rows-model").toString());
+    String line =
+        CliErrorsTest.assertUsageError(run, "only 2 distinct rows", "probe", "numLandmarks <= 2");
+    assertTrue(!line.contains("lower landmarkTolerance"), line);
+  }
+
+  /** One landmark has no pairwise distance: the median heuristic says so, not "duplicated rows". */
+  @Test
+  void medianHeuristicOnOneLandmarkSaysWhy() {
+    TestSpark.Result run =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            twoClasses.toString(),
+            "--label-col",
+            "label",
+            "--k",
+            "1",
+            "--landmarks",
+            "auto",
+            "--max-landmarks",
+            "1",
+            "--model-out",
+            dir.resolve("one-landmark-model").toString());
+    String line = CliErrorsTest.assertUsageError(run, "at least 2 landmarks", "set gamma");
+    assertTrue(!line.contains("duplicated"), line);
+  }
 }
