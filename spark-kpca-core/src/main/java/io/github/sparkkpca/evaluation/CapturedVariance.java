@@ -58,6 +58,12 @@ public final class CapturedVariance {
   /** Default N, the most rows whose exact kernel matrix is formed. */
   public static final int DEFAULT_EXACT_SAMPLE = 5000;
 
+  /**
+   * The n×n matrices of doubles held for the exact kernel matrix (it and the kernel's work),
+   * checked before the sample is collected.
+   */
+  static final int EXACT_SQUARES = 2;
+
   private CapturedVariance() {}
 
   /**
@@ -121,7 +127,15 @@ public final class CapturedVariance {
     String column = first.getInputCol();
     int k = first.numComponents();
     boolean centered = first.getCentered();
-    Mpress.Sample sample = Mpress.sample(heldOut, column, exactSample, OptionalLong.of(seed));
+    Mpress.Sample sample =
+        Mpress.sample(
+            heldOut,
+            column,
+            exactSample,
+            OptionalLong.of(seed),
+            EXACT_SQUARES,
+            "captured variance: the exact kernel matrix",
+            "exactSample");
     int ns = sample.n();
     if (ns < Math.max(2, k)) {
       throw new IllegalArgumentException(

@@ -60,6 +60,14 @@ public final class KSelection {
       return curve.n();
     }
 
+    /**
+     * Whether the argmin is the last k of the curve (k = maxK): MPRESS may still decrease beyond
+     * it, so the selection is only a lower bound on the minimiser; a larger maxK tells.
+     */
+    public boolean argminAtMaxK() {
+      return curve.k() == curve.mpress().length;
+    }
+
     /** Whether a decremental leave-one-out route was taken. */
     public boolean decremental() {
       return method != Mpress.Method.BATCH;
@@ -153,7 +161,8 @@ public final class KSelection {
     if (maxK > maxRows - 1) {
       throw new IllegalArgumentException("maxK " + maxK + " must be < maxRows " + maxRows);
     }
-    return Mpress.sample(dataset, column, maxRows, subsampleSeed);
+    return Mpress.sample(
+        dataset, column, maxRows, subsampleSeed, Mpress.DRIVER_SQUARES, "MPRESS", "maxRows");
   }
 
   /**

@@ -1,18 +1,25 @@
 package io.github.sparkkpca.evaluation;
 
+import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.RowHash;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DeletedRowEigen;
 import io.github.sparkkpca.linalg.RankOneEigenUpdate;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
+import scala.Tuple2;
 
 /**
  * Leave-one-out choice of the number of kernel principal components, k, by MPRESS (Hallgren,
@@ -128,20 +135,50 @@ public final class Mpress {
   public record Sample(double[] points, int n, int d) {}
 
   /**
+   * The n×n matrices of doubles {@link #run} holds at once (K, its decomposition's work and
+   * vectors, Q, the coordinates, K₍₋ᵢ₎).
+   */
+  public static final int DRIVER_SQUARES = 6;
+
+  /**
    * The rows of {@code column} on the driver, at most {@code maxRows} of them: more fail (counted
    * before anything is collected), unless {@code subsampleSeed} is given, which takes a seeded
-   * uniform subsample of maxRows rows (reproducible for the same input and partitioning).
+   * uniform subsample of maxRows rows. The subsample depends on the seed and on the rows in their
+   * order, not on how they are split into partitions: row i's key is {@link RowHash#uniform(long,
+   * long)} of the seed and its 0-based position, and the maxRows rows with the smallest (key,
+   * position) are taken, in that order (the fit's landmark sampling draws the same way, without
+   * merging equal rows here: each row is one observation of the leave-one-out).
    *
    * @throws IllegalArgumentException naming the limit when the input is too large, or the row of a
    *     null or mis-sized vector
    */
   public static Sample sample(
       Dataset<?> dataset, String column, int maxRows, OptionalLong subsampleSeed) {
+    return sample(dataset, column, maxRows, subsampleSeed, 0, "", "maxRows");
+  }
+
+  /**
+   * As {@link #sample(Dataset, String, int, OptionalLong)}, refusing before anything is collected a
+   * sample whose {@code squares} n×n matrices of doubles would not fit in the driver's heap ({@link
+   * FitMemory#checkSquares}).
+   *
+   * @param squares the n×n matrices the caller will hold (0: no check)
+   * @param what what the caller computes, for the message
+   * @param limit the caller's name of maxRows, for the message
+   */
+  public static Sample sample(
+      Dataset<?> dataset,
+      String column,
+      int maxRows,
+      OptionalLong subsampleSeed,
+      int squares,
+      String what,
+      String limit) {
     if (maxRows < 2) {
       throw new IllegalArgumentException("maxRows must be at least 2, got " + maxRows);
     }
-    Dataset<?> input = dataset;
     long n = dataset.count();
+    List<Vector> vectors;
     if (n > maxRows) {
       if (subsampleSeed.isEmpty()) {
         throw new IllegalArgumentException(
@@ -153,14 +190,35 @@ public final class Mpress {
                 + "; raise maxRows or ask for a seeded "
                 + "subsample of maxRows rows");
       }
-      input = dataset.orderBy(functions.rand(subsampleSeed.getAsLong())).limit(maxRows);
+      if (squares > 0) {
+        FitMemory.checkSquares(maxRows, squares, what, limit);
+      }
+      long seed = subsampleSeed.getAsLong();
+      JavaRDD<Vector> column0 =
+          dataset.select(functions.col(column)).toJavaRDD().map(r -> (Vector) r.get(0));
+      List<Tuple2<Tuple2<Vector, Long>, Double>> taken =
+          column0
+              .zipWithIndex()
+              .map(t -> new Tuple2<>(t, RowHash.uniform(seed, t._2())))
+              .takeOrdered(maxRows, new ByKey());
+      vectors = new ArrayList<>(taken.size());
+      for (Tuple2<Tuple2<Vector, Long>, Double> t : taken) {
+        vectors.add(t._1()._1());
+      }
+    } else {
+      if (squares > 0) {
+        FitMemory.checkSquares(n, squares, what, limit);
+      }
+      vectors = new ArrayList<>();
+      for (Row row : dataset.select(functions.col(column)).collectAsList()) {
+        vectors.add((Vector) row.get(0));
+      }
     }
-    List<Row> rows = input.select(functions.col(column)).collectAsList();
-    int size = rows.size();
-    int d = size == 0 || rows.get(0).get(0) == null ? 0 : ((Vector) rows.get(0).get(0)).size();
+    int size = vectors.size();
+    int d = size == 0 || vectors.get(0) == null ? 0 : vectors.get(0).size();
     double[] points = new double[size * d];
     for (int i = 0; i < size; i++) {
-      Vector v = (Vector) rows.get(i).get(0);
+      Vector v = vectors.get(i);
       if (v == null || v.size() != d) {
         throw new IllegalArgumentException(
             "Column '"
@@ -175,6 +233,17 @@ public final class Mpress {
       System.arraycopy(v.toArray(), 0, points, i * d, d);
     }
     return new Sample(points, size, d);
+  }
+
+  /** Orders (row, key) pairs by key, then by the row's position. */
+  private static final class ByKey
+      implements Comparator<Tuple2<Tuple2<Vector, Long>, Double>>, Serializable {
+    @Override
+    public int compare(
+        Tuple2<Tuple2<Vector, Long>, Double> a, Tuple2<Tuple2<Vector, Long>, Double> b) {
+      int c = Double.compare(a._2(), b._2());
+      return c != 0 ? c : Long.compare(a._1()._2(), b._1()._2());
+    }
   }
 
   /**
@@ -224,6 +293,7 @@ public final class Mpress {
       throw new IllegalArgumentException(
           "maxK must be in [1, n - 1] = [1, " + (n - 1) + "], got " + maxK);
     }
+    FitMemory.checkSquares(n, DRIVER_SQUARES, "MPRESS", "maxRows");
     double[] gram = new LandmarkKernel(kernel, points, n, d).gram();
     SymmetricEigen full = SymmetricEigen.of(gram, n);
     int rank = full.rank(RCOND);

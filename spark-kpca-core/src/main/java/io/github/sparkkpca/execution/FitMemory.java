@@ -143,6 +143,75 @@ public final class FitMemory {
     }
   }
 
+  /**
+   * The largest m (at most {@code cap}) that {@link #check(SparkContext, int, int, int, String,
+   * int)} accepts for this context: the landmark count a default may use without being refused.
+   */
+  public static int largestLandmarks(SparkContext sc, int d, int blockSize, int maps, int cap) {
+    int lo = 0;
+    int hi = Math.min(cap, MAX_LANDMARKS);
+    while (lo < hi) {
+      int mid = lo + (hi - lo + 1) / 2;
+      boolean fits;
+      try {
+        check(sc, mid, d, blockSize, "m", maps);
+        fits = true;
+      } catch (IllegalArgumentException e) {
+        fits = false;
+      }
+      if (fits) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Refuses, before anything is allocated, a computation that holds {@code squares} n×n matrices of
+   * doubles on the driver: n above the Java array limit (46,340), or 8·squares·n² bytes above the
+   * JVM's maximum heap.
+   *
+   * @param n the number of rows of the n×n matrices
+   * @param squares how many n×n matrices of doubles are held at once
+   * @param what what is computed, e.g. "MPRESS"
+   * @param limit the parameter that sets n, named in the message ("maxRows")
+   * @throws IllegalArgumentException naming n, the estimate, the heap and the parameter to lower
+   */
+  public static void checkSquares(long n, int squares, String what, String limit) {
+    checkSquares(n, squares, what, limit, Runtime.getRuntime().maxMemory());
+  }
+
+  static void checkSquares(long n, int squares, String what, String limit, long heap) {
+    if (n > MAX_LANDMARKS) {
+      throw new IllegalArgumentException(
+          what
+              + " on n = "
+              + n
+              + " rows needs an n×n matrix, more entries than a Java array can hold (n <= "
+              + MAX_LANDMARKS
+              + "); lower "
+              + limit);
+    }
+    long bytes = 8L * squares * n * n;
+    if (bytes > heap) {
+      throw new IllegalArgumentException(
+          what
+              + " on n = "
+              + n
+              + " rows needs about "
+              + gib(bytes)
+              + " on the driver ("
+              + squares
+              + " n×n matrices of doubles) but its heap is "
+              + gib(heap)
+              + "; lower "
+              + limit
+              + " or raise spark.driver.memory");
+    }
+  }
+
   private static String gib(long bytes) {
     return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
   }

@@ -15,8 +15,8 @@ public final class PairwiseMedian {
    * The median of ‖x−y‖² ({@code squaredEuclidean}) or ‖x−y‖₁ over the pairs of the first min(m,
    * maxPoints) points (row-major, m×d).
    *
-   * @throws IllegalArgumentException when the median is 0 (all sampled points coincide) or
-   *     overflows a double
+   * @throws IllegalArgumentException when there are fewer than 2 points, or the median is 0 (at
+   *     least half of the pairs coincide) or overflows a double
    */
   public static double of(double[] points, int m, int d, int maxPoints, boolean squaredEuclidean) {
     int p = Math.min(m, maxPoints);
@@ -48,12 +48,20 @@ public final class PairwiseMedian {
               + " landmarks overflows a "
               + "double; rescale the data");
     }
+    if (p < 2) {
+      throw new IllegalArgumentException(
+          "Cannot choose gamma by the median heuristic: it needs the distances between at least 2 "
+              + "landmarks, and there is "
+              + p
+              + "; set gamma explicitly or use more landmarks");
+    }
     if (!(median > 0)) {
       throw new IllegalArgumentException(
           "Cannot choose gamma by the median heuristic: the median pairwise "
               + "distance among "
               + p
-              + " landmarks is 0 (duplicated rows?); set gamma explicitly");
+              + " landmarks is 0 (at least half of their pairs are equal points); set gamma "
+              + "explicitly");
     }
     return median;
   }

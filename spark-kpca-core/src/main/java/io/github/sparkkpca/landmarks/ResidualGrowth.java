@@ -200,11 +200,7 @@ public final class ResidualGrowth implements LandmarkSampler {
     }
     int m = growth.m();
     if (m == 0) {
-      throw new IllegalArgumentException(
-          "residual growth admitted no landmark ("
-              + reason
-              + "); lower "
-              + "landmarkTolerance or use more rows");
+      throw new IllegalArgumentException(noLandmarkMessage(reason, p, scanned, level));
     }
     String description =
         String.format(
@@ -222,6 +218,36 @@ public final class ResidualGrowth implements LandmarkSampler {
             scanned,
             passes);
     return new Landmarks(growth.landmarkRows(), m, description, growth.curve());
+  }
+
+  /**
+   * Why growth admitted no landmark, with the advice that fits the cause: no candidate left after
+   * the probe (the data have only that many distinct rows: lowering the tolerance cannot help), the
+   * F-test accepting m = 0, or every candidate's k(x,x) at or below the level.
+   */
+  private String noLandmarkMessage(String reason, int p, long scanned, double level) {
+    if (scanned == 0) {
+      return "residual growth admitted no landmark: the data have only "
+          + p
+          + " distinct rows and all of them were drawn as held-out probe rows, which never become "
+          + "landmarks, so no candidate was left; set a number of landmarks (numLandmarks <= "
+          + p
+          + ") instead of growing them";
+    }
+    if (settings.test() == Test.F) {
+      return "residual growth admitted no landmark ("
+          + reason
+          + "): the F-test did not reject m = 0 for the first candidate; raise landmarkAlpha or "
+          + "use landmarkTest tolerance";
+    }
+    return String.format(
+        Locale.ROOT,
+        "residual growth admitted no landmark (%s): each of the %d candidate rows has k(x,x) <= "
+            + "%.4g, the level landmarkTolerance x mean k(x,x) of the probe rows; lower "
+            + "landmarkTolerance",
+        reason,
+        scanned,
+        level);
   }
 
   private static CandidateBatch pass(Input input, CandidateBatch.Scan scan, String what) {

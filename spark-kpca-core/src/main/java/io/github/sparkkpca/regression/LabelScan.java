@@ -86,9 +86,24 @@ public final class LabelScan implements Serializable {
    * {@code multiclass} one-vs-rest over the distinct values; {@code real} and {@code binary} as
    * named.
    *
-   * @throws IllegalArgumentException when the labels do not fit the mode asked for
+   * @throws IllegalArgumentException when the labels do not fit the mode asked for, or (but for
+   *     {@code real}) when every row has the same label
    */
   public LabelCoding coding(String mode) {
+    if (!mode.equals(LabelCoding.REAL) && count > 0 && distinct.size() == 1) {
+      double only = distinct.first();
+      throw new IllegalArgumentException(
+          "column '"
+              + column
+              + "' has a single label value, "
+              + (only == Math.rint(only) && Math.abs(only) < 1e15
+                  ? Long.toString((long) only)
+                  : Double.toString(only))
+              + ", in all "
+              + count
+              + " rows: classes and the relevant dimension need at least two label values"
+              + " (labelMode real fits a constant label)");
+    }
     switch (mode) {
       case "auto":
         return plusMinusOne && count > 0 ? LabelCoding.binary() : LabelCoding.real();

@@ -294,7 +294,17 @@ public final class EstimatorOptions {
    * differs.
    */
   void useLandmarksOf(ManagedSession spark, NystromKernelPCA estimator) {
-    TransformCommand.requireSavedModel(spark, landmarksFrom);
+    try {
+      TransformCommand.requireSavedModel(spark, landmarksFrom);
+    } catch (IllegalArgumentException e) {
+      // The check names --model, the option of the commands that read one model; here the model
+      // is read through --landmarks-from. (No cause: the CLI prints the innermost argument error.)
+      String message = e.getMessage();
+      throw new IllegalArgumentException(
+          message.startsWith("--model")
+              ? "--landmarks-from" + message.substring("--model".length())
+              : message);
+    }
     AbstractKernelPCAModel<?> base = AbstractKernelPCAModel.loadAny(landmarksFrom);
     if (!base.hasLandmarks()) {
       throw SparkKpcaCli.usage(

@@ -127,7 +127,12 @@ public final class EvaluateCommand implements Callable<Integer> {
             dirs.size() == 1 ? dirs.get(0) : dirs.size() + " models",
             first.numComponents(),
             data.rows());
-        results = CapturedVariance.evaluate(kpcas, data.data(), exactSample, seed);
+        try {
+          results = CapturedVariance.evaluate(kpcas, data.data(), exactSample, seed);
+        } catch (IllegalArgumentException e) {
+          throw SparkKpcaCli.usage(
+              spec, e.getMessage().replace("lower exactSample", "lower --exact-sample"));
+        }
       } finally {
         data.unpersist();
       }

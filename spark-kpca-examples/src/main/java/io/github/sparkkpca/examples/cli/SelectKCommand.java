@@ -139,6 +139,7 @@ public final class SelectKCommand implements Callable<Integer> {
             spec,
             e.getMessage()
                 .replace("maxRows = ", "--max-rows ")
+                .replace("lower maxRows", "lower --max-rows")
                 .replace(
                     "raise maxRows or ask for a seeded subsample",
                     "raise --max-rows or give --subsample-seed " + "for a seeded subsample"));
@@ -174,6 +175,14 @@ public final class SelectKCommand implements Callable<Integer> {
             i + 1 == result.k() ? "  <- selected" : "");
       }
       out.printf(Locale.ROOT, "selected k = %d%n", result.k());
+      if (result.argminAtMaxK()) {
+        out.printf(
+            Locale.ROOT,
+            "note: the minimum is at the edge of the curve (k = --max-k = %d): MPRESS may still "
+                + "decrease for larger k, so the selected k is only a lower bound; run again with a "
+                + "larger --max-k%n",
+            maxK);
+      }
       out.flush();
       if (summaryOutput != null) {
         Map<String, Object> json = new LinkedHashMap<>();

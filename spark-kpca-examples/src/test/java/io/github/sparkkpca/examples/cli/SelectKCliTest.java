@@ -171,4 +171,89 @@ class SelectKCliTest {
         rank.err().contains("--max-k") && rank.err().contains("numerical rank is 3"), rank.err());
     assertFalse(rank.err().contains("Exception"), rank.err());
   }
+
+  /**
+   * --max-rows N asks for N×N matrices: refused before anything is collected, with the estimate,
+   * instead of an OutOfMemoryError or a NegativeArraySizeException.
+   */
+  @Test
+  void refusesARowLimitWhoseMatricesCannotBeAllocated() {
+    TestSpark.Result heap =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            "synthetic:n=20000,d=2,seed=1",
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "3",
+            "--max-rows",
+            "20000");
+    CliErrorsTest.assertUsageError(
+        heap, "n = 20000", "GiB", "heap", "--max-rows", "spark.driver.memory");
+    TestSpark.Result array =
+        TestSpark.cli(
+            "select-k",
+            "--input",
+            "synthetic:n=46400,d=2,seed=1",
+            "--gamma",
+            "0.5",
+            "--max-k",
+            "3",
+            "--max-rows",
+            "46341",
+            "--subsample-seed",
+            "2");
+    CliErrorsTest.assertUsageError(array, "n = 46341", "46340", "--max-rows");
+  }
+
+  /** The seeded subsample depends on the rows, not on how they are split into partitions. */
+  @Test
+  void subsampleDoesNotDependOnThePartitions() throws IOException {
+    double[][] curves = new double[2][];
+    int c = 0;
+    for (String partitions : new String[] {"1", "4"}) {
+      Path summary = dir.resolve("select-k-partitions-" + partitions + ".json");
+      TestSpark.Result run =
+          TestSpark.cli(
+              "select-k",
+              "--input",
+              csv.toString(),
+              "--partitions",
+              partitions,
+              "--gamma",
+              "0.5",
+              "--max-k",
+              "4",
+              "--max-rows",
+              "12",
+              "--subsample-seed",
+              "7",
+              "--summary-out",
+              summary.toString());
+      assertEquals(0, run.code(), run::toString);
+      JsonNode json = new ObjectMapper().readTree(summary.toFile());
+      curves[c] = new double[4];
+      for (int k = 0; k < 4; k++) {
+        curves[c][k] = json.get("mpress").get(k).asDouble();
+      }
+      c++;
+    }
+    for (int k = 0; k < 4; k++) {
+      assertEquals(curves[0][k], curves[1][k], 1e-12 * curves[0][0], "MPRESS(" + (k + 1) + ")");
+    }
+  }
+
+  /** A minimum at k = --max-k is said plainly: MPRESS may still decrease beyond it. */
+  @Test
+  void flagsAnArgminAtTheEdge() {
+    TestSpark.Result run =
+        TestSpark.cli("select-k", "--input", csv.toString(), "--gamma", "0.5", "--max-k", "1");
+    assertEquals(0, run.code(), run::toString);
+    assertTrue(run.out().contains("selected k = 1"), run.out());
+    assertTrue(
+        run.out().contains("edge of the curve (k = --max-k = 1)")
+            && run.out().contains("larger --max-k"),
+        run.out());
+  }
 }

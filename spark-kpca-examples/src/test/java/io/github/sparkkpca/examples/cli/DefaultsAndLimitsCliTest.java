@@ -1,0 +1,175 @@
+package io.github.sparkkpca.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Defaults that suit the data and limits said before they bite: evaluate's exact sample, the
+ * options named in refusals, single-class labels, the advice of landmark growth, rde's default
+ * landmarks.
+ */
+class DefaultsAndLimitsCliTest {
+
+  @TempDir static Path dir;
+  static Path twoClasses;
+  static Path oneClass;
+
+  @BeforeAll
+  static void writeCsv() throws IOException {
+    TestSpark.session();
+    Random random = new Random(11);
+    StringBuilder two = new StringBuilder("x1,x2,x3,label\n");
+    StringBuilder one = new StringBuilder("x1,x2,x3,label\n");
+    for (int i = 0; i < 60; i++) {
+      int label = i % 2 == 0 ? 1 : -1;
+      String row =
+          String.format(
+              Locale.ROOT,
+              "%.6f,%.6f,%.6f,",
+              label + random.nextGaussian(),
+              random.nextGaussian(),
+              random.nextGaussian());
+      two.append(row).append(label).append('\n');
+      one.append(row).append(1).append('\n');
+    }
+    twoClasses = Files.writeString(dir.resolve("two.csv"), two.toString(), StandardCharsets.UTF_8);
+    oneClass = Files.writeString(dir.resolve("one.csv"), one.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** --exact-sample N: N×N doubles are estimated before the sample is collected. */
+  @Test
+  void evaluateRefusesAnExactSampleTheDriverCannotHold() {
+    String model = dir.resolve("synthetic-model").toString();
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            "synthetic:n=200,d=2,seed=1",
+            "--k",
+            "2",
+            "--landmarks",
+            "10",
+            "--model-out",
+            model);
+    assertEquals(0, fit.code(), fit::toString);
+    TestSpark.Result run =
+        TestSpark.cli(
+            "evaluate",
+            "--model",
+            model,
+            "--input",
+            "synthetic:n=20000,d=2,seed=2",
+            "--exact-sample",
+            "20000");
+    CliErrorsTest.assertUsageError(
+        run, "n = 20000", "GiB", "heap", "--exact-sample", "spark.driver.memory");
+    TestSpark.Result array =
+        TestSpark.cli(
+            "evaluate",
+            "--model",
+            model,
+            "--input",
+            "synthetic:n=46400,d=2,seed=2",
+            "--exact-sample",
+            "46341");
+    CliErrorsTest.assertUsageError(array, "n = 46341", "46340", "--exact-sample");
+  }
+
+  @Test
+  void missingLandmarksFromModelIsNamedByItsOption() {
+    String missing = dir.resolve("no-such-model").toString();
+    TestSpark.Result run =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            twoClasses.toString(),
+            "--k",
+            "2",
+            "--landmarks-from",
+            missing,
+            "--model-out",
+            dir.resolve("from-missing").toString());
+    String line = CliErrorsTest.assertUsageError(run, "--landmarks-from:", missing);
+    assertTrue(!line.contains("--model:") && !line.contains("--model "), line);
+  }
+
+  @Test
+  void rdeRefusesSingleClassLabels() {
+    TestSpark.Result run =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            oneClass.toString(),
+            "--label-col",
+            "label",
+            "--gamma-grid",
+            "0.1",
+            "--model-out",
+            dir.resolve("one-class").toString());
+    CliErrorsTest.assertUsageError(run, "'label'", "single label value, 1,", "60 rows");
+    assertTrue(!Files.exists(dir.resolve("one-class")), "no model written");
+  }
+
+  /**
+   * Two distinct rows: both are held out as probe rows, no candidate is left, and a lower tolerance
+   * cannot help; the message says so instead of advising it.
+   */
+  @Test
+  void growthWithTooFewDistinctRowsSaysWhy() throws IOException {
+    StringBuilder text = new StringBuilder("x1,x2\n");
+    for (int i = 0; i < 40; i++) {
+      text.append(i % 2 == 0 ? "0,0\n" : "1,2\n");
+    }
+    Path twoRows = Files.writeString(dir.resolve("two-rows.csv"), text.toString());
+    TestSpark.Result run =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            twoRows.toString(),
+            "--k",
+            "1",
+            "--gamma",
+            "0.5",
+            "--landmarks",
+            "auto",
+            "--landmark-tolerance",
+            "1e-9",
+            "--model-out",
+            dir.resolve("two-rows-model").toString());
+    String line =
+        CliErrorsTest.assertUsageError(run, "only 2 distinct rows", "probe", "numLandmarks <= 2");
+    assertTrue(!line.contains("lower landmarkTolerance"), line);
+  }
+
+  /** One landmark has no pairwise distance: the median heuristic says so, not "duplicated rows". */
+  @Test
+  void medianHeuristicOnOneLandmarkSaysWhy() {
+    TestSpark.Result run =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            twoClasses.toString(),
+            "--label-col",
+            "label",
+            "--k",
+            "1",
+            "--landmarks",
+            "auto",
+            "--max-landmarks",
+            "1",
+            "--model-out",
+            dir.resolve("one-landmark-model").toString());
+    String line = CliErrorsTest.assertUsageError(run, "at least 2 landmarks", "set gamma");
+    assertTrue(!line.contains("duplicated"), line);
+  }
+}
