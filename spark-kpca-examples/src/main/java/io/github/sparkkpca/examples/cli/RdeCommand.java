@@ -19,7 +19,6 @@ import java.util.concurrent.Callable;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.functions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -188,13 +187,8 @@ public final class RdeCommand implements Callable<Integer> {
             kernel.name,
             landmarks);
         long start = System.nanoTime();
-        // try_cast: a label that is not a number becomes null, which the fit reports with its
-        // position.
-        Dataset<Row> labelled =
-            data.data()
-                .withColumn(
-                    label,
-                    functions.expr("try_cast(`" + label.replace("`", "``") + "` AS DOUBLE)"));
+        // A CSV label that is not a number is refused with its file and line.
+        Dataset<Row> labelled = data.withNumericLabel();
         KernelPCARegressionModel model = estimator.fit(labelled);
         double seconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "writing the model to %s...", modelOut);

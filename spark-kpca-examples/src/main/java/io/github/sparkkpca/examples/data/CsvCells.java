@@ -5,10 +5,9 @@ import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 
 /**
- * Counts the cells of one CSV line as Spark's CSV reader splits it with its default options
- * (delimiter {@code ,}, quote {@code "}, escape {@code \}, no comments, cells not trimmed), using
- * the same parser Spark uses (univocity, which Spark brings). Only rows Spark already flagged as
- * malformed are counted, to name the count in the error message.
+ * Splits one CSV line into cells as Spark's CSV reader splits it with its default options
+ * (delimiter {@code ,}, quote {@code "}, escape {@code \}, no comments, cells not trimmed, one
+ * record per line), using the same parser Spark uses (univocity, which Spark brings).
  */
 final class CsvCells {
 
@@ -17,23 +16,30 @@ final class CsvCells {
 
   private CsvCells() {}
 
-  /** The number of cells of {@code line}, or -1 when it cannot be parsed. */
-  static int count(String line) {
+  /** A parser with Spark's default CSV settings; not thread-safe, one per task. */
+  static CsvParser parser() {
     CsvParserSettings settings = new CsvParserSettings();
     settings.getFormat().setDelimiter(',');
     settings.getFormat().setQuote('"');
     settings.getFormat().setQuoteEscape('\\');
+    settings.getFormat().setComment('\0');
     settings.setCommentProcessingEnabled(false);
     settings.setIgnoreLeadingWhitespaces(false);
     settings.setIgnoreTrailingWhitespaces(false);
     settings.setMaxColumns(MAX_COLUMNS);
     settings.setMaxCharsPerColumn(-1);
     settings.setUnescapedQuoteHandling(UnescapedQuoteHandling.STOP_AT_DELIMITER);
+    settings.setNullValue("");
+    settings.setEmptyValue("");
+    return new CsvParser(settings);
+  }
+
+  /** The cells of {@code line}, or null when it cannot be parsed. */
+  static String[] split(CsvParser parser, String line) {
     try {
-      String[] cells = new CsvParser(settings).parseLine(line);
-      return cells == null ? -1 : cells.length;
+      return parser.parseLine(line);
     } catch (RuntimeException e) {
-      return -1;
+      return null;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.examples.data;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
@@ -11,19 +12,22 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamReader;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Turns an {@code --input} into a {@link LoadedData}: a vector column (and label) from a file or a
@@ -219,34 +223,87 @@ public final class DataSources {
   }
 
   /**
-   * Reads the header's columns as strings plus {@link LoadedData#MALFORMED_COL}: Spark's CSV reader
-   * keeps a row whose number of cells differs from the header's, cut to the header's width or
-   * padded with nulls, and only says so in the corrupt-record column, where it puts the row's text.
-   * Asking for that column also turns off CSV column pruning, so every row is tokenized in full and
-   * such rows are always seen.
+   * Reads CSV files as lines (Spark's text source) and parses them with {@link CsvLines}: each
+   * file's cells are matched to the columns by the names of its own header, so files whose headers
+   * list the same names in another order are read correctly. The files present now must all hold
+   * the same names (else a one-line refusal naming both files and headers); files that arrive later
+   * in a stream are checked as they are read ({@link LoadedData#validateMicroBatch}).
    */
   private static LoadedData csv(
       SparkSession spark, String input, SourceOptions options, Streaming stream) {
-    StructType header =
-        spark.read().option("header", "true").option("inferSchema", "false").csv(input).schema();
-    StructType schema = header.add(LoadedData.MALFORMED_COL, DataTypes.StringType, true);
-    Dataset<Row> raw =
-        stream == null
-            ? spark
-                .read()
-                .option("header", "true")
-                .option("mode", "PERMISSIVE")
-                .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
-                .schema(schema)
-                .csv(input)
-            : stream
-                .reader(spark)
-                .option("header", "true")
-                .option("mode", "PERMISSIVE")
-                .option("columnNameOfCorruptRecord", LoadedData.MALFORMED_COL)
-                .schema(schema)
-                .csv(input);
-    return assemble(raw, input, options, InputFormat.CSV);
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    List<CsvHeader.Located> files = new ArrayList<>();
+    for (CsvHeader.Located file : CsvHeader.readAll(conf, input)) {
+      if (file.header() != null) {
+        files.add(file);
+      }
+    }
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--input "
+              + input
+              + " has no feature columns (is the file empty? CSV input needs a header row)");
+    }
+    CsvHeader.Located first = files.get(0);
+    String firstFile = LoadedData.displayPath(first.file().toString());
+    for (CsvHeader.Located file : files) {
+      if (!file.header().sameNames(first.header())) {
+        throw new IllegalArgumentException(
+            "--input "
+                + input
+                + ": "
+                + CsvHeader.mismatch(file.header(), first.header(), firstFile)
+                + " in "
+                + LoadedData.displayPath(file.file().toString()));
+      }
+    }
+    List<String> names = Arrays.asList(first.header().names());
+    String label = options.labelCol();
+    if (label != null) {
+      requireColumn(names, label, input);
+    }
+    List<String> features = new ArrayList<>();
+    for (String name : names) {
+      if (!name.equals(label)) {
+        features.add(name);
+      }
+    }
+    if (features.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--input " + input + " has no feature columns besides the label '" + label + "'");
+    }
+    Dataset<Row> lines =
+        stream == null ? spark.read().text(input) : stream.reader(spark).text(input);
+    lines =
+        lines.select(
+            col("value"),
+            input_file_name().as(LoadedData.FILE_COL),
+            expr("input_file_block_start()").as("start"));
+    Broadcast<SerializableConfiguration> hadoop =
+        JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .broadcast(new SerializableConfiguration(conf));
+    CsvLines parser = new CsvLines(first.header(), firstFile, features, label, hadoop);
+    Dataset<Row> parsed =
+        lines.mapPartitions(
+            parser,
+            Encoders.row(CsvLines.outputSchema(options.featuresCol(), features.size(), label)));
+    parsed =
+        parsed.withColumn(
+            LoadedData.POS_COL, parsed.isStreaming() ? lit(0L) : monotonically_increasing_id());
+    Dataset<Row> data = VectorColumns.withSize(parsed, options.featuresCol(), features.size());
+    return finish(
+        data,
+        options,
+        label,
+        true,
+        true,
+        "csv "
+            + input
+            + " ("
+            + features.size()
+            + " feature columns"
+            + (label == null ? "" : ", label '" + label + "'")
+            + ")");
   }
 
   private static LoadedData parquet(
@@ -272,7 +329,7 @@ public final class DataSources {
       }
       String label = options.labelCol();
       if (label != null) {
-        requireColumn(schema, label, input);
+        requireColumn(Arrays.asList(schema.fieldNames()), label, input);
       }
       Dataset<Row> data = withOrder(raw);
       return finish(data, options, label, false, false, "parquet " + input);
@@ -290,7 +347,7 @@ public final class DataSources {
                 + "(or give a vector column with --features-col)");
       }
     }
-    return assemble(raw, input, options, InputFormat.PARQUET);
+    return assemble(raw, input, options);
   }
 
   private static LoadedData libsvm(SparkSession spark, String input, SourceOptions options) {
@@ -305,18 +362,16 @@ public final class DataSources {
     return finish(withOrder(raw), options, label, false, false, "libsvm " + input);
   }
 
-  /** Assembles every column except the label (CSV strings or Parquet numbers) into the vector. */
-  private static LoadedData assemble(
-      Dataset<Row> raw, String input, SourceOptions options, InputFormat format) {
+  /** Assembles every numeric Parquet column except the label into the vector. */
+  private static LoadedData assemble(Dataset<Row> raw, String input, SourceOptions options) {
     StructType schema = raw.schema();
     String label = options.labelCol();
     if (label != null) {
-      requireColumn(schema, label, input);
+      requireColumn(Arrays.asList(schema.fieldNames()), label, input);
     }
-    boolean csv = format == InputFormat.CSV;
     List<String> features = new ArrayList<>();
     for (String name : schema.fieldNames()) {
-      if (!name.equals(label) && !(csv && name.equals(LoadedData.MALFORMED_COL))) {
+      if (!name.equals(label)) {
         features.add(name);
       }
     }
@@ -325,24 +380,14 @@ public final class DataSources {
           "--input "
               + input
               + " has no feature columns"
-              + (schema.isEmpty()
-                  ? " (is the file empty? CSV input needs a header row)"
-                  : " besides the label '" + label + "'"));
+              + (schema.isEmpty() ? "" : " besides the label '" + label + "'"));
     }
     Dataset<Row> ordered = withOrder(raw);
     List<String> pass = List.of(LoadedData.FILE_COL, LoadedData.POS_COL);
     StructType out =
         ColumnAssembler.outputSchema(
             ordered.schema(), options.featuresCol(), features.size(), label, pass);
-    int headerColumns = features.size() + (label == null ? 0 : 1);
-    ColumnAssembler assembler =
-        new ColumnAssembler(
-            ordered.schema(),
-            features,
-            label,
-            pass,
-            csv ? LoadedData.MALFORMED_COL : null,
-            headerColumns);
+    ColumnAssembler assembler = new ColumnAssembler(ordered.schema(), features, label, pass);
     Dataset<Row> data =
         VectorColumns.withSize(
             ordered.map(assembler, Encoders.row(out)), options.featuresCol(), features.size());
@@ -351,9 +396,8 @@ public final class DataSources {
         options,
         label,
         true,
-        csv,
-        format.cliName()
-            + " "
+        false,
+        "parquet "
             + input
             + " ("
             + features.size()
@@ -422,15 +466,15 @@ public final class DataSources {
             + "files present when it starts (CSV: their header), so put one there first");
   }
 
-  private static void requireColumn(StructType schema, String column, String input) {
-    if (!Arrays.asList(schema.fieldNames()).contains(column)) {
+  private static void requireColumn(List<String> columns, String column, String input) {
+    if (!columns.contains(column)) {
       throw new IllegalArgumentException(
           "--label-col: '"
               + column
               + "' is not a column of "
               + input
               + " (columns: "
-              + String.join(", ", schema.fieldNames())
+              + String.join(", ", columns)
               + ")");
     }
   }

@@ -1,7 +1,9 @@
 package io.github.sparkkpca.examples.data;
 
+import static org.apache.spark.sql.functions.abs;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.isnan;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.struct;
@@ -13,6 +15,8 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -36,13 +40,6 @@ public final class LoadedData {
 
   /** A position increasing with the row's place in its file (file sources). */
   public static final String POS_COL = "__spark_kpca_pos";
-
-  /**
-   * CSV sources: the text of a row whose number of cells differs from the header's (Spark's
-   * corrupt-record column), null for other rows; read by the assembler, not part of the loaded
-   * data.
-   */
-  public static final String MALFORMED_COL = "__spark_kpca_malformed";
 
   /** Why the row could not be assembled into a vector, or null (assembled sources only). */
   public static final String ERROR_COL = "__spark_kpca_error";
@@ -151,18 +148,11 @@ public final class LoadedData {
       Row result = data.agg(count(lit(1)), firstError).first();
       if (!result.isNullAt(1)) {
         Row error = result.getStruct(1);
-        String file = error.getString(0);
-        long position = error.getLong(1);
-        long row =
-            1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
         String what = error.getString(2);
         throw new IllegalArgumentException(
             what
-                + " in row "
-                + row
-                + (headerLine ? " (line " + (row + 1) + ")" : "")
-                + " of "
-                + displayPath(file)
+                + " in "
+                + rowOf(error.getString(0), error.getLong(1))
                 + (what.contains("non-numeric")
                     ? "; every column except --label-col is a numeric feature"
                     : ""));
@@ -173,6 +163,61 @@ public final class LoadedData {
       data.unpersist(false);
       throw e;
     }
+  }
+
+  /**
+   * "row R (line L) of FILE" for the row at {@code position} of {@code file} (its data rows
+   * counted; the line assumes one header line and no blank lines).
+   */
+  private String rowOf(String file, long position) {
+    long row = 1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
+    return "row "
+        + row
+        + (headerLine ? " (line " + (row + 1) + ")" : "")
+        + " of "
+        + displayPath(file);
+  }
+
+  /**
+   * The rows with the label column as doubles, for commands that need numeric labels (after {@link
+   * #persistAndValidate()}). A label that is already numeric is cast; a text label (CSV) must read
+   * as a finite number.
+   *
+   * @throws IllegalArgumentException when there is no label column, or naming the value, the row
+   *     and the file of the first label that is empty, not a number or not finite
+   */
+  public Dataset<Row> withNumericLabel() {
+    if (labelCol == null) {
+      throw new IllegalArgumentException("no label column (--label-col)");
+    }
+    Column label = column(labelCol);
+    Column number = label.try_cast(DataTypes.DoubleType);
+    Dataset<Row> cast = data.withColumn(labelCol, number);
+    if (!orderCols.equals(List.of(FILE_COL, POS_COL))
+        || data.schema().apply(labelCol).dataType() instanceof NumericType) {
+      // Numeric labels (and built-in sources): the fit names a missing or non-finite label itself.
+      return cast;
+    }
+    Column bad =
+        number.isNull().or(isnan(number)).or(abs(number).equalTo(Double.POSITIVE_INFINITY));
+    Row first = data.agg(min(when(bad, struct(col(FILE_COL), col(POS_COL), label)))).first();
+    if (!first.isNullAt(0)) {
+      Row error = first.getStruct(0);
+      String value = error.isNullAt(2) ? null : error.getString(2);
+      throw new IllegalArgumentException(
+          "label column '"
+              + labelCol
+              + "' "
+              + (value == null
+                  ? "is empty"
+                  : "has the value '"
+                      + (value.length() <= 40 ? value : value.substring(0, 40) + "...")
+                      + "', not a finite number,")
+              + " in "
+              + rowOf(error.getString(0), error.getLong(1))
+              + "; this command needs numeric labels");
+    }
+    return cast;
   }
 
   /**
