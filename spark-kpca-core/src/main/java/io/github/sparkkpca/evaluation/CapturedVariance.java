@@ -1,5 +1,6 @@
 package io.github.sparkkpca.evaluation;
 
+import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -38,6 +39,17 @@ import org.apache.spark.sql.Row;
  * set (all of them when n_e ≤ N, else a seeded uniform subsample of N). K is built on the driver
  * block by block (one GEMM per block); it is n_s² doubles (200 MB for N = 5000) and its top k are
  * found by block Krylov iteration.
+ *
+ * <p><b>Kernels that are not positive definite</b> (sigmoid, polynomial with c₀ &lt; 0). The exact
+ * kernel has no feature space whose variance could be captured (k(x,x) is no squared norm, HKH has
+ * negative eigenvalues). A Nyström model is the PCA of its positive-part surrogate k̃(x,y) =
+ * ⟨φ(x),φ(y)⟩ ({@link io.github.sparkkpca.feature.NystromFeatureMap}), so both numbers are taken
+ * for k̃: the captured variance is as above (the model's scores are u_jᵀ(φ(x) − φ̄), u_j
+ * orthonormal in R^r), and the optimum is the sum of the k largest eigenvalues of HK̃H/n_s, K̃ =
+ * ΦᵀΦ the surrogate's matrix on the n_s sampled rows. As HK̃H/n_s is the covariance of φ on those
+ * rows seen from the other side, Ky Fan's principle gives captured ≤ optimum again (same rows, n_e
+ * ≤ N). Models without a feature map (exact kernel PCA, models saved in format 1) are refused for
+ * such kernels. See docs/kernels.md.
  *
  * <p><b>Random-feature models.</b> Their components u_j ∈ R^D are not elements of the RKHS: f_j(x)
  * = z(x)ᵀu_j is a function whose RKHS norm is not 1 and the f_j are not orthogonal. As in the paper
@@ -154,12 +166,22 @@ public final class CapturedVariance {
               + ", the model was fitted on size "
               + first.numFeatures());
     }
-    double[] kernelMatrix = exactKernel(first.fittedKernel(), sample, centered);
-    double[] top = BlockKrylovEigen.leading(kernelMatrix, ns, k).eigen().values();
-    double optimal = 0;
-    for (int j = 0; j < k; j++) {
-      optimal += Math.max(top[j], 0.0) / ns;
+    Kernel kernel = first.fittedKernel();
+    boolean definite = kernel.isPositiveDefinite();
+    if (!definite) {
+      for (AbstractKernelPCAModel<?> model : models) {
+        if (model.solution().featurePCA() == null) {
+          throw new IllegalArgumentException(
+              "captured variance: "
+                  + kernel.indefiniteness()
+                  + " (the exact kernel has no variance to capture) and this model (exact kernel"
+                  + " PCA, or saved in format 1) keeps no feature map whose positive-part surrogate could be"
+                  + " evaluated; fit NystromKernelPCA (m = n for the exact surrogate) instead");
+        }
+      }
     }
+    double[] kernelMatrix = definite ? exactKernel(kernel, sample, centered) : null;
+    double exactOptimum = definite ? optimum(kernelMatrix, ns, k) : Double.NaN;
     List<Result> results = new ArrayList<>();
     long heldOutRows = -1;
     for (AbstractKernelPCAModel<?> model : models) {
@@ -169,7 +191,7 @@ public final class CapturedVariance {
         results.add(
             new Result(
                 captured,
-                optimal,
+                exactOptimum,
                 heldOutRows,
                 ns,
                 "random features: the sum of the Rayleigh "
@@ -177,6 +199,17 @@ public final class CapturedVariance {
                     + ns
                     + " sampled rows; it may exceed the optimum"));
         continue;
+      }
+      double optimal = exactOptimum;
+      String surrogate = "";
+      if (!definite) {
+        FeatureMap map = model.solution().featurePCA().map();
+        optimal = optimum(surrogateKernel(map, sample, centered), ns, k);
+        surrogate =
+            "; "
+                + kernel.indefiniteness()
+                + ": captured and optimum are those of the positive-part surrogate"
+                + " k~(x,y) = phi(x)'phi(y) the model is the PCA of";
       }
       double[] moments = scoreMoments(model, heldOut, k);
       long n = (long) moments[0];
@@ -196,9 +229,22 @@ public final class CapturedVariance {
                   + (centered ? "variances" : "mean squares")
                   + " of the k scores, unit RKHS components, over the "
                   + n
-                  + " rows"));
+                  + " rows"
+                  + surrogate));
     }
     return results;
+  }
+
+  /**
+   * The sum of the k largest eigenvalues of an n_s×n_s kernel matrix, over n_s (negatives as 0).
+   */
+  private static double optimum(double[] kernelMatrix, int ns, int k) {
+    double[] top = BlockKrylovEigen.leading(kernelMatrix, ns, k).eigen().values();
+    double optimal = 0;
+    for (int j = 0; j < k; j++) {
+      optimal += Math.max(top[j], 0.0) / ns;
+    }
+    return optimal;
   }
 
   /**
@@ -206,7 +252,37 @@ public final class CapturedVariance {
    */
   static double[] exactKernel(Kernel kernel, Mpress.Sample sample, boolean centered) {
     int n = sample.n();
-    double[] k = new LandmarkKernel(kernel, sample.points(), n, sample.d()).gram();
+    return centre(new LandmarkKernel(kernel, sample.points(), n, sample.d()).gram(), n, centered);
+  }
+
+  /**
+   * The matrix of the positive-part surrogate k̃(x_i,x_j) = ⟨φ(x_i),φ(x_j)⟩ of the sampled rows
+   * (ΦᵀΦ, Φ the r×n_s features), centred when asked: the matrix whose top k eigenvalues over n_s
+   * bound the variance any k orthonormal directions of R^r capture on those rows.
+   */
+  static double[] surrogateKernel(FeatureMap map, Mpress.Sample sample, boolean centered) {
+    int n = sample.n();
+    int d = sample.d();
+    int r = map.outputDim();
+    double[] phi = new double[r * n];
+    int blockRows = 256;
+    RowBlock block = new RowBlock(blockRows, d);
+    double[] scratch = new double[map.scratchSize(blockRows)];
+    double[] out = new double[r * blockRows];
+    for (int start = 0; start < n; start += blockRows) {
+      int b = Math.min(blockRows, n - start);
+      block.fill(Arrays.copyOfRange(sample.points(), start * d, (start + b) * d), b);
+      map.map(block, scratch, out);
+      System.arraycopy(out, 0, phi, start * r, b * r);
+    }
+    double[] gram = new double[n * n];
+    io.github.sparkkpca.linalg.Blas.blas()
+        .dgemm("T", "N", n, n, r, 1.0, phi, r, phi, r, 0.0, gram, n);
+    return centre(gram, n, centered);
+  }
+
+  /** HKH in place when {@code centered} (H = I − 11ᵀ/n), else K unchanged. */
+  private static double[] centre(double[] k, int n, boolean centered) {
     if (centered) {
       double[] rowMean = new double[n];
       double all = 0;

@@ -18,7 +18,8 @@ import io.github.sparkkpca.ml.NystromKernelPCAParams;
  * @param centered whether the fit was centred in feature space
  * @param explainedVariance the k leading eigenvalues of the feature covariance
  * @param explainedVarianceRatio each eigenvalue divided by the total variance
- * @param totalVariance total feature-space variance
+ * @param totalVariance total feature-space variance (for a kernel that is not positive definite, of
+ *     the positive-part surrogate the model is the PCA of: see docs/kernels.md)
  * @param reconstructionError total variance minus the captured variance, for 1..k components
  * @param landmarkResidualCurve the relative mean probe residual after each landmark (landmarks
  *     chosen by residual growth), or null

@@ -249,7 +249,8 @@ public final class Mpress {
   /**
    * MPRESS for n points given row-major in {@code points} (n×d).
    *
-   * @throws IllegalArgumentException when n &lt; 3 or maxK is not in [1, min(n − 1, rank(K) − 1)]
+   * @throws IllegalArgumentException when the kernel is not positive definite, n &lt; 3 or maxK is
+   *     not in [1, min(n − 1, rank(K) − 1)]
    */
   public static Curve compute(Kernel kernel, double[] points, int n, int d, int maxK) {
     return compute(kernel, points, n, d, maxK, Method.AUTO);
@@ -259,7 +260,8 @@ public final class Mpress {
    * MPRESS for n points given row-major in {@code points} (n×d), each leave-one-out decomposition
    * obtained by {@code method}.
    *
-   * @throws IllegalArgumentException when n &lt; 3 or maxK is not in [1, min(n − 1, rank(K) − 1)]
+   * @throws IllegalArgumentException when the kernel is not positive definite, n &lt; 3 or maxK is
+   *     not in [1, min(n − 1, rank(K) − 1)]
    */
   public static Curve compute(
       Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
@@ -286,6 +288,9 @@ public final class Mpress {
    * fallbacks.
    */
   public static Run run(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
+    kernel.requirePositiveDefinite(
+        "MPRESS (leave-one-out residuals k(x,x) - ||P phi(x)||^2)",
+        "choose k from the explained variance ratios of a fit instead");
     if (n < 3) {
       throw new IllegalArgumentException("MPRESS needs at least 3 rows, got n = " + n);
     }

@@ -33,6 +33,28 @@ import io.github.sparkkpca.linalg.SymmetricStorage;
  * above rcond·λ_max; only when that test fails are the eigenvalues above rcond·λ_max counted by
  * inertia ({@link Inertia}, one LDLᵀ factorisation). When the factorisation breaks down or the
  * count is below m, the eigenvalues are computed and the rank is counted from them.
+ *
+ * <p><b>Kernels that are not positive definite</b> (sigmoid, polynomial with c₀ &lt; 0): K_mm = V Λ
+ * Vᵀ has negative eigenvalues, which no whitening can keep (φ is real). W = V₊ Λ₊^{-1/2} keeps the
+ * eigenvalues above rcond·ρ, where ρ = max_i |λ_i| is the spectral radius (for a positive definite
+ * kernel ρ = λ_max, so nothing changes there; for an indefinite one the largest eigenvalue in
+ * magnitude can be negative — polynomial with c₀ &lt; 0 and large |c₀| — and a threshold relative
+ * to the largest <em>positive</em> eigenvalue would keep directions that are tiny next to the
+ * matrix). The model is then the kernel PCA of the <em>positive-part surrogate kernel</em> k̃(x,y)
+ * = ⟨φ(x),φ(y)⟩ = k_xᵀ V₊ Λ₊⁻¹ V₊ᵀ k_y: on the landmarks k̃(z_i,z_j) = (K₊)_ij with K₊ = V₊ Λ₊ V₊ᵀ
+ * the positive part of K_mm, so at m = n the model is the exact kernel PCA of K₊. Every variance
+ * the model reports is k̃'s, not k's (see docs/kernels.md).
+ *
+ * <p>Why the threshold matters more there: for a positive definite kernel the matrix [[K_mm, k_x],
+ * [k_xᵀ, k(x,x)]] is positive semi-definite, so ‖φ(x)‖² = k_xᵀ K_mm⁺ k_x ≤ k(x,x) whatever the
+ * small eigenvalues (each term (v_iᵀk_x)²/λ_i is bounded). For an indefinite kernel no such bound
+ * holds: (v_iᵀk_x)² need not shrink with λ_i, and the only bound is ‖φ(x)‖² ≤ ‖k_x‖²/(rcond·ρ).
+ * Positive eigenvalues of an indefinite K_mm cross zero with a density that does not vanish there,
+ * so the smallest kept one is often 1e-6·ρ or less and a row off the landmarks gets ‖φ(x)‖² ≫
+ * k(x,x): the surrogate's variances are then large, consistently so (its total is (1/n)Σ‖φ(x_i)‖² −
+ * ‖φ̄‖², which the model reports with (1/n)Σk(x,x) next to it), but dominated by those directions.
+ * A larger rcond (1e-6 to 1e-3) makes the surrogate smoother; the default is not changed with the
+ * kernel, so that one parameter means one thing.
  */
 public final class NystromFeatureMap implements FeatureMap {
 
@@ -78,10 +100,11 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /**
-   * Finds the numerical rank r of K_mm (the number of eigenvalues λ > rcond·λ_max) and builds W:
-   * the inverse Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
+   * Finds the numerical rank r of K_mm (the number of eigenvalues λ > rcond·ρ, ρ = max|λ_i| the
+   * spectral radius, which is λ_max for a positive semi-definite K_mm) and builds W: the inverse
+   * Cholesky factor when r = m, else V_r Λ_r^{-1/2}.
    *
-   * @throws IllegalArgumentException when K_mm has no positive eigenvalue
+   * @throws IllegalArgumentException when K_mm has no eigenvalue above rcond·ρ
    */
   public static NystromFeatureMap fit(LandmarkKernel landmarkKernel, double rcond) {
     int m = landmarkKernel.numLandmarks();
@@ -102,14 +125,21 @@ public final class NystromFeatureMap implements FeatureMap {
       }
     }
     SymmetricEigen eig = SymmetricEigen.of(gram, m);
-    int r = eig.rank(rcond);
+    double[] values = eig.values();
+    double radius = Math.max(values[0], -values[m - 1]);
+    int r = 0;
+    while (r < m && values[r] > rcond * radius && values[r] > 0) {
+      r++;
+    }
     if (r == 0) {
       throw new IllegalArgumentException(
           "The landmark kernel matrix (m = "
               + m
               + ") has no eigenvalue above "
-              + "rcond·λ_max (λ_max = "
-              + eig.values()[0]
+              + "rcond·max|λ| (λ_max = "
+              + values[0]
+              + ", max|λ| = "
+              + radius
               + "): all landmarks map to zero in feature space");
     }
     double[] w = new double[m * r];

@@ -88,6 +88,43 @@ public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
     return type.isPositiveDefinite() && type.isPositiveDefinite(this);
   }
 
+  /**
+   * Refuses a quantity that has no meaning unless every Gram matrix of the kernel is positive
+   * semi-definite (a residual k(x,x) − ‖Pφ(x)‖², which needs k(x,x) to be a squared norm; a
+   * pre-image; the Nyström confidence bound; MPRESS), with one line naming the quantity, the kernel
+   * and why. Whether the kernel is positive definite comes from its family's definition ({@link
+   * KernelFamily#isPositiveDefinite(Kernel)}); see docs/kernels.md for what each reported quantity
+   * means for each kernel.
+   *
+   * @param quantity what was asked for, e.g. "the per-row residual (residualCol)"
+   * @param advice what to do instead, or empty
+   * @throws IllegalArgumentException when this kernel is not positive definite
+   */
+  public void requirePositiveDefinite(String quantity, String advice) {
+    if (!isPositiveDefinite()) {
+      throw new IllegalArgumentException(
+          quantity
+              + " needs a positive definite kernel: "
+              + indefiniteness()
+              + ", so k(x,x) is no squared norm of a feature vector"
+              + (advice.isEmpty() ? "" : "; " + advice));
+    }
+  }
+
+  /**
+   * "kernel sigmoid tanh(gamma*<x,y>+coef0) (coef0 = 1.0) is not positive definite", or the same
+   * with "is positive definite": the kernel, its formula and the parameter its definiteness depends
+   * on, for messages.
+   */
+  public String indefiniteness() {
+    return "kernel "
+        + type.paramName()
+        + " "
+        + type.formula()
+        + (type.usesCoef0() ? " (coef0 = " + coef0 + ")" : "")
+        + (isPositiveDefinite() ? " is positive definite" : " is not positive definite");
+  }
+
   /** Whether k(x−c, z−c) = k(x, z) for every shift c (rbf and laplacian). */
   public boolean isShiftInvariant() {
     return type.isShiftInvariant();

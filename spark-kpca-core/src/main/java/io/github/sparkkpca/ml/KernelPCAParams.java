@@ -200,8 +200,21 @@ public interface KernelPCAParams extends KernelParams {
   /**
    * The schema with this stage's output columns appended: the k scores, then the residual and the
    * d-dimensional reconstruction when requested (d &lt; 0 when unknown).
+   *
+   * @throws IllegalArgumentException when the residual is asked of a kernel that is not positive
+   *     definite (k(x,x) is no squared norm there, see docs/kernels.md)
    */
   default StructType appendOutputColumns(StructType schema, int k, int d) {
+    if (!getResidualCol().isEmpty()) {
+      // γ > 0 does not change whether a family is positive definite; c₀ and p may.
+      io.github.sparkkpca.kernel.Kernel.of(getKernelType(), 1.0, getDegree(), getCoef0())
+          .requirePositiveDefinite(
+              "residualCol '"
+                  + getResidualCol()
+                  + "' (the per-row residual k(x,x) - ||P phi(x)||^2)",
+              "leave residualCol empty (the scores, of the model's positive-part surrogate, need"
+                  + " no residual)");
+    }
     StructType out =
         schema.add(
             new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());

@@ -22,7 +22,10 @@ import io.github.sparkkpca.linalg.SymmetricEigen;
  * ‖φ̄‖², clamped at the sum of the eigenvalues found. For Nyström, ‖φ̄‖² ≤ ‖μ‖² (φ̄ is the mean
  * embedding μ projected on the landmarks' span), so the centred value is an upper bound of the true
  * one, exact when μ lies in the span (m = n). For a kernel that is not positive definite k(x,x) is
- * no variance: the total is the sum of the eigenvalues kept.
+ * no variance: the model is the PCA of the positive-part surrogate k̃(x,y) = ⟨φ(x),φ(y)⟩ (see
+ * {@link io.github.sparkkpca.feature.NystromFeatureMap}), and the total is that surrogate's, tr C =
+ * (1/n)Σ‖φ(x_i)‖² − ‖φ̄‖² (uncentred (1/n)Σ‖φ(x_i)‖²), which bounds the sum of the eigenvalues; the
+ * method string gives (1/n)Σ‖φ(x_i)‖² next to (1/n)Σk(x_i,x_i), which it may exceed.
  *
  * @param map the feature map φ
  * @param statistics n, φ̄, the centred scatter and Σ‖φ_full‖² of the training rows
@@ -163,8 +166,17 @@ public record FeaturePCA(
     double total;
     String method;
     if (!map.kernel().isPositiveDefinite()) {
-      total = found;
-      method = "positive-part: sum of the eigenvalues kept (the kernel is not positive definite)";
+      // The variance of the surrogate k~(x,y) = phi(x)'phi(y) itself: tr C, with the sum of the
+      // eigenvalues found as its floor against rounding (ratios stay <= 1).
+      total = Math.max(statistics.trace(centered), found);
+      method =
+          String.format(
+              java.util.Locale.ROOT,
+              "positive-part surrogate: %s of k~(x,y) = phi(x)'phi(y), the kernel being not positive"
+                  + " definite; (1/n) sum ||phi(x)||^2 = %.6g against (1/n) sum k(x,x) = %.6g",
+              centered ? "(1/n) sum ||phi(x)||^2 - ||mean phi||^2" : "(1/n) sum ||phi(x)||^2",
+              statistics.trace(false),
+              diagonalMean);
     } else if (centered) {
       // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave
       // it
