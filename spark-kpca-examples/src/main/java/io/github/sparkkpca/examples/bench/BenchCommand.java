@@ -47,6 +47,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    subcommands = {ScoreStreamBench.class},
     sortOptions = false,
     description = {
       "Benchmark fits and transforms over a grid against the dgemm bound (measured in the same JVM), "
@@ -90,9 +91,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--m",
       split = ",",
-      required = true,
       paramLabel = "M",
-      description = "Landmarks, comma-separated.")
+      description = "Landmarks, comma-separated (required, except by the subcommands).")
   List<Integer> ms;
 
   @Option(
@@ -239,6 +239,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     console = spec.commandLine().getOut();
+    require(ms != null && !ms.isEmpty(), "Missing required option: '--m=M'");
     Cache cacheMode = parseCache();
     List<String> inputs = inputs();
     require(repeat >= 1, "--repeat must be >= 1, got " + repeat);

@@ -66,6 +66,29 @@ final class ScoreWriter {
       Format format,
       String output) {
     Dataset<Row> ordered = scored.orderBy(input.orderBy());
+    Column[] columns =
+        columns(input.labelCol(), scoresCol, k, residualCol, reconstructionCol, d, format);
+    if (format == Format.CSV) {
+      ordered.select(columns).write().option("header", "true").csv(output);
+    } else {
+      ordered.select(columns).write().parquet(output);
+    }
+  }
+
+  /**
+   * The output columns of {@code format} (see the class comment), also those of {@code
+   * score-stream}.
+   *
+   * @param labelCol the label column, or null
+   */
+  static Column[] columns(
+      String labelCol,
+      String scoresCol,
+      int k,
+      String residualCol,
+      String reconstructionCol,
+      int d,
+      Format format) {
     List<Column> columns = new ArrayList<>();
     if (format == Format.CSV) {
       Column array = functions.vector_to_array(column(scoresCol), "float64");
@@ -81,13 +104,12 @@ final class ScoreWriter {
           columns.add(reconstruction.getItem(j).as("rec_" + (j + 1)));
         }
       }
-      if (input.labelCol() != null) {
-        columns.add(column(input.labelCol()));
+      if (labelCol != null) {
+        columns.add(column(labelCol));
       }
-      ordered.select(columns.toArray(new Column[0])).write().option("header", "true").csv(output);
     } else {
-      if (input.labelCol() != null) {
-        columns.add(column(input.labelCol()));
+      if (labelCol != null) {
+        columns.add(column(labelCol));
       }
       columns.add(column(scoresCol));
       if (residualCol != null) {
@@ -96,7 +118,7 @@ final class ScoreWriter {
       if (reconstructionCol != null) {
         columns.add(column(reconstructionCol));
       }
-      ordered.select(columns.toArray(new Column[0])).write().parquet(output);
     }
+    return columns.toArray(new Column[0]);
   }
 }

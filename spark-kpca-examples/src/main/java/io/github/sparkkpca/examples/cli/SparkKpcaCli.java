@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code spark-kpca} command line. Its commands, and the classes that implement them, are
  * listed in docs/design.md ("Command line"): {@code fit}, {@code transform}, {@code update}, {@code
- * grow}, {@code export}, {@code stream}, {@code evaluate}, {@code select-k}, {@code rde}, {@code
- * predict}, {@code demo}, {@code reproduce} (sterge, landmarks, hallgren, rde) and {@code bench}.
+ * grow}, {@code export}, {@code stream}, {@code score-stream}, {@code evaluate}, {@code select-k},
+ * {@code rde}, {@code predict}, {@code demo}, {@code reproduce} (sterge, landmarks, hallgren, rde)
+ * and {@code bench}.
  *
  * <p>Runs under {@code spark-submit --class io.github.sparkkpca.examples.cli.SparkKpcaCli} or with
  * plain {@code java} through {@code bin/spark-kpca} (then on {@code local[*]}). {@link #run}
@@ -50,6 +51,7 @@ import picocli.CommandLine.Spec;
       GrowCommand.class,
       ExportCommand.class,
       StreamCommand.class,
+      ScoreStreamCommand.class,
       EvaluateCommand.class,
       SelectKCommand.class,
       RdeCommand.class,

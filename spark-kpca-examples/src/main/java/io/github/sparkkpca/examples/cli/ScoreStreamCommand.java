@@ -1,0 +1,301 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.api.java.function.FilterFunction;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca score-stream}: scores the CSV or Parquet files landing in a directory with a
+ * saved model (Structured Streaming: {@code model.transform} of the file stream, written by Spark's
+ * file sink). The sink and the checkpoint together write each input row exactly once, also when the
+ * process is killed and restarted with the same {@code --checkpoint} and {@code --output}; the
+ * output reads back with {@code spark.read().parquet(dir)} (or {@code .csv}), which reads only the
+ * committed files.
+ *
+ * <p>It is a command of its own rather than {@code transform --stream}: {@code transform} writes
+ * its output in input row order, swapped in at the end, with charts and pre-images, none of which a
+ * stream has; {@code stream} fits a model on a stream. The outputs are checked before Spark starts
+ * the query, see {@link ScoreStreamOutput}.
+ */
+@Command(
+    name = "score-stream",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description =
+        "Score the files landing in a directory with a saved model (Structured Streaming): each row "
+            + "written once to --output, across restarts with the same --checkpoint.")
+public final class ScoreStreamCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "DIR",
+      description = "A kernel PCA model saved by fit (or stream's newest version).")
+  String model;
+
+  @Mixin InputOptions input;
+
+  @Option(
+      names = "--output",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Output directory of the file sink (part files and Spark's _spark_metadata log). New, empty, "
+              + "or the --output of an earlier run with the same --checkpoint.")
+  String output;
+
+  @Option(
+      names = "--checkpoint",
+      required = true,
+      paramLabel = "DIR",
+      description =
+          "Checkpoint directory of the streaming query: keep it with --output to restart.")
+  String checkpoint;
+
+  @Option(
+      names = "--output-format",
+      paramLabel = "FORMAT",
+      defaultValue = "parquet",
+      description =
+          "${COMPLETION-CANDIDATES}: parquet writes the label, the score vector '"
+              + TransformCommand.SCORES_COL
+              + "' and the residual; csv writes pc_1..pc_k[,residual][,label] with a header in "
+              + "every part file. Default: ${DEFAULT-VALUE}.")
+  ScoreWriter.Format outputFormat;
+
+  @Option(
+      names = "--residual",
+      description =
+          "Also write each row's feature-space reconstruction residual (a novelty score).")
+  boolean residual;
+
+  @Option(names = "--available-now", description = "Score the files present now, then stop.")
+  boolean availableNow;
+
+  @Option(
+      names = "--trigger-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "0",
+      description =
+          "Without --available-now: start a micro-batch every SECONDS (0: as soon as the previous one "
+              + "ends). Default: ${DEFAULT-VALUE}.")
+  double triggerInterval;
+
+  @Option(
+      names = "--max-files-per-trigger",
+      paramLabel = "N",
+      description = "At most N new files per micro-batch (default: all new files).")
+  Integer maxFilesPerTrigger;
+
+  @Mixin OverwriteOption overwrite;
+
+  @Mixin SparkOptions sparkOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    sparkOptions.validate(spec);
+    PrintWriter out = spec.commandLine().getOut();
+    long start = System.nanoTime();
+    try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
+        ConsoleProgress progress = sparkOptions.progress(spark, out)) {
+      TransformCommand.requireSavedModel(spark, model);
+      List<String> reads = input.reads(model);
+      ScoreStreamOutput.claim(
+          spark.session().sparkContext().hadoopConfiguration(),
+          reads,
+          model,
+          output,
+          checkpoint,
+          overwrite.overwrite);
+      SparkKpcaCli.progress(out, "loading the model from %s...", model);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      LoadedData data =
+          DataSources.stream(
+              spark.session(),
+              input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()),
+              maxFilesPerTrigger);
+      kpca.setInputCol(data.featuresCol())
+          .setOutputCol(TransformCommand.SCORES_COL)
+          .setResidualCol(residual ? TransformCommand.RESIDUAL_COL : "")
+          .setReconstructionCol("");
+      Dataset<Row> scored =
+          kpca.transform(checkedCells(data.data()).select(data.scoringColumns()))
+              .select(
+                  ScoreWriter.columns(
+                      data.labelCol(),
+                      TransformCommand.SCORES_COL,
+                      kpca.numComponents(),
+                      residual ? TransformCommand.RESIDUAL_COL : null,
+                      null,
+                      kpca.numFeatures(),
+                      outputFormat));
+      SparkKpcaCli.progress(
+          out,
+          "scoring %s with %s (k = %d) into %s (%s, checkpoint %s)%s...",
+          data.description(),
+          model,
+          kpca.numComponents(),
+          output,
+          outputFormat,
+          checkpoint,
+          availableNow ? ", the files present now" : "; stop with Ctrl-C");
+      DataStreamWriter<Row> writer =
+          scored
+              .writeStream()
+              .format(outputFormat.toString())
+              .option("path", output)
+              .option("checkpointLocation", checkpoint)
+              .trigger(
+                  availableNow
+                      ? Trigger.AvailableNow()
+                      : Trigger.ProcessingTime((long) (triggerInterval * 1000)));
+      if (outputFormat == ScoreWriter.Format.CSV) {
+        writer = writer.option("header", "true");
+      }
+      Map<Long, Long> batchRows = new ConcurrentHashMap<>();
+      // Named, so the listener (added before the first micro-batch) prints this query's only.
+      String name = "spark-kpca-score-stream-" + java.util.UUID.randomUUID();
+      StreamingQueryListener listener = new BatchPrinter(name, out, batchRows);
+      spark.session().streams().addListener(listener);
+      try {
+        StreamingQuery query = writer.queryName(name).start();
+        try {
+          query.awaitTermination();
+        } finally {
+          // The listener hears of a micro-batch after it commits, maybe after the query ended: the
+          // query's own progress list (its last micro-batches) completes the lines and the count.
+          for (StreamingQueryProgress p : query.recentProgress()) {
+            BatchPrinter.print(out, batchRows, p);
+          }
+        }
+      } finally {
+        spark.session().streams().removeListener(listener);
+      }
+      long rows = batchRows.values().stream().mapToLong(Long::longValue).sum();
+      SparkKpcaCli.progress(
+          out,
+          "scored %d rows in %d micro-batches into %s (%.1f s)",
+          rows,
+          batchRows.size(),
+          output,
+          (System.nanoTime() - start) / 1e9);
+    }
+    return 0;
+  }
+
+  /** Checks the options that need no file system, before Spark starts. */
+  private void validate() {
+    SparkKpcaCli.require(
+        spec,
+        maxFilesPerTrigger == null || maxFilesPerTrigger >= 1,
+        "--max-files-per-trigger must be >= 1, got " + maxFilesPerTrigger);
+    SparkKpcaCli.require(
+        spec,
+        triggerInterval >= 0 && Double.isFinite(triggerInterval),
+        "--trigger-interval must be finite and >= 0, got " + triggerInterval);
+    SparkKpcaCli.require(
+        spec,
+        !availableNow || triggerInterval == 0,
+        "--trigger-interval does not apply with --available-now");
+  }
+
+  /**
+   * The rows, failing the micro-batch on the first row with a bad cell (empty, not a number, not
+   * finite, a CSV row with too many or too few cells), named with its column and file, as {@code
+   * transform} refuses it. Sources without a cell check (a vector column) pass as they are; the
+   * transform checks the vectors.
+   */
+  static Dataset<Row> checkedCells(Dataset<Row> data) {
+    List<String> names = Arrays.asList(data.schema().fieldNames());
+    if (!names.contains(LoadedData.ERROR_COL)) {
+      return data;
+    }
+    int error = names.indexOf(LoadedData.ERROR_COL);
+    int file = names.indexOf(LoadedData.FILE_COL);
+    return data.filter(
+        (FilterFunction<Row>)
+            row -> {
+              if (row.isNullAt(error)) {
+                return true;
+              }
+              String what = row.getString(error);
+              String path = file < 0 || row.isNullAt(file) ? "" : row.getString(file);
+              throw new IllegalArgumentException(
+                  what
+                      + " in "
+                      + (path.startsWith("file:") ? new java.net.URI(path).getPath() : path)
+                      + (what.contains("non-numeric")
+                          ? "; every column except --label-col is a numeric feature"
+                          : ""));
+            });
+  }
+
+  /**
+   * Prints one line per micro-batch of the query named {@code name}, once each, and counts its
+   * rows.
+   */
+  private static final class BatchPrinter extends StreamingQueryListener {
+    private final String name;
+    private final PrintWriter out;
+    private final Map<Long, Long> batchRows;
+
+    BatchPrinter(String name, PrintWriter out, Map<Long, Long> batchRows) {
+      this.name = name;
+      this.out = out;
+      this.batchRows = batchRows;
+    }
+
+    @Override
+    public void onQueryStarted(QueryStartedEvent event) {}
+
+    @Override
+    public void onQueryProgress(QueryProgressEvent event) {
+      if (name.equals(event.progress().name())) {
+        print(out, batchRows, event.progress());
+      }
+    }
+
+    /** Prints the line of a micro-batch that scored rows, unless it was printed before. */
+    static void print(PrintWriter out, Map<Long, Long> batchRows, StreamingQueryProgress p) {
+      if (p.numInputRows() == 0 || batchRows.putIfAbsent(p.batchId(), p.numInputRows()) != null) {
+        return;
+      }
+      synchronized (out) {
+        out.printf(
+            Locale.ROOT,
+            "batch %d: %d rows scored, %.0f rows/s, %.2f s%n",
+            p.batchId(),
+            p.numInputRows(),
+            p.processedRowsPerSecond(),
+            p.batchDuration() / 1000.0);
+        out.flush();
+      }
+    }
+
+    @Override
+    public void onQueryTerminated(QueryTerminatedEvent event) {}
+  }
+}

@@ -1,0 +1,212 @@
+package io.github.sparkkpca.examples.cli;
+
+import io.github.sparkkpca.persistence.SafeOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The output rules of {@code score-stream}, checked before Spark starts the query (file metadata
+ * only, no Spark job). A file sink's output is written by many micro-batches and read through its
+ * {@code _spark_metadata} log, so it is not swapped in at the end as {@link SafeOutput} does; its
+ * exactly-once guarantee holds only while the output and the checkpoint stay a pair (a new query
+ * writing into the output of another would even skip its first batches, which that log lists as
+ * committed). So the pair is tied by a token written into both ({@value #OUTPUT_MARKER} in the
+ * output, {@value #CHECKPOINT_MARKER} in the checkpoint), and:
+ *
+ * <ul>
+ *   <li>the output and the checkpoint are different paths, neither inside the other, the model or
+ *       an input, nor containing one of them;
+ *   <li>a checkpoint of an earlier query (Spark's offsets or the token) resumes only into the
+ *       output holding the same token;
+ *   <li>a new checkpoint starts into a missing or empty output; an earlier spark-kpca output (a
+ *       {@code score-stream} or {@code transform} output) is deleted first with {@code
+ *       --overwrite}, anything else is refused.
+ * </ul>
+ *
+ * A refusal is an {@link IllegalArgumentException} whose one line names the option (exit code 2).
+ */
+final class ScoreStreamOutput {
+
+  /** The token file in the output (hidden from Spark's readers by its underscore). */
+  static final String OUTPUT_MARKER = "_SPARK_KPCA_SCORE_STREAM";
+
+  /** The token file in the checkpoint (Spark ignores unknown files there). */
+  static final String CHECKPOINT_MARKER = "spark-kpca-score-stream";
+
+  private ScoreStreamOutput() {}
+
+  /**
+   * Checks the output and the checkpoint against the rules, deletes an earlier output with {@code
+   * overwrite}, and ties a new pair with a fresh token.
+   *
+   * @param reads the input paths and the model, never written
+   */
+  static void claim(
+      Configuration conf,
+      List<String> reads,
+      String model,
+      String output,
+      String checkpoint,
+      boolean overwrite) {
+    try {
+      Path out = qualify(conf, output);
+      Path ckpt = qualify(conf, checkpoint);
+      FileSystem fs = out.getFileSystem(conf);
+      FileSystem ckptFs = ckpt.getFileSystem(conf);
+      if (out.equals(ckpt)) {
+        throw new IllegalArgumentException(
+            "--checkpoint " + checkpoint + ": it is the --output; give each its own directory");
+      }
+      if (within(out, ckpt) || within(ckpt, out)) {
+        throw new IllegalArgumentException(
+            "--output "
+                + output
+                + ": it "
+                + (within(out, ckpt) ? "is inside" : "contains")
+                + " the --checkpoint "
+                + checkpoint
+                + "; give each its own directory");
+      }
+      Path modelPath = qualify(conf, model);
+      for (String[] target : new String[][] {{"--output", output}, {"--checkpoint", checkpoint}}) {
+        Path p = target[0].equals("--output") ? out : ckpt;
+        if (within(p, modelPath) || within(modelPath, p)) {
+          throw new IllegalArgumentException(
+              target[0]
+                  + " "
+                  + target[1]
+                  + ": it "
+                  + (p.equals(modelPath) ? "is" : within(p, modelPath) ? "is inside" : "contains")
+                  + " the --model "
+                  + model
+                  + "; choose another path");
+        }
+        for (String read : reads) {
+          if (read.equals(model)) {
+            continue;
+          }
+          Path in = qualify(conf, read);
+          if (within(p, in) || within(in, p)) {
+            throw new IllegalArgumentException(
+                target[0]
+                    + " "
+                    + target[1]
+                    + ": it "
+                    + (p.equals(in) ? "is" : within(p, in) ? "is inside" : "contains")
+                    + " the input "
+                    + read
+                    + "; choose another path");
+          }
+        }
+      }
+      String checkpointToken = readToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER));
+      boolean earlierQuery =
+          checkpointToken != null
+              || ckptFs.exists(new Path(ckpt, "offsets"))
+              || ckptFs.exists(new Path(ckpt, "metadata"));
+      if (!earlierQuery && ckptFs.exists(ckpt) && ckptFs.listStatus(ckpt).length > 0) {
+        throw new IllegalArgumentException(
+            "--checkpoint "
+                + checkpoint
+                + ": it exists, is not empty and is not a streaming checkpoint; choose a new path");
+      }
+      String outputToken = readToken(fs, new Path(out, OUTPUT_MARKER));
+      if (earlierQuery) {
+        if (checkpointToken == null || !checkpointToken.equals(outputToken)) {
+          throw new IllegalArgumentException(
+              "--checkpoint "
+                  + checkpoint
+                  + ": it holds a query whose output is not --output "
+                  + output
+                  + "; restart with that query's --output, or give a new --checkpoint");
+        }
+        return; // a restart: the pair resumes
+      }
+      if (!isEmpty(fs, out)) {
+        boolean earlier = outputToken != null || fs.exists(new Path(out, SafeOutput.MARKER));
+        if (!earlier) {
+          throw new IllegalArgumentException(
+              "--output "
+                  + output
+                  + ": it exists, is not empty and was not written by spark-kpca; it is never "
+                  + "replaced, choose a new path");
+        }
+        if (!overwrite) {
+          throw new IllegalArgumentException(
+              "--output "
+                  + output
+                  + ": it holds the output of another query or command, not of --checkpoint "
+                  + checkpoint
+                  + "; to replace it, add --overwrite");
+        }
+        if (!fs.delete(out, true)) {
+          throw new IOException("could not delete the earlier output");
+        }
+      }
+      String token = UUID.randomUUID().toString();
+      // The output's token first: an output holding nothing else counts as empty (a kill between
+      // the two writes leaves a pair that starts anew).
+      writeToken(fs, new Path(out, OUTPUT_MARKER), token);
+      writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), token);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "--output " + output + " / --checkpoint " + checkpoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Path qualify(Configuration conf, String path) throws IOException {
+    Path p = new Path(path);
+    return p.getFileSystem(conf).makeQualified(p);
+  }
+
+  /** Whether {@code path} is {@code ancestor} or lies below it. */
+  private static boolean within(Path path, Path ancestor) {
+    for (Path p = path; p != null; p = p.getParent()) {
+      if (p.equals(ancestor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Missing, an empty directory, or one holding only the output's token. */
+  private static boolean isEmpty(FileSystem fs, Path dir) throws IOException {
+    if (!fs.exists(dir)) {
+      return true;
+    }
+    if (!fs.getFileStatus(dir).isDirectory()) {
+      return false;
+    }
+    for (FileStatus entry : fs.listStatus(dir)) {
+      if (!entry.getPath().getName().equals(OUTPUT_MARKER)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String readToken(FileSystem fs, Path file) throws IOException {
+    if (!fs.exists(file)) {
+      return null;
+    }
+    try (InputStream in = fs.open(file)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+    }
+  }
+
+  private static void writeToken(FileSystem fs, Path file, String token) throws IOException {
+    fs.mkdirs(file.getParent());
+    try (OutputStream o = fs.create(file, true)) {
+      o.write((token + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}
