@@ -95,8 +95,16 @@ def from_java(java_exc: Any) -> SparkKpcaError:
     java_class = chosen.getClass().getName()
     message = chosen.getMessage() or ""
     first = message.strip().splitlines()[0] if message.strip() else "(no message)"
-    simple = java_class.rsplit(".", 1)[-1]
-    kind: Type[SparkKpcaError] = _BY_SIMPLE_NAME.get(simple, SparkKpcaError)
+    kind: Type[SparkKpcaError] = SparkKpcaError
+    # The class or its nearest superclass with a Python counterpart (e.g. an IllegalArgumentException's
+    # subclass, such as the streaming sink's option mismatch, is a ValueError too).
+    cls = chosen.getClass()
+    while cls is not None:
+        found = _BY_SIMPLE_NAME.get(cls.getName().rsplit(".", 1)[-1])
+        if found is not None:
+            kind = found
+            break
+        cls = cls.getSuperclass()
     if kind is SparkKpcaError and _is_io(chosen):
         kind = JvmIOError
     return kind(first, java_class=java_class, java_exception=chosen)

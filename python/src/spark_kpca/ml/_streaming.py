@@ -52,6 +52,8 @@ class StreamingKernelPCA:
         miniBatchSize: int = 1,
         qrEvery: int = 16,
         warmStart: Optional[Any] = None,
+        versionEveryBatches: int = 1,
+        versionEverySeconds: float = 0.0,
     ) -> None:
         with jvm_errors():
             self._java_obj = _java_class()()
@@ -68,6 +70,8 @@ class StreamingKernelPCA:
         self.setQrEvery(qrEvery)
         if warmStart is not None:
             self.setWarmStart(warmStart)
+        self.setVersionEveryBatches(versionEveryBatches)
+        self.setVersionEverySeconds(versionEverySeconds)
 
     def setEstimator(self, value: Any) -> "StreamingKernelPCA":
         """The estimator that fits the first micro-batch (``exact``) or whose random-feature parameters
@@ -98,6 +102,32 @@ class StreamingKernelPCA:
         with jvm_errors():
             self._java_obj.setKeepVersions(int(value))
         return self
+
+    def setVersionEveryBatches(self, value: int) -> "StreamingKernelPCA":
+        """Write a model version every N micro-batches (>= 1, default 1). In between, each micro-batch's rows
+        are kept in the model directory as ``pending-<batchId>`` (Parquet), so a restart still counts every
+        row once, and the eigenproblem waits for the version; call :meth:`flush` when the query has ended."""
+        if int(value) < 1:
+            raise IllegalArgumentException(f"versionEveryBatches must be >= 1, got {value}")
+        with jvm_errors():
+            self._java_obj.setVersionEveryBatches(int(value))
+        return self
+
+    def setVersionEverySeconds(self, value: float) -> "StreamingKernelPCA":
+        """Also write a version once this many seconds have passed since the last one (0, the default:
+        only ``versionEveryBatches``)."""
+        if not float(value) >= 0 or float(value) == float("inf"):
+            raise IllegalArgumentException(f"versionEverySeconds must be finite and >= 0, got {value}")
+        with jvm_errors():
+            self._java_obj.setVersionEverySeconds(float(value))
+        return self
+
+    def flush(self) -> Optional[str]:
+        """Writes a version holding every row folded in so far when the newest one does not (rows kept as
+        pending since); returns the newest version's path, or None when the directory holds no model."""
+        self._prepare()
+        with jvm_errors():
+            return self._java_obj.flush()
 
     def setStepSchedule(self, value: str) -> "StreamingKernelPCA":
         """RF-Oja's step sizes: ``constant:ETA``, ``inverse:C:T0`` (default ``inverse:1:10``, η_t = 1/(t + 10))
@@ -147,7 +177,9 @@ class StreamingKernelPCA:
         processingTime: Optional[str] = None,
     ) -> Any:
         """Starts the query ``stream.writeStream.foreachBatch(...)`` with the checkpoint and one trigger
-        (default: micro-batches as fast as possible); returns PySpark's ``StreamingQuery``."""
+        (default: micro-batches as fast as possible); returns PySpark's ``StreamingQuery``. Before it starts,
+        the model directory is tied to the checkpoint: another checkpoint, a checkpoint inside the model
+        directory (or the reverse) and other model options than the recorded ones raise ValueError."""
         from pyspark.sql.streaming import StreamingQuery
 
         chosen = [t for t in (availableNow, once, processingTime is not None) if t]

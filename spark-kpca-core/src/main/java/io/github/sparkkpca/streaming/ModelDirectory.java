@@ -8,8 +8,12 @@ import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,64 +21,368 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The versioned model directory of a stream: {@code version-<batchId>} directories, each a saved
- * model with its state file, and the marker {@value #MARKER} (JSON: writer, algorithm). A version
- * is written into a hidden sibling and renamed into place ({@link SafeOutput}): the rename is the
- * commit, so a reader that takes the highest committed version never sees a partial model. Hidden
- * leftovers of a killed write ({@link SafeOutput#isLeftover}) are removed when the directory is
- * opened; the oldest versions beyond the number kept are deleted after each commit.
+ * model with its state file, {@code pending-<batchId>} directories (the rows of a micro-batch
+ * folded in after the newest version, kept until a version holds them), and the marker {@value
+ * #MARKER} (JSON: writer, algorithm, and, from 0.2, the checkpoint and the model options the
+ * directory is bound to). Versions and pending batches are written into a hidden sibling and
+ * renamed into place ({@link SafeOutput}): the rename is the commit, so a reader that takes the
+ * highest committed version never sees a partial model. Each version's and pending batch's state
+ * file records the id of the streaming query that wrote it. Hidden leftovers of a killed write
+ * ({@link SafeOutput#isLeftover}) are removed when the directory is opened; the oldest versions
+ * beyond the number kept, and the pending batches a version holds, are deleted after each version.
  */
 public final class ModelDirectory {
 
-  /** The marker file of a streaming model directory (JSON: writer, algorithm). */
+  /** The marker file of a streaming model directory (JSON: writer, algorithm, binding). */
   public static final String MARKER = "_SPARK_KPCA_STREAM";
 
   private static final Pattern VERSION = Pattern.compile("version-(\\d{12})");
+  private static final Pattern PENDING = Pattern.compile("pending-(\\d{12})");
   private static final String STATE_FILE = "data/streaming.json";
+  private static final String PENDING_STATE = "_streaming.json";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A committed version: its batch id, its model and the RF-Oja steps taken (0 for exact). */
   public record Version(long batchId, AbstractKernelPCAModel<?> model, long ojaSteps) {}
 
+  /**
+   * What {@link #open} finds: the newest version (or null), the pending batch ids after it
+   * (ascending), and the query id recorded by the newest of them (null when none is recorded).
+   */
+  public record Contents(Version latest, List<Long> pending, String queryId) {}
+
+  /**
+   * A model option of a restart that differs from the one the directory was streamed with.
+   *
+   * @param option the parameter's name (e.g. {@code k}, {@code numLandmarks}, {@code algorithm})
+   */
+  public static final class OptionMismatch extends IllegalArgumentException {
+    private final String option;
+    private final String stored;
+    private final String given;
+
+    OptionMismatch(String dir, String option, String stored, String given) {
+      super(
+          "Model directory "
+              + dir
+              + " was streamed with "
+              + option
+              + " = "
+              + stored
+              + ", not "
+              + given
+              + ": a restart continues with the model's options; give "
+              + option
+              + " = "
+              + stored
+              + " or a new model directory and checkpoint");
+      this.option = option;
+      this.stored = stored;
+      this.given = given;
+    }
+
+    public String option() {
+      return option;
+    }
+
+    public String stored() {
+      return stored;
+    }
+
+    public String given() {
+      return given;
+    }
+  }
+
   private final Path dir;
   private final String algorithm;
+  private final Map<String, String> options;
 
-  public ModelDirectory(String dir, String algorithm) {
+  /**
+   * @param options the model options the stream runs with (parameter name to value), recorded in a
+   *     new directory's marker and compared with a recorded one's ({@link #bind})
+   */
+  public ModelDirectory(String dir, String algorithm, Map<String, String> options) {
     this.dir = new Path(dir);
     this.algorithm = algorithm;
+    this.options = new LinkedHashMap<>(options);
+    this.options.put("algorithm", algorithm);
+  }
+
+  public ModelDirectory(String dir, String algorithm) {
+    this(dir, algorithm, Map.of());
   }
 
   /**
-   * Checks the directory, creates its marker, removes the hidden leftovers of a killed write, and
-   * returns the newest committed version (null when there is none).
+   * Refuses a model directory and a checkpoint that are the same directory or one inside the other
+   * (the query's checkpoint files would land among the versions, or the versions in the
+   * checkpoint). Reads no file.
+   *
+   * @throws IllegalArgumentException naming both paths
+   */
+  public static void requireSeparate(String modelDir, String checkpoint, Configuration conf)
+      throws IOException {
+    Path model = qualify(modelDir, conf);
+    Path ckpt = qualify(checkpoint, conf);
+    String how =
+        model.equals(ckpt)
+            ? "are the same directory"
+            : isAncestor(model, ckpt)
+                ? "overlap: the checkpoint is inside the model directory"
+                : isAncestor(ckpt, model)
+                    ? "overlap: the model directory is inside the checkpoint"
+                    : null;
+    if (how != null) {
+      throw new IllegalArgumentException(
+          "The model directory "
+              + modelDir
+              + " and the checkpoint "
+              + checkpoint
+              + " "
+              + how
+              + "; give them separate paths");
+    }
+  }
+
+  private static boolean isAncestor(Path ancestor, Path path) {
+    for (Path p = path.getParent(); p != null; p = p.getParent()) {
+      if (p.equals(ancestor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Path qualify(String path, Configuration conf) throws IOException {
+    Path p = new Path(path);
+    return p.getFileSystem(conf).makeQualified(p);
+  }
+
+  /**
+   * Ties the directory to the query's checkpoint before the query starts: refuses a checkpoint that
+   * overlaps the directory, a directory that is not a streaming model directory, a directory bound
+   * to another checkpoint or written by another query (its first micro-batches would be taken for
+   * replays and their rows dropped), a checkpoint that has committed micro-batches the directory
+   * does not hold, and model options that differ from the recorded ones. Then writes the marker of
+   * a new directory (checkpoint and options recorded). Reads only small files; runs no Spark job.
+   *
+   * @throws IllegalArgumentException with one line naming the paths or the option
+   */
+  public void bind(String checkpoint, Configuration conf) throws IOException {
+    requireSeparate(dir.toString(), checkpoint, conf);
+    FileSystem fs = dir.getFileSystem(conf);
+    String ckpt = qualify(checkpoint, conf).toString();
+    String checkpointQuery = checkpointQueryId(checkpoint, conf);
+    JsonNode marker = readMarker(fs);
+    if (marker != null) {
+      String recorded = marker.path("checkpoint").asText(null);
+      if (recorded != null && !recorded.equals(ckpt)) {
+        throw new IllegalArgumentException(
+            "Model directory "
+                + dir
+                + " belongs to the checkpoint "
+                + recorded
+                + ", not "
+                + checkpoint
+                + ": another checkpoint would take its first micro-batches for replays and drop "
+                + "their rows; restart with the same checkpoint, or give a new model directory");
+      }
+      compareOptions(marker);
+      List<Long> held = new ArrayList<>(batchIds(fs, dir, VERSION));
+      held.addAll(batchIds(fs, dir, PENDING));
+      if (!held.isEmpty()) {
+        long last = held.stream().mapToLong(Long::longValue).max().getAsLong();
+        String writer = queryIdOf(fs, last);
+        if (checkpointQuery == null) {
+          throw new IllegalArgumentException(
+              "Model directory "
+                  + dir
+                  + " holds micro-batches up to "
+                  + last
+                  + (writer == null ? "" : " of query " + writer)
+                  + " but the checkpoint "
+                  + checkpoint
+                  + " is new: its first micro-batches would be taken for replays and their rows "
+                  + "dropped; restart with the checkpoint of that query, or give a new model directory");
+        }
+        if (writer != null && !writer.equals(checkpointQuery)) {
+          throw new IllegalArgumentException(
+              "Model directory "
+                  + dir
+                  + " was written by query "
+                  + writer
+                  + ", the checkpoint "
+                  + checkpoint
+                  + " holds query "
+                  + checkpointQuery
+                  + ": restart with the checkpoint of that query, or give a new model directory");
+        }
+        return;
+      }
+    } else if (fs.exists(dir) && !fs.getFileStatus(dir).isDirectory()) {
+      throw new IllegalArgumentException("Model directory " + dir + " is a file");
+    } else if (fs.exists(dir) && fs.listStatus(dir).length > 0) {
+      throw new IllegalArgumentException(notStreaming());
+    }
+    Long committed = lastCommittedBatch(checkpoint, conf);
+    if (committed != null) {
+      throw new IllegalArgumentException(
+          "The checkpoint "
+              + checkpoint
+              + " has committed micro-batches up to "
+              + committed
+              + " but the model directory "
+              + dir
+              + " holds none of them: the query would go on without their rows; give a new "
+              + "checkpoint, or the model directory of that query");
+    }
+    if (marker == null) {
+      writeMarker(fs, ckpt);
+    }
+  }
+
+  private String notStreaming() {
+    return "Model directory "
+        + dir
+        + " exists and is not a streaming model directory of spark-kpca (no "
+        + MARKER
+        + "); it is never written into, choose a new path";
+  }
+
+  private void compareOptions(JsonNode marker) {
+    String savedAlgorithm = marker.path("algorithm").asText("");
+    if (!savedAlgorithm.equals(algorithm)) {
+      throw new OptionMismatch(dir.toString(), "algorithm", savedAlgorithm, algorithm);
+    }
+    JsonNode saved = marker.path("options");
+    if (!saved.isObject()) {
+      return; // a directory of spark-kpca 0.1 records no options
+    }
+    Iterator<Map.Entry<String, JsonNode>> fields = saved.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String given = options.get(field.getKey());
+      String stored = field.getValue().asText();
+      if (given != null && !given.equals(stored)) {
+        throw new OptionMismatch(dir.toString(), field.getKey(), stored, given);
+      }
+    }
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      if (!saved.has(option.getKey()) && !option.getKey().equals("algorithm")) {
+        throw new OptionMismatch(dir.toString(), option.getKey(), "unset", option.getValue());
+      }
+    }
+  }
+
+  private JsonNode readMarker(FileSystem fs) throws IOException {
+    Path marker = new Path(dir, MARKER);
+    if (!fs.exists(marker)) {
+      return null;
+    }
+    try (var in = fs.open(marker)) {
+      return JSON.readTree(in);
+    }
+  }
+
+  /** The marker, written beside its name and renamed into place (a reader never sees half). */
+  private void writeMarker(FileSystem fs, String checkpoint) throws IOException {
+    fs.mkdirs(dir);
+    ObjectNode json = JSON.createObjectNode();
+    json.put("writer", "spark-kpca");
+    json.put("algorithm", algorithm);
+    if (checkpoint != null) {
+      json.put("checkpoint", checkpoint);
+    }
+    ObjectNode saved = json.putObject("options");
+    options.forEach(
+        (name, value) -> {
+          if (!name.equals("algorithm")) {
+            saved.put(name, value);
+          }
+        });
+    Path marker = new Path(dir, MARKER);
+    Path staging =
+        new Path(
+            dir,
+            "."
+                + MARKER
+                + ".spark-kpca-"
+                + UUID.randomUUID().toString().substring(0, 8)
+                + ".writing");
+    try (OutputStream out = fs.create(staging, false)) {
+      out.write(JSON.writeValueAsBytes(json));
+    }
+    if (!fs.rename(staging, marker)) {
+      fs.delete(staging, false);
+      if (!fs.exists(marker)) {
+        throw new IOException("Model directory " + dir + ": could not write " + MARKER);
+      }
+    }
+  }
+
+  /** The id Spark recorded in the checkpoint's {@code metadata} file, or null for a new one. */
+  static String checkpointQueryId(String checkpoint, Configuration conf) throws IOException {
+    Path metadata = new Path(checkpoint, "metadata");
+    FileSystem fs = metadata.getFileSystem(conf);
+    if (!fs.exists(metadata)) {
+      return null;
+    }
+    try (var in = fs.open(metadata)) {
+      String first =
+          new java.io.BufferedReader(
+                  new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))
+              .readLine();
+      return first == null ? null : JSON.readTree(first).path("id").asText(null);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The highest batch id the checkpoint's {@code commits} log holds, or null. */
+  private static Long lastCommittedBatch(String checkpoint, Configuration conf) throws IOException {
+    Path commits = new Path(checkpoint, "commits");
+    FileSystem fs = commits.getFileSystem(conf);
+    if (!fs.exists(commits)) {
+      return null;
+    }
+    Long last = null;
+    for (FileStatus entry : fs.listStatus(commits)) {
+      String name = entry.getPath().getName();
+      if (name.matches("\\d+")) {
+        long id = Long.parseLong(name);
+        last = last == null ? id : Math.max(last, id);
+      }
+    }
+    return last;
+  }
+
+  /**
+   * Checks the directory, creates its marker (options recorded, no checkpoint) when it has none,
+   * removes the hidden leftovers of a killed write and the pending batches a version holds, and
+   * returns the newest committed version and the pending batches after it.
    *
    * @throws IOException when the directory is a file, another directory that is not empty, or a
    *     stream of another algorithm
    */
-  public Version open(Configuration conf) throws IOException {
+  public Contents open(Configuration conf) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
-    Path marker = new Path(dir, MARKER);
     if (fs.exists(dir)) {
       if (!fs.getFileStatus(dir).isDirectory()) {
         throw new IOException("Model directory " + dir + " is a file");
       }
       FileStatus[] entries = fs.listStatus(dir);
       if (entries.length > 0) {
-        if (!fs.exists(marker)) {
-          throw new IOException(
-              "Model directory "
-                  + dir
-                  + " exists and is not a streaming model directory of "
-                  + "spark-kpca (no "
-                  + MARKER
-                  + "); it is never written into, choose a new path");
+        JsonNode marker = readMarker(fs);
+        if (marker == null) {
+          throw new IOException(notStreaming());
         }
-        String saved;
-        try (var in = fs.open(marker)) {
-          saved = JSON.readTree(in).path("algorithm").asText("");
-        }
+        String saved = marker.path("algorithm").asText("");
         if (!saved.equals(algorithm)) {
           throw new IOException(
               "Model directory "
@@ -91,26 +399,48 @@ public final class ModelDirectory {
         }
       }
     }
-    if (!fs.exists(marker)) {
-      fs.mkdirs(dir);
-      ObjectNode json = JSON.createObjectNode();
-      json.put("writer", "spark-kpca");
-      json.put("algorithm", algorithm);
-      try (OutputStream out = fs.create(marker, false)) {
-        out.write(JSON.writeValueAsBytes(json));
+    if (!fs.exists(new Path(dir, MARKER))) {
+      writeMarker(fs, null);
+    }
+    List<Long> versions = batchIds(fs, dir, VERSION);
+    Long last = versions.isEmpty() ? null : versions.get(versions.size() - 1);
+    List<Long> pending = new ArrayList<>();
+    for (long id : batchIds(fs, dir, PENDING)) {
+      if (last != null && id <= last) {
+        fs.delete(pendingPath(id), true); // a version holds it (killed before the clean-up)
+      } else {
+        pending.add(id);
       }
     }
-    Long last = latestBatchId(fs, dir);
-    if (last == null) {
+    Version version = null;
+    if (last != null) {
+      Path path = versionPath(dir, last);
+      AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(path.toString());
+      long steps;
+      try (var in = fs.open(new Path(path, STATE_FILE))) {
+        steps = JSON.readTree(in).path("ojaSteps").asLong(0);
+      }
+      version = new Version(last, model, steps);
+    }
+    String queryId =
+        !pending.isEmpty()
+            ? queryIdOf(fs, pending.get(pending.size() - 1))
+            : last != null ? queryIdOf(fs, last) : null;
+    return new Contents(version, pending, queryId);
+  }
+
+  /** The query id recorded by the version or pending batch of {@code batchId}, or null. */
+  private String queryIdOf(FileSystem fs, long batchId) throws IOException {
+    Path state =
+        fs.exists(pendingPath(batchId))
+            ? new Path(pendingPath(batchId), PENDING_STATE)
+            : new Path(versionPath(batchId), STATE_FILE);
+    if (!fs.exists(state)) {
       return null;
     }
-    Path path = versionPath(dir, last);
-    AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(path.toString());
-    long steps;
-    try (var in = fs.open(new Path(path, STATE_FILE))) {
-      steps = JSON.readTree(in).path("ojaSteps").asLong(0);
+    try (var in = fs.open(state)) {
+      return JSON.readTree(in).path("queryId").asText(null);
     }
-    return new Version(last, model, steps);
   }
 
   /** The path of the version of a batch. */
@@ -118,18 +448,23 @@ public final class ModelDirectory {
     return versionPath(dir, batchId);
   }
 
+  /** The path of a pending batch's rows. */
+  public Path pendingPath(long batchId) {
+    return new Path(dir, String.format(Locale.ROOT, "pending-%012d", batchId));
+  }
+
   private static Path versionPath(Path dir, long batchId) {
     return new Path(dir, String.format(Locale.ROOT, "version-%012d", batchId));
   }
 
-  /** The committed batch ids, ascending. */
-  private static List<Long> batchIds(FileSystem fs, Path dir) throws IOException {
+  /** The committed batch ids of one kind of entry, ascending. */
+  private static List<Long> batchIds(FileSystem fs, Path dir, Pattern kind) throws IOException {
     List<Long> ids = new ArrayList<>();
     if (!fs.exists(dir)) {
       return ids;
     }
     for (FileStatus entry : fs.listStatus(dir)) {
-      Matcher m = VERSION.matcher(entry.getPath().getName());
+      Matcher m = kind.matcher(entry.getPath().getName());
       if (entry.isDirectory() && m.matches()) {
         ids.add(Long.parseLong(m.group(1)));
       }
@@ -139,20 +474,34 @@ public final class ModelDirectory {
   }
 
   private static Long latestBatchId(FileSystem fs, Path dir) throws IOException {
-    List<Long> ids = batchIds(fs, dir);
+    List<Long> ids = batchIds(fs, dir, VERSION);
     return ids.isEmpty() ? null : ids.get(ids.size() - 1);
+  }
+
+  private ObjectNode state(long batchId, long rows, long ojaSteps, String queryId) {
+    ObjectNode json = JSON.createObjectNode();
+    json.put("batchId", batchId);
+    json.put("algorithm", algorithm);
+    json.put("rows", rows);
+    json.put("ojaSteps", ojaSteps);
+    if (queryId != null) {
+      json.put("queryId", queryId);
+    }
+    return json;
   }
 
   /**
    * Writes the version beside its final name and renames it into place: the commit of the
-   * micro-batch.
+   * micro-batch (and of the pending ones before it).
    *
+   * @param queryId the id of the streaming query that wrote it (null when unknown)
    * @param beforeRename runs on the hidden sibling once it is written, before the rename
    */
   public void commit(
       AbstractKernelPCAModel<?> model,
       long batchId,
       long ojaSteps,
+      String queryId,
       Configuration conf,
       Consumer<String> beforeRename)
       throws IOException {
@@ -164,22 +513,55 @@ public final class ModelDirectory {
             staging -> {
               model.write().save(staging);
               Path state = new Path(staging, STATE_FILE);
-              ObjectNode json = JSON.createObjectNode();
-              json.put("batchId", batchId);
-              json.put("algorithm", algorithm);
-              json.put("rows", model.numRows());
-              json.put("ojaSteps", ojaSteps);
               try (OutputStream out = state.getFileSystem(conf).create(state, false)) {
-                out.write(JSON.writeValueAsBytes(json));
+                out.write(
+                    JSON.writeValueAsBytes(state(batchId, model.numRows(), ojaSteps, queryId)));
               }
               beforeRename.accept(staging);
             });
   }
 
-  /** Deletes the oldest versions beyond the newest {@code keep}. */
+  /**
+   * Writes the input rows of a micro-batch that no version holds yet ({@code pending-<batchId>},
+   * Parquet, one file in the micro-batch's order), beside its final name and renamed into place:
+   * the commit of the micro-batch until a version holds it.
+   */
+  public void commitPending(Dataset<Row> rows, long batchId, String queryId, Configuration conf)
+      throws IOException {
+    Path target = pendingPath(batchId);
+    SafeOutput.to(target.toString(), SafeOutput.MARKED_DIRECTORY)
+        .named("Pending micro-batch " + target, "never")
+        .prepare(conf)
+        .write(
+            staging -> {
+              rows.coalesce(1).write().parquet(staging);
+              Path state = new Path(staging, PENDING_STATE);
+              try (OutputStream out = state.getFileSystem(conf).create(state, false)) {
+                out.write(JSON.writeValueAsBytes(state(batchId, -1, 0, queryId)));
+              }
+            });
+  }
+
+  /** The rows of a pending micro-batch. */
+  public Dataset<Row> readPending(SparkSession spark, long batchId) {
+    return spark.read().parquet(pendingPath(batchId).toString());
+  }
+
+  /**
+   * Deletes the pending batches up to the newest version and the oldest versions beyond the newest
+   * {@code keep}.
+   */
   public void prune(int keep, Configuration conf) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
-    List<Long> ids = batchIds(fs, dir);
+    List<Long> ids = batchIds(fs, dir, VERSION);
+    if (!ids.isEmpty()) {
+      long last = ids.get(ids.size() - 1);
+      for (long id : batchIds(fs, dir, PENDING)) {
+        if (id <= last) {
+          fs.delete(pendingPath(id), true);
+        }
+      }
+    }
     for (int i = 0; i < ids.size() - keep; i++) {
       fs.delete(versionPath(ids.get(i)), true);
     }
@@ -202,7 +584,7 @@ public final class ModelDirectory {
     return last == null ? null : versionPath(path, last).toString();
   }
 
-  /** The state file of a version (batch id, algorithm, rows, Oja steps), for tools. */
+  /** The state file of a version (batch id, algorithm, rows, Oja steps, query id), for tools. */
   public static JsonNode versionState(String version, Configuration conf) throws IOException {
     Path state = new Path(version, STATE_FILE);
     try (var in = state.getFileSystem(conf).open(state)) {

@@ -1,25 +1,37 @@
 package io.github.sparkkpca.streaming;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
+import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.OjaSubspace;
 import io.github.sparkkpca.pca.StepSchedule;
 import io.github.sparkkpca.persistence.ModelKind;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +90,28 @@ public final class StreamingKernelPCA {
 
   private static final Logger LOG = LoggerFactory.getLogger(StreamingKernelPCA.class);
 
-  /** What one micro-batch did, for progress lines. */
+  /**
+   * Where a micro-batch's time went, in seconds: reading its rows (into memory), the statistics
+   * passes over them (validation included; the whole fit for the first micro-batch of {@code
+   * exact}, the Oja steps and Rayleigh-Ritz pass for {@code oja}), merging them and solving the
+   * eigenproblem (only when a version is written: the solve is deferred with the version), and
+   * writing the version (or the pending rows when no version is due).
+   */
+  public record Phases(double read, double statistics, double solve, double write) {
+    public double total() {
+      return read + statistics + solve + write;
+    }
+  }
+
+  /**
+   * What one micro-batch did, for progress lines.
+   *
+   * @param eigenvalues the explained variances of the newest solved model (that of this micro-batch
+   *     when {@code versioned})
+   * @param version the version written, or the newest one when none was written for this batch
+   * @param versioned whether this micro-batch wrote a version (false: its rows were written as
+   *     pending until the next version)
+   */
   public record BatchReport(
       long batchId,
       boolean skipped,
@@ -86,17 +119,43 @@ public final class StreamingKernelPCA {
       long rowsSoFar,
       double[] eigenvalues,
       double seconds,
-      String version) {}
+      String version,
+      boolean versioned,
+      Phases phases) {}
+
+  /**
+   * Spark's own share of a micro-batch, from the query's progress: the trigger's whole duration
+   * against the time inside the sink ({@code addBatch}); the rest (offsets, planning, the
+   * write-ahead log and commit log) is the trigger overhead.
+   */
+  public record TriggerReport(
+      long batchId, double triggerSeconds, double sinkSeconds, double overheadSeconds) {
+
+    /** The report of one progress event (null when it is not a micro-batch's). */
+    public static TriggerReport of(StreamingQueryProgress progress) {
+      java.util.Map<String, Long> durations = progress.durationMs();
+      Long trigger = durations.get("triggerExecution");
+      Long sink = durations.get("addBatch");
+      if (trigger == null || sink == null) {
+        return null;
+      }
+      return new TriggerReport(
+          progress.batchId(), trigger / 1e3, sink / 1e3, Math.max(0, trigger - sink) / 1e3);
+    }
+  }
 
   private Estimator<? extends AbstractKernelPCAModel<?>> estimator;
   private String algorithm = "exact";
   private String modelDir;
   private int keepVersions = 5;
+  private int versionEveryBatches = 1;
+  private double versionEverySeconds = 0;
   private StepSchedule schedule = StepSchedule.inverse(1.0, 10.0);
   private int miniBatchSize = 1;
   private int qrEvery = 16;
   private RandomFeatureKernelPCAModel warmStart;
   private Consumer<BatchReport> listener = report -> {};
+  private Consumer<TriggerReport> triggerListener = report -> {};
 
   /**
    * Test hook: runs after a version is written into its hidden sibling, before the rename commits
@@ -108,7 +167,19 @@ public final class StreamingKernelPCA {
   Consumer<Long> afterCommit = batchId -> {};
 
   private ModelDirectory directory;
-  private ModelDirectory.Version latest;
+
+  /** The newest model: solved ({@code exact}: up to {@link #unsolved}), or RF-Oja's state. */
+  private AbstractKernelPCAModel<?> model;
+
+  /** {@code exact}: the statistics of every row folded in, when newer than {@link #model}'s. */
+  private FeatureStatistics unsolved;
+
+  private long ojaSteps;
+  private Long lastFolded;
+  private Long lastVersion;
+  private int batchesSinceVersion;
+  private long lastVersionNanos;
+  private String queryId;
 
   /**
    * The estimator that fits the first micro-batch ({@code exact}) or whose random-feature
@@ -187,22 +258,146 @@ public final class StreamingKernelPCA {
   }
 
   /**
+   * Called with Spark's own share of every micro-batch ({@link TriggerReport}), on Spark's listener
+   * thread, shortly after the micro-batch ends: {@link #start} registers it; callers that build the
+   * query themselves add {@link #progressListener()} to {@code spark.streams()}.
+   */
+  public StreamingKernelPCA setTriggerListener(Consumer<TriggerReport> value) {
+    this.triggerListener = value;
+    return this;
+  }
+
+  /**
+   * Write a version every N micro-batches with rows (default 1: every micro-batch). In between,
+   * each micro-batch's input rows are written as {@code pending-<batchId>} (Parquet: the size of
+   * the input, not of the model), the statistics merged in memory and the eigenproblem left for the
+   * next version; a restart folds the pending rows in again, so every row is still counted exactly
+   * once. The first micro-batch always writes a version (its landmarks or random features define
+   * the model), and {@link #flush} writes one at the end.
+   */
+  public StreamingKernelPCA setVersionEveryBatches(int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("versionEveryBatches must be >= 1, got " + value);
+    }
+    this.versionEveryBatches = value;
+    return this;
+  }
+
+  /**
+   * Also write a version once this many seconds have passed since the last one (0, the default:
+   * only {@link #setVersionEveryBatches}); checked after each micro-batch.
+   */
+  public StreamingKernelPCA setVersionEverySeconds(double value) {
+    if (!(value >= 0) || !Double.isFinite(value)) {
+      throw new IllegalArgumentException(
+          "versionEverySeconds must be finite and >= 0, got " + value);
+    }
+    this.versionEverySeconds = value;
+    return this;
+  }
+
+  /**
    * Starts the query: {@code stream.writeStream().foreachBatch(...)} with the checkpoint and
-   * trigger.
+   * trigger, once the model directory is tied to the checkpoint ({@link #bind}).
    *
-   * @throws IllegalArgumentException when the configuration is incomplete or inconsistent (before
-   *     starting)
+   * @throws IllegalArgumentException when the configuration is incomplete or inconsistent, or the
+   *     model directory does not go with the checkpoint or the options (before starting)
    */
   public StreamingQuery start(Dataset<Row> stream, String checkpoint, Trigger trigger)
       throws Exception {
     validate();
     estimator.transformSchema(stream.schema());
+    bind(checkpoint, stream.sparkSession().sparkContext().hadoopConfiguration());
+    stream.sparkSession().streams().addListener(progressListener());
     return stream
         .writeStream()
         .option("checkpointLocation", checkpoint)
         .trigger(trigger)
         .foreachBatch(sink())
         .start();
+  }
+
+  /**
+   * Ties the model directory to the query's checkpoint and the model options before the query
+   * starts ({@link ModelDirectory#bind}); {@link #start} calls it, callers that build the query
+   * themselves should too.
+   *
+   * @throws IllegalArgumentException when the directory and the checkpoint are the same or nested,
+   *     the directory belongs to another checkpoint or query, the checkpoint has committed batches
+   *     the directory lacks, or an option differs from the recorded one ({@link
+   *     ModelDirectory.OptionMismatch})
+   */
+  public void bind(String checkpoint, Configuration conf) throws IOException {
+    validate();
+    new ModelDirectory(modelDir, algorithm, options()).bind(checkpoint, conf);
+  }
+
+  /**
+   * The options that define the model, recorded in the directory's marker and compared on a
+   * restart: the estimator class, its model parameters, and RF-Oja's schedule.
+   */
+  Map<String, String> options() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("estimator", estimator.getClass().getSimpleName());
+    for (String name : MODEL_PARAMS) {
+      if (estimator.hasParam(name)) {
+        Param<Object> param = estimator.getParam(name);
+        options.put(
+            name,
+            estimator.isDefined(param) ? String.valueOf(estimator.getOrDefault(param)) : "unset");
+      }
+    }
+    if (algorithm.equals("oja")) {
+      options.put("stepSchedule", schedule.toString());
+      options.put("miniBatchSize", Integer.toString(miniBatchSize));
+      options.put("qrEvery", Integer.toString(qrEvery));
+    }
+    return options;
+  }
+
+  /** The estimator parameters that change the model (compared on a restart). */
+  private static final List<String> MODEL_PARAMS =
+      List.of(
+          "k",
+          "kernel",
+          "gamma",
+          "degree",
+          "coef0",
+          "centered",
+          "seed",
+          "numLandmarks",
+          "landmarkSampling",
+          "leverageRegularization",
+          "kmeansMaxIter",
+          "rcond",
+          "numRandomFeatures");
+
+  /** A listener of the query's progress that reports Spark's share of each micro-batch. */
+  public StreamingQueryListener progressListener() {
+    return new StreamingQueryListener() {
+      @Override
+      public void onQueryStarted(QueryStartedEvent event) {}
+
+      @Override
+      public void onQueryProgress(QueryProgressEvent event) {
+        if (queryId != null && event.progress().id().toString().equals(queryId)) {
+          TriggerReport report = TriggerReport.of(event.progress());
+          if (report != null) {
+            triggerListener.accept(report);
+          }
+        }
+      }
+
+      @Override
+      public void onQueryIdle(QueryIdleEvent event) {}
+
+      @Override
+      public void onQueryTerminated(QueryTerminatedEvent event) {
+        if (queryId != null && event.id().toString().equals(queryId)) {
+          SparkSession.active().streams().removeListener(this);
+        }
+      }
+    };
   }
 
   /** The {@code foreachBatch} function, for callers that build the query themselves. */
@@ -248,72 +443,243 @@ public final class StreamingKernelPCA {
     }
   }
 
-  /** Folds one micro-batch in (or skips it when its version is already committed). */
+  /** Opens the directory once: the newest version, and the pending micro-batches folded in. */
+  private void open(SparkSession spark) throws IOException {
+    if (directory != null) {
+      return;
+    }
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    ModelDirectory opened = new ModelDirectory(modelDir, algorithm, options());
+    ModelDirectory.Contents contents = opened.open(conf);
+    ModelDirectory.Version latest = contents.latest();
+    if (latest != null) {
+      model = latest.model();
+      ojaSteps = latest.ojaSteps();
+      lastFolded = latest.batchId();
+      lastVersion = latest.batchId();
+      LOG.info(
+          "StreamingKernelPCA: resuming after batch {} ({} rows)",
+          latest.batchId(),
+          model.numRows());
+    }
+    if (!contents.pending().isEmpty() && latest == null) {
+      throw new IOException(
+          "Model directory " + modelDir + " holds pending micro-batches but no version");
+    }
+    for (long id : contents.pending()) {
+      Dataset<Row> rows = opened.readPending(spark, id);
+      fold(rows, id, rows.count());
+      lastFolded = id;
+      LOG.info("StreamingKernelPCA: pending batch {} folded in again", id);
+    }
+    queryId = contents.queryId();
+    batchesSinceVersion = contents.pending().size();
+    lastVersionNanos = System.nanoTime();
+    directory = opened;
+  }
+
+  /** Folds one micro-batch in (or skips it when a version or a pending batch already holds it). */
   void process(Dataset<Row> batch, Long batchIdBoxed) throws IOException {
     long batchId = batchIdBoxed;
     long start = System.nanoTime();
-    Configuration conf = batch.sparkSession().sparkContext().hadoopConfiguration();
-    if (directory == null) {
-      directory = new ModelDirectory(modelDir, algorithm);
-      latest = directory.open(conf);
-      if (latest != null) {
-        LOG.info(
-            "StreamingKernelPCA: resuming after batch {} ({} rows)",
-            latest.batchId(),
-            latest.model().numRows());
-      }
+    SparkSession spark = batch.sparkSession();
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    open(spark);
+    String running = spark.sparkContext().getLocalProperty(QUERY_ID_PROPERTY);
+    if (running != null && queryId != null && !running.equals(queryId)) {
+      throw new IllegalStateException(
+          "Model directory "
+              + modelDir
+              + " was written by query "
+              + queryId
+              + ", this is query "
+              + running
+              + " (another checkpoint): its first micro-batches would be taken for replays; "
+              + "restart with the checkpoint of that query, or give a new model directory");
     }
-    if (latest != null && latest.batchId() >= batchId) {
+    if (running != null) {
+      queryId = running;
+    }
+    if (lastFolded != null && lastFolded >= batchId) {
       LOG.info(
-          "StreamingKernelPCA: batch {} is already folded into version {}: skipped",
+          "StreamingKernelPCA: batch {} is already folded in (up to batch {}): skipped",
           batchId,
-          latest.batchId());
+          lastFolded);
       listener.accept(
           new BatchReport(
               batchId,
               true,
               0,
-              latest.model().numRows(),
-              top(latest.model()),
+              model.numRows() + pendingRows(),
+              top(model),
               0.0,
-              directory.versionPath(latest.batchId()).toString()));
+              directory.versionPath(lastVersion).toString(),
+              false,
+              new Phases(0, 0, 0, 0)));
       return;
     }
-    if (batch.isEmpty()) {
-      return;
+    String column = estimator.getOrDefault(estimator.getParam("inputCol")).toString();
+    boolean cached = !batch.storageLevel().equals(StorageLevel.NONE());
+    Dataset<Row> rows =
+        batch.select(io.github.sparkkpca.execution.QuotedColumns.column(batch, column));
+    if (!cached) {
+      rows.persist(StorageLevel.MEMORY_AND_DISK());
     }
-    long before = latest == null ? 0 : latest.model().numRows();
-    AbstractKernelPCAModel<?> next;
-    long ojaSteps = 0;
-    if (algorithm.equals("exact")) {
-      next = latest == null ? estimator.fit(batch) : latest.model().update(batch);
-    } else {
+    try {
+      long t0 = System.nanoTime();
+      long count = rows.count();
+      double read = (System.nanoTime() - t0) / 1e9;
+      if (count == 0) {
+        return;
+      }
+      long before = model == null ? 0 : model.numRows() + pendingRows();
+      t0 = System.nanoTime();
+      fold(rows, batchId, count);
+      double statistics = (System.nanoTime() - t0) / 1e9;
+      lastFolded = batchId;
+      batchesSinceVersion++;
+      boolean due =
+          lastVersion == null
+              || batchesSinceVersion >= versionEveryBatches
+              || (versionEverySeconds > 0
+                  && System.nanoTime() - lastVersionNanos >= versionEverySeconds * 1e9);
+      double solve = 0;
+      double write;
+      if (due) {
+        t0 = System.nanoTime();
+        solve();
+        solve = (System.nanoTime() - t0) / 1e9;
+        t0 = System.nanoTime();
+        writeVersion(conf);
+        write = (System.nanoTime() - t0) / 1e9;
+      } else {
+        t0 = System.nanoTime();
+        directory.commitPending(rows, batchId, queryId, conf);
+        afterCommit.accept(batchId);
+        write = (System.nanoTime() - t0) / 1e9;
+      }
+      listener.accept(
+          new BatchReport(
+              batchId,
+              false,
+              count,
+              before + count,
+              top(model),
+              (System.nanoTime() - start) / 1e9,
+              directory.versionPath(lastVersion).toString(),
+              due,
+              new Phases(read, statistics, solve, write)));
+    } finally {
+      if (!cached) {
+        rows.unpersist(false);
+      }
+    }
+  }
+
+  /** Rows folded in since the newest solved model (pending, {@code exact} only). */
+  private long pendingRows() {
+    return unsolved == null ? 0 : unsolved.count() - model.numRows();
+  }
+
+  /** Folds the rows of one micro-batch into the state (not solved for {@code exact}). */
+  private void fold(Dataset<Row> rows, long batchId, long count) {
+    if (algorithm.equals("oja")) {
       RandomFeatureOja.Step step =
           RandomFeatureOja.run(
               LOG,
-              batch,
+              rows,
               batchId,
               (RandomFeatureKernelPCA) estimator,
               new RandomFeatureOja.Schedule(schedule, miniBatchSize, qrEvery),
-              latest,
+              model == null ? null : new ModelDirectory.Version(lastFolded, model, ojaSteps),
               warmStart);
-      next = step.model();
+      model = step.model();
       ojaSteps = step.steps();
+      return;
     }
-    directory.commit(next, batchId, ojaSteps, conf, beforeCommit);
-    afterCommit.accept(batchId);
-    latest = new ModelDirectory.Version(batchId, next, ojaSteps);
-    directory.prune(keepVersions, conf);
-    listener.accept(
-        new BatchReport(
-            batchId,
-            false,
-            next.numRows() - before,
-            next.numRows(),
-            top(next),
-            (System.nanoTime() - start) / 1e9,
-            directory.versionPath(batchId).toString()));
+    if (model == null) {
+      model = estimator.fit(rows);
+      return;
+    }
+    FeaturePCA fitted = model.solution().featurePCA();
+    String column = model.getInputCol();
+    String jobs = "StreamingKernelPCA batch " + batchId + ": ";
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(rows, column, model.numFeatures(), 0, 0L, true, jobs)) {
+      FeatureStatistics more =
+          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize(), column, jobs);
+      unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);
+    }
   }
+
+  /** The statistics pass's block rows, as the model's {@code update} chooses them. */
+  private int blockSize() {
+    if (model instanceof NystromKernelPCAModel nystrom) {
+      return nystrom.effectiveBlockSize(
+          nystrom.numSupportPoints(), nystrom.numFeatures(), nystrom.rank());
+    }
+    int features = ((RandomFeatureKernelPCAModel) model).featureMap().numFeatures();
+    return model.effectiveBlockSize(features, model.numFeatures(), features);
+  }
+
+  /** {@code exact}: the components of every row folded in, as {@code update} solves them. */
+  private void solve() {
+    if (unsolved == null) {
+      return;
+    }
+    FeaturePCA fitted = model.solution().featurePCA();
+    FeaturePCA solved =
+        FeaturePCA.solve(
+            fitted.map(),
+            unsolved,
+            fitted.numComponents(),
+            fitted.centered(),
+            ((io.github.sparkkpca.ml.FeaturePCAParams) model).getSpectrumExtent());
+    KernelPCASolution solution =
+        KernelPCASolution.of(solved, model.droppedRank(), model.landmarkSelection());
+    if (model instanceof NystromKernelPCAModel nystrom) {
+      model = nystrom.withSolution(solution);
+    } else {
+      RandomFeatureKernelPCAModel next = new RandomFeatureKernelPCAModel(model.uid(), solution);
+      model.copyValues(next, ParamMap.empty());
+      next.setParent(((RandomFeatureKernelPCAModel) model).parent());
+      model = next;
+    }
+    unsolved = null;
+  }
+
+  private void writeVersion(Configuration conf) throws IOException {
+    directory.commit(model, lastFolded, ojaSteps, queryId, conf, beforeCommit);
+    afterCommit.accept(lastFolded);
+    lastVersion = lastFolded;
+    batchesSinceVersion = 0;
+    lastVersionNanos = System.nanoTime();
+    directory.prune(keepVersions, conf);
+  }
+
+  /**
+   * Writes a version holding every row folded in so far, when the newest version does not (rows
+   * written as pending since, {@link #setVersionEveryBatches}); call it when the query has ended.
+   * Also folds in the pending micro-batches of an earlier run when this one saw no micro-batch.
+   *
+   * @return the newest version's path, or null when the directory holds no model
+   */
+  public String flush() throws IOException {
+    validate();
+    SparkSession spark = SparkSession.active();
+    open(spark);
+    if (model == null) {
+      return null;
+    }
+    if (lastVersion == null || lastFolded > lastVersion) {
+      solve();
+      writeVersion(spark.sparkContext().hadoopConfiguration());
+    }
+    return directory.versionPath(lastVersion).toString();
+  }
+
+  /** The local property under which Spark runs a micro-batch with its query's id. */
+  private static final String QUERY_ID_PROPERTY = "sql.streaming.queryId";
 
   private static double[] top(AbstractKernelPCAModel<?> model) {
     return model.explainedVariance().toArray();

@@ -37,7 +37,7 @@ class ModelDirectoryTest {
   @Test
   void aNewDirectoryGetsItsMarkerAndHasNoVersion() throws IOException {
     Path models = dir.resolve("models");
-    assertNull(new ModelDirectory(models.toString(), "exact").open(conf));
+    assertNull(new ModelDirectory(models.toString(), "exact").open(conf).latest());
     assertTrue(Files.exists(models.resolve(ModelDirectory.MARKER)));
     assertNull(ModelDirectory.latestVersion(models.toString(), conf));
     IOException other =
@@ -68,7 +68,7 @@ class ModelDirectoryTest {
   @Test
   void leftoversGoAndPruningKeepsTheNewest() throws IOException {
     ModelDirectory models = new ModelDirectory(dir.toString(), "exact");
-    assertNull(models.open(conf));
+    assertNull(models.open(conf).latest());
     for (long id : new long[] {3, 12, 7, 40}) {
       Files.createDirectories(Path.of(models.versionPath(id).toString()));
     }
@@ -100,7 +100,7 @@ class ModelDirectoryTest {
     // Reopening removes this library's leftovers only (the versions here are empty: not loaded).
     Files.delete(dir.resolve("version-000000000012"));
     Files.delete(dir.resolve("version-000000000040"));
-    assertNull(new ModelDirectory(dir.toString(), "exact").open(conf));
+    assertNull(new ModelDirectory(dir.toString(), "exact").open(conf).latest());
     assertEquals(List.of(foreign, ModelDirectory.MARKER).stream().sorted().toList(), names(dir));
   }
 }

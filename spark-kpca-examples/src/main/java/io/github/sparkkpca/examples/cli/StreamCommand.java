@@ -7,6 +7,7 @@ import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import io.github.sparkkpca.pca.StepSchedule;
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.ModelDirectory;
 import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.storage.StorageLevel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -101,6 +103,25 @@ public final class StreamCommand implements Callable<Integer> {
   int keepVersions;
 
   @Option(
+      names = "--version-every-batches",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Write a model version every N micro-batches (the first always); in between, each "
+              + "micro-batch's rows are kept in the model directory as pending-<batch id> (Parquet, the "
+              + "size of the input), so a restart counts them once, and the eigenproblem waits for the "
+              + "version. The end of the query writes one. Default: ${DEFAULT-VALUE}.")
+  int versionEveryBatches;
+
+  @Option(
+      names = "--version-every-seconds",
+      paramLabel = "SECONDS",
+      description =
+          "Also write a version once SECONDS have passed since the last one (checked after each "
+              + "micro-batch). Default: only --version-every-batches.")
+  Double versionEverySeconds;
+
+  @Option(
       names = "--step-schedule",
       paramLabel = "SCHEDULE",
       defaultValue = "inverse:1:10",
@@ -159,6 +180,7 @@ public final class StreamCommand implements Callable<Integer> {
           summaryOut == null
               ? null
               : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
+      requireSeparate(spark);
       requireOutside(spark, reads, "--model-out", modelOut);
       requireOutside(spark, reads, "--checkpoint", checkpoint);
       if (estimatorOptions.landmarksFrom != null) {
@@ -170,7 +192,12 @@ public final class StreamCommand implements Callable<Integer> {
               .setAlgorithm(algorithm)
               .setModelDir(modelOut)
               .setKeepVersions(keepVersions)
-              .setBatchListener(report -> print(out, report));
+              .setVersionEveryBatches(versionEveryBatches)
+              .setBatchListener(report -> print(out, report, phases))
+              .setTriggerListener(report -> printTrigger(out, report, phases));
+      if (versionEverySeconds != null) {
+        streaming.setVersionEverySeconds(versionEverySeconds);
+      }
       if (algorithm.equals("oja")) {
         streaming.setStepSchedule(schedule).setMiniBatchSize(miniBatch).setQrEvery(qrEvery);
         if (warmStart != null) {
@@ -187,7 +214,9 @@ public final class StreamCommand implements Callable<Integer> {
           DataSources.stream(spark.session(), input.toSourceOptions(), maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
+      bind(streaming, spark);
       VoidFunction2<Dataset<Row>, Long> sink = streaming.sink();
+      spark.session().streams().addListener(streaming.progressListener());
       SparkKpcaCli.progress(
           out,
           "streaming %s into %s (%s, checkpoint %s)%s...",
@@ -206,14 +235,21 @@ public final class StreamCommand implements Callable<Integer> {
                       : Trigger.ProcessingTime((long) (triggerInterval * 1000)))
               .foreachBatch(
                   (Dataset<Row> batch, Long batchId) -> {
-                    data.validateMicroBatch(batch);
-                    sink.call(batch, batchId);
+                    // Read once into memory: the validation and the sink's passes share the rows.
+                    long t0 = System.nanoTime();
+                    Dataset<Row> cached = batch.persist(StorageLevel.MEMORY_AND_DISK());
+                    try {
+                      data.validateMicroBatch(cached);
+                      phases.read = (System.nanoTime() - t0) / 1e9;
+                      sink.call(cached, batchId);
+                    } finally {
+                      cached.unpersist(false);
+                    }
                   })
               .start();
       query.awaitTermination();
-      String latest =
-          StreamingKernelPCA.latestVersion(
-              modelOut, spark.session().sparkContext().hadoopConfiguration());
+      String latest = streaming.flush();
+      phases.printSummary(out);
       if (latest == null) {
         SparkKpcaCli.progress(out, "no rows yet: no model version written");
         return 0;
@@ -264,6 +300,15 @@ public final class StreamCommand implements Callable<Integer> {
     SparkKpcaCli.require(spec, miniBatch >= 1, "--mini-batch must be >= 1, got " + miniBatch);
     SparkKpcaCli.require(spec, qrEvery >= 1, "--qr-every must be >= 1, got " + qrEvery);
     SparkKpcaCli.require(
+        spec,
+        versionEveryBatches >= 1,
+        "--version-every-batches must be >= 1, got " + versionEveryBatches);
+    SparkKpcaCli.require(
+        spec,
+        versionEverySeconds == null
+            || (versionEverySeconds > 0 && Double.isFinite(versionEverySeconds)),
+        "--version-every-seconds must be finite and > 0, got " + versionEverySeconds);
+    SparkKpcaCli.require(
         spec, keepVersions >= 2, "--keep-versions must be >= 2, got " + keepVersions);
     SparkKpcaCli.require(
         spec,
@@ -282,6 +327,76 @@ public final class StreamCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--step-schedule: " + e.getMessage());
     }
+  }
+
+  /** --checkpoint and --model-out: separate directories, checked before anything is written. */
+  private void requireSeparate(ManagedSession spark) {
+    try {
+      ModelDirectory.requireSeparate(
+          modelOut, checkpoint, spark.session().sparkContext().hadoopConfiguration());
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, "--checkpoint and --model-out: " + e.getMessage());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The CLI option of each model parameter the model directory records. */
+  private static final java.util.Map<String, String> OPTION_NAMES =
+      java.util.Map.ofEntries(
+          java.util.Map.entry("estimator", "--feature-map"),
+          java.util.Map.entry("k", "--k"),
+          java.util.Map.entry("kernel", "--kernel"),
+          java.util.Map.entry("gamma", "--gamma"),
+          java.util.Map.entry("degree", "--degree"),
+          java.util.Map.entry("coef0", "--coef0"),
+          java.util.Map.entry("centered", "--no-center"),
+          java.util.Map.entry("seed", "--seed"),
+          java.util.Map.entry("numLandmarks", "--landmarks"),
+          java.util.Map.entry("landmarkSampling", "--landmark-sampling"),
+          java.util.Map.entry("leverageRegularization", "--leverage-regularization"),
+          java.util.Map.entry("kmeansMaxIter", "--kmeans-max-iter"),
+          java.util.Map.entry("numRandomFeatures", "--features"),
+          java.util.Map.entry("algorithm", "--algorithm"),
+          java.util.Map.entry("stepSchedule", "--step-schedule"),
+          java.util.Map.entry("miniBatchSize", "--mini-batch"),
+          java.util.Map.entry("qrEvery", "--qr-every"));
+
+  /**
+   * Ties --model-out to --checkpoint and the model options before the query starts; a mismatch is a
+   * usage error naming the option, the stored value and the given one.
+   */
+  private void bind(StreamingKernelPCA streaming, ManagedSession spark) throws java.io.IOException {
+    try {
+      streaming.bind(checkpoint, spark.session().sparkContext().hadoopConfiguration());
+    } catch (ModelDirectory.OptionMismatch e) {
+      String option = OPTION_NAMES.getOrDefault(e.option(), e.option());
+      throw SparkKpcaCli.usage(
+          spec,
+          "--model-out "
+              + modelOut
+              + " was streamed with "
+              + option
+              + " "
+              + display(e.option(), e.stored())
+              + ", not "
+              + display(e.option(), e.given())
+              + ": a restart keeps the model's options; give "
+              + option
+              + " "
+              + display(e.option(), e.stored())
+              + ", or a new --model-out and --checkpoint");
+    } catch (IllegalArgumentException e) {
+      throw SparkKpcaCli.usage(spec, e.getMessage());
+    }
+  }
+
+  private static String display(String option, String value) {
+    return switch (option) {
+      case "estimator" -> value.startsWith("RandomFeature") ? "rff" : "nystrom";
+      case "centered" -> value.equals("true") ? "(absent: centred)" : "(given: uncentred)";
+      default -> value.equals("unset") ? "(not given)" : value;
+    };
   }
 
   /** The model directory and the checkpoint must not be, nor contain, an input. */
@@ -313,7 +428,70 @@ public final class StreamCommand implements Callable<Integer> {
     }
   }
 
-  private static void print(PrintWriter out, StreamingKernelPCA.BatchReport report) {
+  /** The phases of the micro-batches so far, for the progress lines and the summary. */
+  static final class PhaseLog {
+    volatile double read;
+    final List<double[]> batches = new java.util.ArrayList<>();
+    final java.util.Map<Long, Double> overhead = new java.util.concurrent.ConcurrentHashMap<>();
+
+    synchronized void add(StreamingKernelPCA.Phases p) {
+      batches.add(new double[] {read + p.read(), p.statistics(), p.solve(), p.write()});
+    }
+
+    /** Medians of the micro-batches after the first (the first fits, and warms the JVM). */
+    synchronized void printSummary(PrintWriter out) {
+      if (batches.size() < 2) {
+        return;
+      }
+      List<double[]> steady = batches.subList(1, batches.size());
+      double[] overheads =
+          overhead.entrySet().stream()
+              .filter(e -> e.getKey() > 0)
+              .mapToDouble(java.util.Map.Entry::getValue)
+              .toArray();
+      out.printf(
+          Locale.ROOT,
+          "micro-batch phases, median of %d after the first: read %.2f s, statistics %.2f s, "
+              + "merge and solve %.2f s, version %.2f s, Spark's trigger overhead %s%n",
+          steady.size(),
+          median(steady, 0),
+          median(steady, 1),
+          median(steady, 2),
+          median(steady, 3),
+          overheads.length == 0
+              ? "not reported"
+              : String.format(Locale.ROOT, "%.2f s", median(overheads)));
+      out.flush();
+    }
+
+    private static double median(List<double[]> rows, int column) {
+      return median(rows.stream().mapToDouble(r -> r[column]).toArray());
+    }
+
+    private static double median(double[] values) {
+      double[] sorted = values.clone();
+      Arrays.sort(sorted);
+      int n = sorted.length;
+      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+  }
+
+  private final PhaseLog phases = new PhaseLog();
+
+  private static void printTrigger(
+      PrintWriter out, StreamingKernelPCA.TriggerReport report, PhaseLog phases) {
+    phases.overhead.put(report.batchId(), report.overheadSeconds());
+    out.printf(
+        Locale.ROOT,
+        "batch %d: trigger %.2f s, of which Spark's own overhead %.2f s%n",
+        report.batchId(),
+        report.triggerSeconds(),
+        report.overheadSeconds());
+    out.flush();
+  }
+
+  private static void print(
+      PrintWriter out, StreamingKernelPCA.BatchReport report, PhaseLog phases) {
     String top =
         Arrays.stream(report.eigenvalues())
             .limit(5)
@@ -326,14 +504,24 @@ public final class StreamCommand implements Callable<Integer> {
           report.batchId(),
           report.rowsSoFar());
     } else {
+      phases.add(report.phases());
+      StreamingKernelPCA.Phases p = report.phases();
       out.printf(
           Locale.ROOT,
-          "batch %d: %d rows so far (+%d), top eigenvalues %s, %.2f s%n",
+          "batch %d: %d rows so far (+%d), %s, %.2f s (read %.2f, statistics %.2f, "
+              + "merge and solve %.2f, %s %.2f)%n",
           report.batchId(),
           report.rowsSoFar(),
           report.batchRows(),
-          top,
-          report.seconds());
+          report.versioned()
+              ? "top eigenvalues " + top
+              : "version pending (rows kept, eigenvalues at the next version)",
+          report.seconds() + phases.read,
+          phases.read + p.read(),
+          p.statistics(),
+          p.solve(),
+          report.versioned() ? "version" : "pending rows",
+          p.write());
     }
     out.flush();
   }

@@ -41,6 +41,23 @@ class StreamKillIT {
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void killedInTheMiddleOfAMicroBatchTheResumedStreamEqualsABatchFit() throws Exception {
+    killAndResume(1, 1, List.of(0, 1, 2, 3));
+  }
+
+  /**
+   * Versions every 2 micro-batches: batch 0 writes a version, batch 1 keeps its rows pending (Spark
+   * commits it), and the JVM is killed while micro-batch 2 is in flight. The resumed stream folds
+   * the pending rows in again, batch 2 writes a version, batch 3's rows are pending until the end
+   * of the query writes the last version: still every row once, equal to the batch fit.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void withVersionsEveryTwoMicroBatchesTheRowsInBetweenSurviveTheKill() throws Exception {
+    killAndResume(2, 2, List.of(0, 2, 3));
+  }
+
+  private void killAndResume(int versionEvery, int killedBatch, List<Integer> versions)
+      throws Exception {
     Path jar = Path.of(System.getProperty("examples.jar", "target/missing.jar")).toAbsolutePath();
     assertTrue(Files.isRegularFile(jar), jar + " is missing: run `mvn verify`");
     Path input = writeFiles(Files.createDirectories(dir.resolve("in")));
@@ -67,7 +84,9 @@ class StreamKillIT {
             "--max-files-per-trigger",
             "1",
             "--progress-interval",
-            "0");
+            "0",
+            "--version-every-batches",
+            Integer.toString(versionEvery));
 
     List<String> command = ChildJvm.java("-Xmx1g");
     command.add("-cp");
@@ -81,15 +100,15 @@ class StreamKillIT {
     Path logs = Files.createDirectories(Path.of("target", "stream-kill-it").toAbsolutePath());
     ChildJvm child = ChildJvm.start(command, Map.of(), logs.resolve("stream-killed.log"));
     try {
-      // Micro-batch 1 starts when Spark writes its offsets; kill the JVM the moment they appear.
-      Path offsets = checkpoint.resolve("offsets").resolve("1");
+      // A micro-batch starts when Spark writes its offsets; kill the JVM the moment they appear.
+      Path offsets = checkpoint.resolve("offsets").resolve(Integer.toString(killedBatch));
       long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
       while (!Files.exists(offsets)) {
         if (!child.process.isAlive()) {
-          fail("the stream ended before micro-batch 1 started:\n" + child.tail());
+          fail("the stream ended before micro-batch " + killedBatch + " started:\n" + child.tail());
         }
         if (System.nanoTime() > deadline) {
-          fail("micro-batch 1 did not start in 5 minutes:\n" + child.tail());
+          fail("micro-batch " + killedBatch + " did not start in 5 minutes:\n" + child.tail());
         }
         Thread.sleep(5);
       }
@@ -101,8 +120,13 @@ class StreamKillIT {
     assertEquals(137, child.process.exitValue(), "SIGKILL");
     assertTrue(child.output().contains("batch 0: " + ROWS + " rows so far"), child.tail());
     assertFalse(
-        Files.exists(checkpoint.resolve("commits").resolve("1")),
-        "micro-batch 1 had already been committed when the JVM was killed; the kill came too late");
+        Files.exists(checkpoint.resolve("commits").resolve(Integer.toString(killedBatch))),
+        "the micro-batch had already been committed when the JVM was killed; the kill came too late");
+    if (versionEvery > 1) {
+      assertTrue(
+          Files.isDirectory(model.resolve("pending-000000000001")),
+          "batch 1's rows are pending when the JVM is killed");
+    }
 
     Path summary = dir.resolve("stream.json");
     List<String> resume = new ArrayList<>(stream);
@@ -116,15 +140,9 @@ class StreamKillIT {
               .filter(n -> !n.endsWith(".crc"))
               .sorted()
               .toList();
-      assertEquals(
-          List.of(
-              "_SPARK_KPCA_STREAM",
-              "version-000000000000",
-              "version-000000000001",
-              "version-000000000002",
-              "version-000000000003"),
-          names,
-          "no half-written version is left");
+      List<String> expected = new ArrayList<>(List.of("_SPARK_KPCA_STREAM"));
+      versions.forEach(v -> expected.add(String.format(Locale.ROOT, "version-%012d", v)));
+      assertEquals(expected, names, "no half-written version or pending batch is left");
     }
 
     Path fitSummary = dir.resolve("fit.json");

@@ -1,0 +1,151 @@
+package io.github.sparkkpca.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * stream restarts (issue 28 items 4, 5 and 10): another --checkpoint, other model options, or a
+ * checkpoint inside the model directory are refused with one line and exit code 2 before the query
+ * starts; with --version-every-batches the phases are reported and the model after the query equals
+ * fit on every row.
+ */
+class StreamRestartCliTest {
+
+  @TempDir static Path dir;
+  static Path input;
+  static final int FILES = 3;
+  static final int ROWS = 40;
+
+  @BeforeAll
+  static void writeFiles() throws IOException {
+    TestSpark.session();
+    input = Files.createDirectories(dir.resolve("in"));
+    Random random = new Random(8);
+    for (int f = 0; f < FILES; f++) {
+      StringBuilder text = new StringBuilder("x1,x2,x3\n");
+      for (int i = 0; i < ROWS; i++) {
+        text.append(
+            String.format(
+                Locale.ROOT,
+                "%.6f,%.6f,%.6f%n",
+                random.nextGaussian(),
+                2 * random.nextGaussian(),
+                (i % 2) + random.nextGaussian()));
+      }
+      Path file = Files.writeString(input.resolve("part-" + f + ".csv"), text.toString());
+      file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+    }
+  }
+
+  private static TestSpark.Result stream(String model, String checkpoint, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "stream",
+                "--input",
+                input.toString(),
+                "--model-out",
+                model,
+                "--checkpoint",
+                checkpoint,
+                "--available-now",
+                "--max-files-per-trigger",
+                "1",
+                "--landmarks",
+                "10",
+                "--seed",
+                "2"));
+    args.addAll(List.of(more));
+    if (!args.contains("--k")) {
+      args.addAll(List.of("--k", "2"));
+    }
+    return TestSpark.cli(args.toArray(String[]::new));
+  }
+
+  @Test
+  void anotherCheckpointOtherOptionsAndANestedCheckpointAreRefusedWithExit2() throws IOException {
+    String model = dir.resolve("model").toString();
+    String ckpt = dir.resolve("ckpt").toString();
+    Path summary = dir.resolve("stream.json");
+    TestSpark.Result first =
+        stream(model, ckpt, "--version-every-batches", "2", "--summary-out", summary.toString());
+    assertEquals(0, first.code(), first::toString);
+    // Versions every 2 micro-batches: batch 0 writes one, batch 1 keeps its rows pending, batch 2
+    // writes one; each line names its phases; the summary gives their medians.
+    assertTrue(
+        first
+            .out()
+            .contains("batch 1: " + 2 * ROWS + " rows so far (+" + ROWS + "), version pending"),
+        first.out());
+    assertTrue(first.out().contains("pending rows"), first.out());
+    assertTrue(
+        first.out().contains("micro-batch phases, median of 2 after the first: read"), first.out());
+    assertTrue(first.out().contains("version-000000000002"), first.out());
+    JsonNode streamed = new ObjectMapper().readTree(summary.toFile());
+    assertEquals(FILES * ROWS, streamed.get("n").asInt());
+
+    Path fitSummary = dir.resolve("fit.json");
+    TestSpark.Result fitted =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            input.toString(),
+            "--k",
+            "2",
+            "--landmarks-from",
+            dir.resolve("model").resolve("version-000000000002").toString(),
+            "--model-out",
+            dir.resolve("fitted").toString(),
+            "--summary-out",
+            fitSummary.toString());
+    assertEquals(0, fitted.code(), fitted::toString);
+    JsonNode batch = new ObjectMapper().readTree(fitSummary.toFile());
+    for (int i = 0; i < 2; i++) {
+      double expected = batch.get("eigenvalues").get(i).asDouble();
+      assertEquals(
+          expected,
+          streamed.get("eigenvalues").get(i).asDouble(),
+          1e-10 * expected,
+          "eigenvalue " + i);
+    }
+
+    TestSpark.Result other = stream(model, dir.resolve("ckpt-2").toString());
+    assertEquals(2, other.code(), other::toString);
+    assertTrue(other.err().contains("belongs to the checkpoint"), other.err());
+    assertEquals(1, other.err().strip().lines().count(), other.err());
+    assertFalse(Files.exists(dir.resolve("ckpt-2")), "the query did not start");
+
+    TestSpark.Result k = stream(model, ckpt, "--k", "3");
+    assertEquals(2, k.code(), k::toString);
+    assertTrue(k.err().contains("was streamed with --k 2, not 3"), k.err());
+    assertEquals(1, k.err().strip().lines().count(), k.err());
+
+    TestSpark.Result kernel = stream(model, ckpt, "--kernel", "laplacian");
+    assertEquals(2, kernel.code(), kernel::toString);
+    assertTrue(
+        kernel.err().contains("was streamed with --kernel rbf, not laplacian"), kernel.err());
+
+    for (String[] pair : new String[][] {{"same", "same"}, {"m2", "m2/ckpt"}}) {
+      TestSpark.Result nested =
+          stream(dir.resolve(pair[0]).toString(), dir.resolve(pair[1]).toString());
+      assertEquals(2, nested.code(), nested::toString);
+      assertTrue(nested.err().contains("give them separate paths"), nested.err());
+      assertEquals(1, nested.err().strip().lines().count(), nested.err());
+      assertFalse(Files.exists(dir.resolve(pair[0])), "nothing written");
+    }
+  }
+}
