@@ -155,9 +155,16 @@ public final class KSelection {
   /**
    * The rows of {@code column} on the driver ({@link Mpress#sample}), at most maxRows of them.
    *
-   * @throws IllegalArgumentException naming the limit, or the row of a null or mis-sized vector
+   * @throws IllegalArgumentException naming the kernel when it is not positive definite (before
+   *     reading any row), the limit, or the row of a null or mis-sized vector
    */
   public Mpress.Sample sample(Dataset<?> dataset, String column) {
+    // Before any row is read: MPRESS refuses a kernel that is not positive definite (γ > 0 does
+    // not change that).
+    Kernel.of(kernel, 1.0, degree, coef0)
+        .requirePositiveDefinite(
+            "MPRESS (leave-one-out residuals k(x,x) - ||P phi(x)||^2)",
+            "choose k from the explained variance ratios of a fit instead");
     if (maxK > maxRows - 1) {
       throw new IllegalArgumentException("maxK " + maxK + " must be < maxRows " + maxRows);
     }

@@ -26,6 +26,9 @@ import io.github.sparkkpca.ml.NystromKernelPCAParams;
  * @param statisticsRoute the statistics route a Nyström fit took (whitened or gram), or null
  * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
  * @param statisticsRouteCheck why the route was taken (null when unknown)
+ * @param totalVarianceMethod how the total variance was obtained, in words (for a kernel that is
+ *     not positive definite it names the positive-part surrogate and gives (1/n)Σ‖φ(x)‖² next to
+ *     (1/n)Σk(x,x))
  */
 public record ModelSummary(
     long n,
@@ -43,7 +46,8 @@ public record ModelSummary(
     double[] landmarkResidualCurve,
     String statisticsRoute,
     double landmarkConditionEstimate,
-    String statisticsRouteCheck) {
+    String statisticsRouteCheck,
+    String totalVarianceMethod) {
 
   /** The summary of a fitted model. */
   public static ModelSummary of(AbstractKernelPCAModel<?> model) {
@@ -65,7 +69,8 @@ public record ModelSummary(
         nystrom == null ? null : nystrom.getLandmarkResidualCurve(),
         nystrom == null ? null : nystrom.getStatisticsRouteTaken(),
         nystrom == null ? Double.NaN : nystrom.getLandmarkConditionEstimate(),
-        nystrom == null ? null : nystrom.getStatisticsRouteCheck());
+        nystrom == null ? null : nystrom.getStatisticsRouteCheck(),
+        model.totalVarianceMethod());
   }
 
   /** The sum of the explained variance ratios of the k components. */

@@ -30,10 +30,12 @@ import org.apache.spark.sql.types.NumericType;
  *
  * <p>The residual column exists only if the estimator (or model) has {@code residualCol} set, e.g.
  * {@code new NystromKernelPCA().setResidualCol("residual")}: {@code CrossValidator} evaluates
- * {@code model.transform(validation)}. Smaller is better. Note that the error falls as k grows on
- * any data, so over k alone the largest candidate wins; it is informative for γ and the landmarks
- * at fixed k, and for k when the candidates are compared at a cost (as MPRESS does with its 1/(n −
- * k) factor).
+ * {@code model.transform(validation)}. For a kernel that is not positive definite (sigmoid,
+ * polynomial with c₀ &lt; 0) the stages refuse {@code residualCol}, as k(x,x) is no squared norm
+ * there, so this evaluator has nothing to read (docs/kernels.md). Smaller is better. Note that the
+ * error falls as k grows on any data, so over k alone the largest candidate wins; it is informative
+ * for γ and the landmarks at fixed k, and for k when the candidates are compared at a cost (as
+ * MPRESS does with its 1/(n − k) factor).
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 

@@ -112,9 +112,9 @@ public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
   }
 
   /**
-   * "kernel sigmoid tanh(gamma*<x,y>+coef0) (coef0 = 1.0) is not positive definite", or the same
-   * with "is positive definite": the kernel, its formula and the parameter its definiteness depends
-   * on, for messages.
+   * "kernel sigmoid tanh(gamma*&lt;x,y&gt;+coef0) (coef0 = 1.0) is not positive definite", or the
+   * same with "is positive definite": the kernel, its formula and the parameter its definiteness
+   * depends on, for messages.
    */
   public String indefiniteness() {
     return "kernel "

@@ -36,7 +36,11 @@ public interface KernelFamily extends Serializable {
     return true;
   }
 
-  /** Whether every Gram matrix of this kernel (with its parameters) is positive semi-definite. */
+  /**
+   * Whether every Gram matrix of this kernel (with its parameters) is positive semi-definite. The
+   * one flag the library reads to decide which reported quantities are those of the positive-part
+   * surrogate and which are refused ({@link Kernel#requirePositiveDefinite}; docs/kernels.md).
+   */
   default boolean isPositiveDefinite(Kernel kernel) {
     return isPositiveDefinite();
   }

@@ -22,6 +22,10 @@ import java.util.SplittableRandom;
  *       warning, negative eigenvalues of the landmark kernel matrix are dropped as rank.
  * </ul>
  *
+ * <p>For a kernel that is not positive definite the model is the PCA of the positive-part surrogate
+ * k̃(x,y) = ⟨φ(x),φ(y)⟩ and reports its variances; the quantities that need k(x,x) to be a squared
+ * norm are refused ({@link Kernel#requirePositiveDefinite}). docs/kernels.md tabulates both.
+ *
  * <p>Adding a built-in kernel is adding a constant here (see docs/design.md, "Adding a kernel").
  */
 public enum KernelType implements KernelFamily {

@@ -186,6 +186,10 @@ public record FitSummary(
                 s.statisticsRoute(),
                 s.landmarkConditionEstimate(),
                 s.statisticsRouteCheck() == null ? "" : "; " + s.statisticsRouteCheck()));
+    if (s.totalVarianceMethod() != null && s.totalVarianceMethod().startsWith("positive-part")) {
+      // A kernel that is not positive definite: say whose variances these are (docs/kernels.md).
+      out.printf(Locale.ROOT, "total variance: %s%n", s.totalVarianceMethod());
+    }
     out.printf(
         Locale.ROOT,
         "%9s  %12s  %9s  %10s  %14s%n",
