@@ -98,8 +98,13 @@ public final class EvaluateCommand implements Callable<Integer> {
     sparkOptions.validate(spec);
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
-      List<String> reads = input.reads(models.toArray(new String[0]));
-      OutputTargets targets = output.targets(spark, reads);
+      OutputTargets targets =
+          output.targetsReading(
+              spark,
+              input.reading(
+                  models.stream()
+                      .map(m -> OutputRules.named("--model", m))
+                      .toArray(OutputRules.Named[]::new)));
       SafeOutput summaryOutput =
           summaryOut == null
               ? null

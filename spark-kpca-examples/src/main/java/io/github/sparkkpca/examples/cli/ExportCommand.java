@@ -29,7 +29,9 @@ public final class ExportCommand implements Callable<Integer> {
       names = "--model",
       required = true,
       paramLabel = "DIR",
-      description = "A model saved by fit or update.")
+      description =
+          "A model saved by fit or update, or a directory written by stream (its newest version is "
+              + "read).")
   String model;
 
   @Option(

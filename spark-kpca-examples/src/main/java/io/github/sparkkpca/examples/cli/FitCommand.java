@@ -54,11 +54,13 @@ public final class FitCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       // The outputs are checked before the first Spark job; see OutputTargets.
       OutputTargets targets =
-          output.output.targets(
+          output.output.targetsReading(
               spark,
-              input.reads(
-                  options.landmarksFrom,
-                  options.landmarksFile == null ? null : options.landmarksFile.toString()));
+              input.reading(
+                  OutputRules.named("--landmarks-from", options.landmarksFrom),
+                  OutputRules.named(
+                      "--landmarks-file",
+                      options.landmarksFile == null ? null : options.landmarksFile.toString())));
       SafeOutput summaryOutput = output.claim(targets, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
       if (options.landmarksFrom != null) {

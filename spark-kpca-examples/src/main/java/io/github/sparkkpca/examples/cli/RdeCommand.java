@@ -163,7 +163,7 @@ public final class RdeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      OutputTargets targets = output.targets(spark, input.reads());
+      OutputTargets targets = output.targetsReading(spark, input.reading());
       targets.add("--model-out", modelOut, SafeOutput.SAVED_STAGE);
       SafeOutput summaryOutput =
           summaryOut == null

@@ -128,7 +128,7 @@ public final class SelectKCommand implements Callable<Integer> {
           summaryOut == null
               ? null
               : output
-                  .targets(spark, input.reads())
+                  .targetsReading(spark, input.reading())
                   .addLocal("--summary-out", summaryOut, EARLIER_SUMMARY);
       LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
       Mpress.Sample sample;

@@ -46,7 +46,9 @@ public final class TransformCommand implements Callable<Integer> {
       names = "--model",
       required = true,
       paramLabel = "DIR",
-      description = "A model saved by fit.")
+      description =
+          "A model saved by fit or update, or a directory written by stream (its newest version is "
+              + "read).")
   String model;
 
   @Mixin InputOptions input;

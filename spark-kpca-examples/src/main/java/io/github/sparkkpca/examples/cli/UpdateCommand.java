@@ -31,7 +31,9 @@ public final class UpdateCommand implements Callable<Integer> {
       names = "--model",
       required = true,
       paramLabel = "DIR",
-      description = "A model saved by fit or update.")
+      description =
+          "A model saved by fit or update, or a directory written by stream (its newest version is "
+              + "read).")
   String model;
 
   @Mixin InputOptions input;

@@ -120,6 +120,30 @@ class ModelPathsCliTest {
             "--output",
             inData.toString()),
         "--output " + inData + ": it lies inside the input " + data + " (--input)");
+    Path fitSub = model.resolve("refit");
+    assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--k",
+            "2",
+            "--landmarks-from",
+            model.toString(),
+            "--model-out",
+            fitSub.toString()),
+        "--model-out " + fitSub + ": it lies inside the input " + model + " (--landmarks-from)");
+    Path summary = model.resolve("evaluate.json");
+    assertUsageError(
+        TestSpark.cli(
+            "evaluate",
+            "--model",
+            model.toString(),
+            "--input",
+            csv.toString(),
+            "--summary-out",
+            summary.toString()),
+        "--summary-out " + summary + ": it lies inside the input " + model + " (--model)");
     // An output that contains the model names both options too.
     assertUsageError(
         TestSpark.cli("export", "--model", model.toString(), "--out", dir.toString()),
