@@ -199,9 +199,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       long rows = batchRows.values().stream().mapToLong(Long::longValue).sum();
       SparkKpcaCli.progress(
           out,
-          "scored %d rows in %d micro-batches into %s (%.1f s)",
+          "scored %d rows in %d micro-batch%s into %s (%.1f s)",
           rows,
           batchRows.size(),
+          batchRows.size() == 1 ? "" : "es",
           output,
           (System.nanoTime() - start) / 1e9);
     }
