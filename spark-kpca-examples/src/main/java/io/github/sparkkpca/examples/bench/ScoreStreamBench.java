@@ -206,11 +206,25 @@ public final class ScoreStreamBench implements Callable<Integer> {
       }
       double batchMedian = median(times.get("batch"));
       console.printf(
-          Locale.ROOT, "%-40s %10s %12s %10s%n", "mode", "median s", "rows/s", "÷ batch");
+          Locale.ROOT,
+          "%-40s %10s %10s %10s %10s %10s%n",
+          "mode",
+          "median s",
+          "rows/s",
+          "÷ batch",
+          "jobs s",
+          "trigger s");
       for (Map.Entry<String, List<double[]>> e : times.entrySet()) {
         double s = median(e.getValue());
         console.printf(
-            Locale.ROOT, "%-40s %10.2f %12.0f %10.2f%n", e.getKey(), s, rows / s, batchMedian / s);
+            Locale.ROOT,
+            "%-40s %10.2f %10.0f %10.2f %10.2f %10.2f%n",
+            e.getKey(),
+            s,
+            rows / s,
+            batchMedian / s,
+            median(e.getValue(), 2),
+            median(e.getValue(), 3));
       }
       Files.write(out.resolve("score-stream.csv"), lines, StandardCharsets.UTF_8);
       console.printf(Locale.ROOT, "wrote %s%n", out.resolve("score-stream.csv"));

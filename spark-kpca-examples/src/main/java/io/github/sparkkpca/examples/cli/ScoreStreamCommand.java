@@ -123,13 +123,14 @@ public final class ScoreStreamCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       TransformCommand.requireSavedModel(spark, model);
       List<String> reads = input.reads(model);
-      ScoreStreamOutput.claim(
-          spark.session().sparkContext().hadoopConfiguration(),
-          reads,
-          model,
-          output,
-          checkpoint,
-          overwrite.overwrite);
+      ScoreStreamOutput.Claim claim =
+          ScoreStreamOutput.claim(
+              spark.session().sparkContext().hadoopConfiguration(),
+              reads,
+              model,
+              output,
+              checkpoint,
+              overwrite.overwrite);
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
       LoadedData data =
@@ -175,6 +176,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       if (outputFormat == ScoreWriter.Format.CSV) {
         writer = writer.option("header", "true");
       }
+      claim.tie();
       Map<Long, Long> batchRows = new ConcurrentHashMap<>();
       // Named, so the listener (added before the first micro-batch) prints this query's only.
       String name = "spark-kpca-score-stream-" + java.util.UUID.randomUUID();
@@ -197,9 +199,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       long rows = batchRows.values().stream().mapToLong(Long::longValue).sum();
       SparkKpcaCli.progress(
           out,
-          "scored %d rows in %d micro-batches into %s (%.1f s)",
+          "scored %d rows in %d micro-batch%s into %s (%.1f s)",
           rows,
           batchRows.size(),
+          batchRows.size() == 1 ? "" : "es",
           output,
           (System.nanoTime() - start) / 1e9);
     }

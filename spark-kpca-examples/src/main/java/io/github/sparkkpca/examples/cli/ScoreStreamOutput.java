@@ -32,7 +32,8 @@ import org.apache.hadoop.fs.Path;
  *       --overwrite}, anything else is refused.
  * </ul>
  *
- * A refusal is an {@link IllegalArgumentException} whose one line names the option (exit code 2).
+ * A refusal is an {@link IllegalArgumentException} whose one line names the option (exit code 2);
+ * nothing is written or deleted before the command ties the pair, right before the query starts.
  */
 final class ScoreStreamOutput {
 
@@ -44,13 +45,22 @@ final class ScoreStreamOutput {
 
   private ScoreStreamOutput() {}
 
+  /** What {@link #claim} leaves to do once the command is ready to start the query. */
+  interface Claim {
+    /**
+     * Deletes an earlier output being replaced and ties a new pair with a fresh token (nothing for
+     * a restart).
+     */
+    void tie();
+  }
+
   /**
-   * Checks the output and the checkpoint against the rules, deletes an earlier output with {@code
-   * overwrite}, and ties a new pair with a fresh token.
+   * Checks the output and the checkpoint against the rules; writes nothing until {@link
+   * Claim#tie()}.
    *
    * @param reads the input paths and the model, never written
    */
-  static void claim(
+  static Claim claim(
       Configuration conf,
       List<String> reads,
       String model,
@@ -129,7 +139,7 @@ final class ScoreStreamOutput {
                   + output
                   + "; restart with that query's --output, or give a new --checkpoint");
         }
-        return; // a restart: the pair resumes
+        return () -> {}; // a restart: the pair resumes
       }
       if (!isEmpty(fs, out)) {
         boolean earlier = outputToken != null || fs.exists(new Path(out, SafeOutput.MARKER));
@@ -148,19 +158,30 @@ final class ScoreStreamOutput {
                   + checkpoint
                   + "; to replace it, add --overwrite");
         }
-        if (!fs.delete(out, true)) {
-          throw new IOException("could not delete the earlier output");
-        }
       }
-      String token = UUID.randomUUID().toString();
-      // The output's token first: an output holding nothing else counts as empty (a kill between
-      // the two writes leaves a pair that starts anew).
-      writeToken(fs, new Path(out, OUTPUT_MARKER), token);
-      writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), token);
+      boolean replace = !isEmpty(fs, out);
+      return () -> {
+        try {
+          if (replace && !fs.delete(out, true)) {
+            throw new IOException("could not delete the earlier output");
+          }
+          String token = UUID.randomUUID().toString();
+          // The output's token first: an output holding nothing else counts as empty (a kill
+          // between the two writes leaves a pair that starts anew).
+          writeToken(fs, new Path(out, OUTPUT_MARKER), token);
+          writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), token);
+        } catch (IOException e) {
+          throw failure(output, checkpoint, e);
+        }
+      };
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "--output " + output + " / --checkpoint " + checkpoint + ": " + e.getMessage(), e);
+      throw failure(output, checkpoint, e);
     }
+  }
+
+  private static UncheckedIOException failure(String output, String checkpoint, IOException e) {
+    return new UncheckedIOException(
+        "--output " + output + " / --checkpoint " + checkpoint + ": " + e.getMessage(), e);
   }
 
   private static Path qualify(Configuration conf, String path) throws IOException {

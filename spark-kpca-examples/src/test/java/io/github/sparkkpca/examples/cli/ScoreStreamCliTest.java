@@ -240,6 +240,8 @@ class ScoreStreamCliTest {
     List<String> noModel = args(input, out, ckpt);
     noModel.set(noModel.indexOf(model.toString()), dir.resolve("no-model").toString());
     assertRefused(noModel, "--model: no saved model in " + dir.resolve("no-model"));
+    Path empty = Files.createDirectories(dir.resolve("in-empty"));
+    assertRefused(args(empty, out, ckpt), "--input " + empty + ": no file yet");
     assertTrue(!Files.exists(out) && !Files.exists(ckpt), "nothing written on a refusal");
   }
 
