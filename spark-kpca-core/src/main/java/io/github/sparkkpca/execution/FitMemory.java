@@ -145,16 +145,18 @@ public final class FitMemory {
 
   /**
    * The largest m (at most {@code cap}) that {@link #check(SparkContext, int, int, int, String,
-   * int)} accepts for this context: the landmark count a default may use without being refused.
+   * int)} accepts for this context, with the fit's block size for m: the landmark count a default
+   * may use without the fit refusing it.
    */
-  public static int largestLandmarks(SparkContext sc, int d, int blockSize, int maps, int cap) {
+  public static int largestLandmarks(
+      SparkContext sc, int d, java.util.function.IntUnaryOperator blockSize, int maps, int cap) {
     int lo = 0;
     int hi = Math.min(cap, MAX_LANDMARKS);
     while (lo < hi) {
       int mid = lo + (hi - lo + 1) / 2;
       boolean fits;
       try {
-        check(sc, mid, d, blockSize, "m", maps);
+        check(sc, mid, d, blockSize.applyAsInt(mid), "m", maps);
         fits = true;
       } catch (IllegalArgumentException e) {
         fits = false;

@@ -36,4 +36,43 @@ class FitMemoryTest {
     assertEquals(
         8L * r * r, FitMemory.summaryBytes(r, "org.apache.spark.serializer.KryoSerializer"));
   }
+
+  @Test
+  void squaresAreCheckedAgainstTheHeapAndTheArrayLimit() {
+    long heap = 1L << 30;
+    // 4 squares of n = 5000: 800 MB, within 1 GiB; n = 6000: 1.15 GB, refused with the numbers.
+    FitMemory.checkSquares(5000, 4, "MPRESS", "maxRows", heap);
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> FitMemory.checkSquares(6000, 4, "MPRESS", "maxRows", heap));
+    assertTrue(
+        e.getMessage().contains("n = 6000")
+            && e.getMessage().contains("1.1 GiB")
+            && e.getMessage().contains("1.0 GiB")
+            && e.getMessage().contains("lower maxRows"),
+        e.getMessage());
+    IllegalArgumentException array =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> FitMemory.checkSquares(46_341, 1, "MPRESS", "maxRows", Long.MAX_VALUE));
+    assertTrue(array.getMessage().contains("46340"), array.getMessage());
+  }
+
+  /** The largest m accepted is accepted, and one more is refused: the inverse of the check. */
+  @Test
+  void largestLandmarksIsTheBoundaryOfTheCheck() {
+    org.apache.spark.SparkContext sc =
+        io.github.sparkkpca.testing.LocalSpark.spark().sparkContext();
+    for (int maps : new int[] {1, 20}) {
+      int m = FitMemory.largestLandmarks(sc, 20, size -> 256, maps, FitMemory.MAX_LANDMARKS);
+      assertTrue(m > 100 && m < FitMemory.MAX_LANDMARKS, "m = " + m);
+      FitMemory.check(sc, m, 20, 256, "m", maps);
+      int over = m + 1;
+      org.junit.jupiter.api.Assertions.assertThrows(
+          IllegalArgumentException.class, () -> FitMemory.check(sc, over, 20, 256, "m", maps));
+    }
+    assertEquals(
+        50, FitMemory.largestLandmarks(sc, 20, size -> 256, 1, 50), "the cap when memory allows");
+  }
 }

@@ -2,7 +2,9 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.RdePlots;
+import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.ml.AbstractKernelPCARegressor;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
 import io.github.sparkkpca.ml.KernelPCARegressor;
 import io.github.sparkkpca.ml.RelevantDimensionEstimator;
@@ -91,11 +93,77 @@ public final class RdeCommand implements Callable<Integer> {
   @Option(
       names = "--landmarks",
       paramLabel = "M",
-      defaultValue = "100",
+      defaultValue = "auto",
       description =
-          "m, landmarks sampled uniformly (<= n rows; m = n is the exact method). Default: "
-              + "${DEFAULT-VALUE}.")
-  int landmarks;
+          "m, landmarks sampled uniformly (<= n rows; m = n is the exact method), or auto: m = n (exact) "
+              + "up to "
+              + EXACT_ROWS
+              + " rows when the driver's memory allows it, else max("
+              + EXACT_ROWS
+              + ", sqrt(n) ln n) within that memory; the printout says which. Default: ${DEFAULT-VALUE}.")
+  String landmarksText;
+
+  /** m when given as a number; null for auto (resolved once the rows are counted). */
+  Integer landmarks;
+
+  /**
+   * {@code --landmarks auto} is exact (m = n) up to this many rows: each kernel width then costs
+   * one m×m eigendecomposition, seconds at m = 2000.
+   */
+  static final int EXACT_ROWS = 2000;
+
+  /** The m that {@code --landmarks auto} resolved to, and why. */
+  record LandmarkChoice(int m, String reason) {}
+
+  /**
+   * {@code --landmarks auto} for n rows, given the largest m the fit's memory check accepts ({@code
+   * memoryLimit}, see FitMemory): exact (m = n) when n ≤ min({@link #EXACT_ROWS}, memoryLimit);
+   * else min(n, max({@link #EXACT_ROWS}, ⌈√n ln n⌉)), lowered to the memory limit. √n ln n is the
+   * number of uniformly sampled landmarks with which Nyström kernel PCA keeps the error rate of
+   * exact kernel PCA when ℓ = n^{θ/α} components are sought with θ = 1/2 (Sterge, Sriperumbudur,
+   * Rosasco and Rudi 2020, Corollaries 4.2 and 4.3: m ≳ n^θ log n for θ &lt; 1).
+   */
+  static LandmarkChoice autoLandmarks(long n, int memoryLimit) {
+    int exactUpTo = Math.min(EXACT_ROWS, memoryLimit);
+    if (n <= exactUpTo) {
+      return new LandmarkChoice(
+          (int) n,
+          String.format(
+              Locale.ROOT,
+              "exact: m = n = %d, the paper's method (--landmarks auto: exact up to %d rows, and the "
+                  + "driver's memory allows m <= %d)",
+              n,
+              EXACT_ROWS,
+              memoryLimit));
+    }
+    long rate = (long) Math.ceil(Math.sqrt(n) * Math.log(n));
+    long wanted = Math.min(n, Math.max(EXACT_ROWS, rate));
+    if (wanted > memoryLimit) {
+      return new LandmarkChoice(
+          memoryLimit,
+          String.format(
+              Locale.ROOT,
+              "m = %d, the most the driver's memory allows (--landmarks auto wanted %d: %s); raise "
+                  + "spark.driver.memory for more",
+              memoryLimit,
+              wanted,
+              n <= EXACT_ROWS
+                  ? "m = n, exact"
+                  : "max(" + EXACT_ROWS + ", sqrt(n) ln n = " + rate + ")"));
+    }
+    return new LandmarkChoice(
+        (int) wanted,
+        String.format(
+            Locale.ROOT,
+            "m = %d of n = %d rows, not exact (--landmarks auto: max(%d, sqrt(n) ln n = %d), the "
+                + "landmarks with which uniform Nystrom sampling keeps exact kernel PCA's error rate, "
+                + "Sterge et al. 2020); give --landmarks %d for the exact method",
+            wanted,
+            n,
+            EXACT_ROWS,
+            rate,
+            n));
+  }
 
   @Option(
       names = "--max-dimension",
@@ -178,6 +246,27 @@ public final class RdeCommand implements Callable<Integer> {
           throw SparkKpcaCli.usage(spec, "--label-col is required: rde needs labels");
         }
         estimator.setFeaturesCol(data.featuresCol()).setLabelCol(label);
+        int m;
+        if (landmarks != null) {
+          m = landmarks;
+        } else {
+          int d =
+              ((org.apache.spark.ml.linalg.Vector)
+                      data.data().select(data.featuresCol()).first().get(0))
+                  .size();
+          AbstractKernelPCARegressor<?> regressor = (AbstractKernelPCARegressor<?>) estimator;
+          int memoryLimit =
+              FitMemory.largestLandmarks(
+                  spark.session().sparkContext(),
+                  d,
+                  size -> regressor.effectiveBlockSize(size, d, size),
+                  dimension != null ? 1 : gammas().length,
+                  EXACT_ROWS * 64);
+          LandmarkChoice choice = autoLandmarks(data.rows(), Math.max(1, memoryLimit));
+          m = choice.m();
+          regressor.setNumLandmarks(m);
+          SparkKpcaCli.progress(out, "landmarks: %s", choice.reason());
+        }
         SparkKpcaCli.progress(
             out,
             dimension != null
@@ -185,7 +274,7 @@ public final class RdeCommand implements Callable<Integer> {
                 : "estimating the relevant dimension over %d kernel width(s) (%s kernel, m = %d)...",
             dimension != null ? dimension : gammas().length,
             kernel.name,
-            landmarks);
+            m);
         long start = System.nanoTime();
         // A CSV label that is not a number is refused with its file and line.
         Dataset<Row> labelled = data.withNumericLabel();
@@ -226,7 +315,19 @@ public final class RdeCommand implements Callable<Integer> {
   /** The estimator the options ask for; usage errors before Spark starts. */
   Predictor<?, ?, KernelPCARegressionModel> configuredEstimator() {
     KernelType type = kernel.type(spec);
-    SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    if (landmarksText.trim().equalsIgnoreCase("auto")) {
+      landmarks = null;
+    } else {
+      try {
+        landmarks = Integer.parseInt(landmarksText.trim());
+      } catch (NumberFormatException e) {
+        throw SparkKpcaCli.usage(
+            spec, "--landmarks must be a number of landmarks or auto, got '" + landmarksText + "'");
+      }
+      SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    }
+    // auto: set once the rows are counted; the estimators need a value meanwhile.
+    int initialLandmarks = landmarks == null ? 1 : landmarks;
     SparkKpcaCli.require(
         spec, maxDimension >= 0, "--max-dimension must be >= 0, got " + maxDimension);
     SparkKpcaCli.require(
@@ -251,7 +352,7 @@ public final class RdeCommand implements Callable<Integer> {
           new KernelPCARegressor()
               .setKernel(type.paramName())
               .setDimension(dimension)
-              .setNumLandmarks(landmarks)
+              .setNumLandmarks(initialLandmarks)
               .setMaxDimension(maxDimension)
               .setLabelMode(labelMode)
               .setFitIntercept(intercept)
@@ -270,7 +371,7 @@ public final class RdeCommand implements Callable<Integer> {
     return new RelevantDimensionEstimator()
         .setKernel(type.paramName())
         .setGammaGrid(gammas())
-        .setNumLandmarks(landmarks)
+        .setNumLandmarks(initialLandmarks)
         .setMaxDimension(maxDimension)
         .setLabelMode(labelMode)
         .setFitIntercept(intercept)

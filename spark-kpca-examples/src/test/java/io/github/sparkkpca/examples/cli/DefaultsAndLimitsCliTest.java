@@ -114,6 +114,8 @@ class DefaultsAndLimitsCliTest {
             "label",
             "--gamma-grid",
             "0.1",
+            "--landmarks",
+            "30",
             "--model-out",
             dir.resolve("one-class").toString());
     CliErrorsTest.assertUsageError(run, "'label'", "single label value, 1,", "60 rows");

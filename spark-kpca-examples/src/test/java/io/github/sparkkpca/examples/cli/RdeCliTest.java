@@ -191,4 +191,43 @@ class RdeCliTest {
     assertTrue(badLabel.err().contains("label") && badLabel.err().contains("null"), badLabel.err());
     assertFalse(badLabel.err().contains("Exception"), badLabel.err());
   }
+
+  /**
+   * Without --landmarks, rde on a few rows is the exact method (m = n), and says so; larger inputs
+   * get max(2000, sqrt(n) ln n) landmarks within the memory the fit's check allows.
+   */
+  @Test
+  void defaultLandmarksAreExactOnSmallInputsAndSaidSo() throws IOException {
+    Path summary = dir.resolve("rde-default.json");
+    TestSpark.Result run =
+        TestSpark.cli(
+            "rde",
+            "--input",
+            csv.toString(),
+            "--label-col",
+            "label",
+            "--gamma-grid",
+            "0.01,0.1",
+            "--max-dimension",
+            "20",
+            "--model-out",
+            dir.resolve("default-model").toString(),
+            "--summary-out",
+            summary.toString());
+    assertEquals(0, run.code(), run::toString);
+    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    assertEquals(N, json.get("m").asInt());
+    assertTrue(run.out().contains("landmarks: exact: m = n = " + N), run.out());
+
+    RdeCommand.LandmarkChoice small = RdeCommand.autoLandmarks(400, 1460);
+    assertEquals(400, small.m());
+    assertTrue(small.reason().startsWith("exact"), small.reason());
+    assertEquals(2000, RdeCommand.autoLandmarks(3000, 5000).m());
+    RdeCommand.LandmarkChoice rate = RdeCommand.autoLandmarks(100_000, 10_000);
+    assertEquals((int) Math.ceil(Math.sqrt(1e5) * Math.log(1e5)), rate.m());
+    assertTrue(rate.reason().contains("not exact") && rate.reason().contains("--landmarks 100000"));
+    RdeCommand.LandmarkChoice memory = RdeCommand.autoLandmarks(1500, 900);
+    assertEquals(900, memory.m());
+    assertTrue(memory.reason().contains("memory"), memory.reason());
+  }
 }
