@@ -48,9 +48,11 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    subcommands = {IngestBench.class},
     description = {
       "Benchmark fits and transforms over a grid against the dgemm bound (measured in the same JVM), "
-          + "optionally against scikit-learn and Spark ML PCA.",
+          + "optionally against scikit-learn and Spark ML PCA; `bench ingest` times the CSV and "
+          + "Parquet load.",
       "Example: spark-kpca bench --input synthetic --n 100000,1000000 --d 50 --m 500,1000 --k 20"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -87,12 +89,12 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Dimensions, comma-separated (synthetic " + "only; default 50).")
   List<Integer> ds;
 
+  // Required, but checked in call(): picocli would ask for it before `bench ingest` too.
   @Option(
       names = "--m",
       split = ",",
-      required = true,
       paramLabel = "M",
-      description = "Landmarks, comma-separated.")
+      description = "Landmarks, comma-separated (required).")
   List<Integer> ms;
 
   @Option(
@@ -239,6 +241,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     console = spec.commandLine().getOut();
+    require(ms != null && !ms.isEmpty(), "Missing required option: '--m=M'");
     Cache cacheMode = parseCache();
     List<String> inputs = inputs();
     require(repeat >= 1, "--repeat must be >= 1, got " + repeat);

@@ -238,10 +238,10 @@ public final class LoadedData {
             .collectAsList();
     if (!bad.isEmpty()) {
       String what = bad.get(0).getString(1);
+      String file = displayPath(bad.get(0).getString(0));
       throw new IllegalArgumentException(
           what
-              + " in "
-              + displayPath(bad.get(0).getString(0))
+              + (what.contains(file) ? "" : " in " + file)
               + (what.contains("non-numeric")
                   ? "; every column except --label-col is a numeric feature"
                   : ""));
