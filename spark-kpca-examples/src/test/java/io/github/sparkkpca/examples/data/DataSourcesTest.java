@@ -231,7 +231,8 @@ class DataSourcesTest {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, data::withNumericLabel);
       assertEquals(
-          "label column 'y' has the value 'spam', not a finite number, in row 3 (line 4) of "
+          "label column 'y' has the value 'spam', not a number (null as a number), in row 3 (line 4)"
+              + " of "
               + csv
               + "; this command needs numeric labels",
           e.getMessage());
