@@ -47,11 +47,12 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    subcommands = {ScoreStreamBench.class},
+    subcommands = {ScoreStreamBench.class, IngestBench.class},
     sortOptions = false,
     description = {
       "Benchmark fits and transforms over a grid against the dgemm bound (measured in the same JVM), "
-          + "optionally against scikit-learn and Spark ML PCA.",
+          + "optionally against scikit-learn and Spark ML PCA; `bench ingest` times the CSV and "
+          + "Parquet load.",
       "Example: spark-kpca bench --input synthetic --n 100000,1000000 --d 50 --m 500,1000 --k 20"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -88,6 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Dimensions, comma-separated (synthetic " + "only; default 50).")
   List<Integer> ds;
 
+  // Required, but checked in call(): picocli would ask for it before `bench ingest` too.
   @Option(
       names = "--m",
       split = ",",

@@ -89,17 +89,20 @@ final class CsvHeader implements Serializable {
   }
 
   /**
-   * Why a file with header {@code header} cannot be read with {@code reference}, the header of
-   * {@code referenceFile}; the caller adds the file.
+   * Why {@code file}, whose header is {@code header}, cannot be read with {@code reference}, the
+   * header of {@code referenceFile}.
    */
-  static String mismatch(CsvHeader header, CsvHeader reference, String referenceFile) {
-    return "the header ("
+  static String mismatch(String file, CsvHeader header, String referenceFile, CsvHeader reference) {
+    return "the header of "
+        + file
+        + " ("
         + header
-        + ") differs in its column names from the header ("
-        + reference
-        + ") of "
+        + ") and the header of "
         + referenceFile
-        + "; every file must hold the same columns (matched by name, in any order)";
+        + " ("
+        + reference
+        + ") hold different column names; every file must hold the same columns, in any order "
+        + "(they are matched by name)";
   }
 
   /** The header as written in a message: its names separated by commas. */

@@ -143,7 +143,12 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
     private void layout(CsvHeader header) {
       fileError = null;
       if (header == null || !header.sameNames(reference)) {
-        fileError = CsvHeader.mismatch(header, reference, LoadedData.displayPath(referenceFile));
+        fileError =
+            CsvHeader.mismatch(
+                LoadedData.displayPath(file),
+                header,
+                LoadedData.displayPath(referenceFile),
+                reference);
         return;
       }
       width = header.width();

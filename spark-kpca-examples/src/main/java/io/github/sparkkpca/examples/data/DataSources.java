@@ -100,7 +100,8 @@ public final class DataSources {
   /**
    * A streaming source of the CSV or Parquet files landing under a directory (Structured Streaming
    * file source), assembled as {@link #load} assembles them. A stream needs its schema up front: it
-   * is that of the files present at start (CSV: the header), so at least one file must be there.
+   * is that of the files present at start (CSV: the header of the first file by name; later files
+   * are matched to it by column name), so at least one file must be there.
    *
    * @param maxFilesPerTrigger files per micro-batch, or null for all new files
    * @throws IllegalArgumentException for a built-in source, libsvm, a missing path, no file yet, or
@@ -225,9 +226,11 @@ public final class DataSources {
   /**
    * Reads CSV files as lines (Spark's text source) and parses them with {@link CsvLines}: each
    * file's cells are matched to the columns by the names of its own header, so files whose headers
-   * list the same names in another order are read correctly. The files present now must all hold
-   * the same names (else a one-line refusal naming both files and headers); files that arrive later
-   * in a stream are checked as they are read ({@link LoadedData#validateMicroBatch}).
+   * list the same names in another order are read correctly. The first file by name gives the
+   * columns; in a batch every file must hold the same names (else a one-line refusal naming both
+   * files and headers); in a stream each file is checked as it is read ({@link
+   * LoadedData#validateMicroBatch}), so the micro-batch holding it fails and can be replayed once
+   * the file is fixed.
    */
   private static LoadedData csv(
       SparkSession spark, String input, SourceOptions options, Streaming stream) {
@@ -246,15 +249,19 @@ public final class DataSources {
     }
     CsvHeader.Located first = files.get(0);
     String firstFile = LoadedData.displayPath(first.file().toString());
-    for (CsvHeader.Located file : files) {
+    // A batch checks every file here; a stream checks each file as it reads it (those present at
+    // start too), so its refusal comes from the micro-batch that holds the file.
+    for (CsvHeader.Located file : stream == null ? files : List.of(first)) {
       if (!file.header().sameNames(first.header())) {
         throw new IllegalArgumentException(
             "--input "
                 + input
                 + ": "
-                + CsvHeader.mismatch(file.header(), first.header(), firstFile)
-                + " in "
-                + LoadedData.displayPath(file.file().toString()));
+                + CsvHeader.mismatch(
+                    LoadedData.displayPath(file.file().toString()),
+                    file.header(),
+                    firstFile,
+                    first.header()));
       }
     }
     List<String> names = Arrays.asList(first.header().names());

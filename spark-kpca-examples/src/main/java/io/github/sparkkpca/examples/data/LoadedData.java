@@ -200,7 +200,8 @@ public final class LoadedData {
     }
     Column bad =
         number.isNull().or(isnan(number)).or(abs(number).equalTo(Double.POSITIVE_INFINITY));
-    Row first = data.agg(min(when(bad, struct(col(FILE_COL), col(POS_COL), label)))).first();
+    Row first =
+        data.agg(min(when(bad, struct(col(FILE_COL), col(POS_COL), label, number)))).first();
     if (!first.isNullAt(0)) {
       Row error = first.getStruct(0);
       String value = error.isNullAt(2) ? null : error.getString(2);
@@ -209,10 +210,12 @@ public final class LoadedData {
               + labelCol
               + "' "
               + (value == null
-                  ? "is empty"
+                  ? "is empty (null)"
                   : "has the value '"
                       + (value.length() <= 40 ? value : value.substring(0, 40) + "...")
-                      + "', not a finite number,")
+                      + (error.isNullAt(3)
+                          ? "', not a number (null as a number),"
+                          : "', not a finite number,"))
               + " in "
               + rowOf(error.getString(0), error.getLong(1))
               + "; this command needs numeric labels");
@@ -238,10 +241,10 @@ public final class LoadedData {
             .collectAsList();
     if (!bad.isEmpty()) {
       String what = bad.get(0).getString(1);
+      String file = displayPath(bad.get(0).getString(0));
       throw new IllegalArgumentException(
           what
-              + " in "
-              + displayPath(bad.get(0).getString(0))
+              + (what.contains(file) ? "" : " in " + file)
               + (what.contains("non-numeric")
                   ? "; every column except --label-col is a numeric feature"
                   : ""));

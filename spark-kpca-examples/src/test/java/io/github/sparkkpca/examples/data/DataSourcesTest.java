@@ -127,4 +127,134 @@ class DataSourcesTest {
         new double[] {0.5, 0, 2, 0, 0}, ((Vector) rows.get(0).getAs("features")).toArray(), 0.0);
     assertEquals(0.0, (double) rows.get(1).getAs("label"));
   }
+
+  /** Rows of {@code x1,x2,x3,y} in the order given by {@code header} (a permutation of them). */
+  private static String rows(String header, int from, int count) {
+    List<String> names = List.of(header.split(","));
+    StringBuilder text = new StringBuilder(header).append('\n');
+    for (int i = from; i < from + count; i++) {
+      String[] cells = new String[4];
+      cells[names.indexOf("x1")] = String.valueOf(i);
+      cells[names.indexOf("x2")] = String.valueOf(0.5 * i);
+      cells[names.indexOf("x3")] = String.valueOf(-i);
+      cells[names.indexOf("y")] = "c" + i;
+      text.append(String.join(",", cells)).append('\n');
+    }
+    return text.toString();
+  }
+
+  /**
+   * Files whose headers list the same names in other orders are matched by name (they used to be
+   * read by position: labels became features), also when a file is split into several partitions
+   * (the splits after the first read the header from the file).
+   */
+  @Test
+  void csvFilesAreMatchedByHeaderNames() throws IOException {
+    Path in = Files.createDirectories(dir.resolve("orders"));
+    Files.writeString(in.resolve("a.csv"), rows("x1,x2,x3,y", 0, 3));
+    Files.writeString(in.resolve("b.csv"), rows("y,x3,x1,x2", 3, 40));
+    Files.writeString(in.resolve("c.csv"), "\n" + rows("x2,y,x1,x3", 43, 2));
+    SparkSession spark = TestSpark.session();
+    for (String maxBytes : new String[] {null, "64"}) {
+      if (maxBytes != null) {
+        spark.conf().set("spark.sql.files.maxPartitionBytes", maxBytes);
+        spark.conf().set("spark.sql.files.openCostInBytes", "0");
+      }
+      try {
+        LoadedData data =
+            DataSources.load(
+                spark, new SourceOptions(in.toString(), null, "f", "y", null, null, null));
+        if (maxBytes != null) {
+          assertTrue(data.data().rdd().getNumPartitions() > 3, "b.csv is split");
+        }
+        List<Row> loaded = ordered(data);
+        assertEquals(45, loaded.size());
+        for (int i = 0; i < 45; i++) {
+          Row row = loaded.get(i);
+          assertEquals("c" + i, row.getAs("y"), "label of row " + i);
+          assertArrayEquals(
+              new double[] {i, 0.5 * i, -i}, ((Vector) row.getAs("f")).toArray(), 0.0, "row " + i);
+        }
+      } finally {
+        spark.conf().unset("spark.sql.files.maxPartitionBytes");
+        spark.conf().unset("spark.sql.files.openCostInBytes");
+      }
+    }
+  }
+
+  @Test
+  void csvFilesWithOtherNamesAreRefusedNamingBothFilesAndHeaders() throws IOException {
+    Path in = Files.createDirectories(dir.resolve("names"));
+    Files.writeString(in.resolve("a.csv"), rows("x1,x2,x3,y", 0, 3));
+    Files.writeString(in.resolve("b.csv"), "x1,x2,x4,y\n1,2,3,c\n");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> DataSources.load(TestSpark.session(), SourceOptions.of(in.toString())));
+    assertEquals(
+        "--input "
+            + in
+            + ": the header of "
+            + in.resolve("b.csv")
+            + " (x1,x2,x4,y) and the header of "
+            + in.resolve("a.csv")
+            + " (x1,x2,x3,y) hold different column names; every file must hold the same columns, "
+            + "in any order (they are matched by name)",
+        e.getMessage());
+  }
+
+  /** The label-column message lists the file's columns, not the reader's internal ones. */
+  @Test
+  void unknownLabelColumnListsOnlyTheHeader() throws IOException {
+    Path csv = Files.writeString(dir.resolve("label.csv"), rows("x1,x2,x3,y", 0, 2));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                DataSources.load(
+                    TestSpark.session(),
+                    new SourceOptions(csv.toString(), null, "f", "z", null, null, null)));
+    assertEquals(
+        "--label-col: 'z' is not a column of " + csv + " (columns: x1, x2, x3, y)", e.getMessage());
+  }
+
+  /** A text label is refused with its file and line where numbers are needed. */
+  @Test
+  void textLabelIsRefusedWithFileAndLine() throws IOException {
+    Path csv =
+        Files.writeString(dir.resolve("labels.csv"), "a,b,y\n1,2,1\n3,4,-1\n5,6,spam\n7,8,1\n");
+    LoadedData data =
+        DataSources.load(
+            TestSpark.session(), new SourceOptions(csv.toString(), null, "f", "y", 2, null, null));
+    data.persistAndValidate();
+    try {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, data::withNumericLabel);
+      assertEquals(
+          "label column 'y' has the value 'spam', not a number (null as a number), in row 3 (line 4)"
+              + " of "
+              + csv
+              + "; this command needs numeric labels",
+          e.getMessage());
+      Files.writeString(csv, "a,b,y\n1,2,1\n3,4,-1\n5,6,0.5\n7,8,1\n");
+    } finally {
+      data.unpersist();
+    }
+    LoadedData good =
+        DataSources.load(
+            TestSpark.session(),
+            new SourceOptions(csv.toString(), null, "f", "y", null, null, null));
+    good.persistAndValidate();
+    try {
+      List<Double> labels =
+          good.withNumericLabel()
+              .orderBy(good.orderBy())
+              .select("y")
+              .as(org.apache.spark.sql.Encoders.DOUBLE())
+              .collectAsList();
+      assertEquals(List.of(1.0, -1.0, 0.5, 1.0), labels);
+    } finally {
+      good.unpersist();
+    }
+  }
 }
