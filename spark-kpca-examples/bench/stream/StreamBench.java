@@ -1,5 +1,6 @@
 import io.github.sparkkpca.examples.bench.DgemmRate;
 import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.InputFormat;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
@@ -113,7 +114,8 @@ public class StreamBench {
   }
 
   private static SourceOptions source(String input) {
-    return new SourceOptions(input, null, "features", "label", null, null, null);
+    InputFormat format = input.contains("parquet") ? InputFormat.PARQUET : InputFormat.CSV;
+    return new SourceOptions(input, format, "features", "label", null, null, null);
   }
 
   /** Seconds to read one 2000-row file as the CLI does (validated, cached) and fit it. */
