@@ -180,8 +180,8 @@ public final class ModelDirectory {
     String ckpt = qualify(checkpoint, conf).toString();
     String checkpointQuery = checkpointQueryId(checkpoint, conf);
     JsonNode marker = readMarker(fs);
+    String recorded = marker == null ? null : marker.path("checkpoint").asText(null);
     if (marker != null) {
-      String recorded = marker.path("checkpoint").asText(null);
       if (recorded != null && !recorded.equals(ckpt)) {
         throw new IllegalArgumentException(
             "Model directory "
@@ -230,7 +230,9 @@ public final class ModelDirectory {
     } else if (fs.exists(dir) && fs.listStatus(dir).length > 0) {
       throw new IllegalArgumentException(notStreaming());
     }
-    Long committed = lastCommittedBatch(checkpoint, conf);
+    // A directory bound to this checkpoint may lack its committed micro-batches when they were
+    // empty.
+    Long committed = recorded == null ? lastCommittedBatch(checkpoint, conf) : null;
     if (committed != null) {
       throw new IllegalArgumentException(
           "The checkpoint "
