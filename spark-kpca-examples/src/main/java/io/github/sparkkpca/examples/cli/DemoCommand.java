@@ -101,7 +101,7 @@ public final class DemoCommand implements Callable<Integer> {
     String source = "synthetic:n=" + n + ",d=" + d + ",seed=" + seed;
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      plotOptions.prepare(output.targets(spark, List.of()));
+      plotOptions.prepare(output.targetsReading(spark, List.of()));
       LoadedData data =
           SparkKpcaCli.loadAndCache(
               spark, SourceOptions.of(source).withPartitions(partitions), out);

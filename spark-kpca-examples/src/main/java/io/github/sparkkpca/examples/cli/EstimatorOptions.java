@@ -10,6 +10,7 @@ import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.pca.SpectrumExtent;
 import io.github.sparkkpca.persistence.ModelKind;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
@@ -88,7 +89,8 @@ public final class EstimatorOptions {
       names = "--landmarks-from",
       paramLabel = "MODEL_DIR",
       description =
-          "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model instead of "
+          "Use the landmarks and the kernel (gamma, degree, coef0) of a saved Nyström model (or a stream "
+              + "directory's newest version) instead of "
               + "sampling m landmarks: a fit on its rows and more equals that model updated with the more.")
   String landmarksFrom;
 
@@ -290,22 +292,13 @@ public final class EstimatorOptions {
   }
 
   /**
-   * Sets the landmarks and kernel of the {@code --landmarks-from} model, refusing a kernel that
-   * differs.
+   * Sets the landmarks and kernel of the {@code --landmarks-from} model (a saved model or a stream
+   * directory, {@link SavedModels}), refusing a kernel that differs.
    */
-  void useLandmarksOf(ManagedSession spark, NystromKernelPCA estimator) {
-    try {
-      TransformCommand.requireSavedModel(spark, landmarksFrom);
-    } catch (IllegalArgumentException e) {
-      // The check names --model, the option of the commands that read one model; here the model
-      // is read through --landmarks-from. (No cause: the CLI prints the innermost argument error.)
-      String message = e.getMessage();
-      throw new IllegalArgumentException(
-          message.startsWith("--model")
-              ? "--landmarks-from" + message.substring("--model".length())
-              : message);
-    }
-    AbstractKernelPCAModel<?> base = AbstractKernelPCAModel.loadAny(landmarksFrom);
+  void useLandmarksOf(ManagedSession spark, NystromKernelPCA estimator, PrintWriter out) {
+    // A saved model, or a stream directory's newest version (said on out).
+    AbstractKernelPCAModel<?> base =
+        SavedModels.load(spark, "--landmarks-from", landmarksFrom, out);
     if (!base.hasLandmarks()) {
       throw SparkKpcaCli.usage(
           spec,

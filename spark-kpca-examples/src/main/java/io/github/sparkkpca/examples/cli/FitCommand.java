@@ -64,7 +64,7 @@ public final class FitCommand implements Callable<Integer> {
       SafeOutput summaryOutput = output.claim(targets, FitSummary.EARLIER_SUMMARY);
       plotOptions.prepare(targets);
       if (options.landmarksFrom != null) {
-        options.useLandmarksOf(spark, (NystromKernelPCA) estimator);
+        options.useLandmarksOf(spark, (NystromKernelPCA) estimator, out);
       }
       Vector[] fileLandmarks =
           options.landmarksFile == null ? null : LandmarkFile.read(options.landmarksFile);

@@ -65,20 +65,6 @@ public final class InputOptions {
   String mnistDir;
 
   /**
-   * The paths the command reads: the input's files, directories or globs, then the non-null {@code
-   * also} (a model, a landmark file). No output may replace them ({@link OutputTargets}).
-   */
-  List<String> reads(String... also) {
-    List<String> reads = new ArrayList<>(DataSources.inputPaths(toSourceOptions()));
-    for (String path : also) {
-      if (path != null) {
-        reads.add(path);
-      }
-    }
-    return reads;
-  }
-
-  /**
    * The paths the command reads with their options: the input's files, directories or globs (as
    * {@code --input}, or {@code --mnist-dir} for MNIST), then the non-null {@code also} (a model, a
    * landmark file, {@link OutputRules#named}). No output may replace them or be written inside them

@@ -53,6 +53,31 @@ public final class OutputRules {
   }
 
   /**
+   * A broken rule: {@code output} {@code relation} {@code other} ("is", "contains" or "lies
+   * inside"), an input when {@code otherIsInput}, else an output given before it.
+   */
+  public record Violation(Named output, String relation, Named other, boolean otherIsInput) {
+
+    /** The standard one-line message, naming both options and both paths. */
+    public String message() {
+      if (!otherIsInput) {
+        return output.shown()
+            + ": it overlaps "
+            + other.shown()
+            + "; give the outputs separate paths";
+      }
+      return output.shown()
+          + ": it "
+          + relation
+          + " the input "
+          + other.path()
+          + (other.option() == null ? "" : " (" + other.option() + ")")
+          + "; choose "
+          + (relation.equals("lies inside") ? "a path outside it" : "another path");
+    }
+  }
+
+  /**
    * The rules for one command.
    *
    * @param conf the Hadoop configuration (the file systems of the paths)
@@ -62,6 +87,19 @@ public final class OutputRules {
    *     or lies inside an input, or overlaps another output
    */
   public static void check(Configuration conf, List<Named> inputs, List<Named> outputs) {
+    Violation violation = firstViolation(conf, inputs, outputs);
+    if (violation != null) {
+      throw new IllegalArgumentException(violation.message());
+    }
+  }
+
+  /**
+   * The first rule {@link #check} would find broken, for a command that phrases its own message;
+   * null when none is. The outputs are taken in order, each against the inputs and then against the
+   * outputs before it.
+   */
+  public static Violation firstViolation(
+      Configuration conf, List<Named> inputs, List<Named> outputs) {
     List<Named> checked = new ArrayList<>();
     List<Path> checkedPaths = new ArrayList<>();
     for (Named output : outputs) {
@@ -69,49 +107,54 @@ public final class OutputRules {
         continue;
       }
       Path target = qualify(output.path(), conf);
-      checkAgainstInputs(output, target, inputs, conf);
+      Violation violation = againstInputs(output, target, inputs, conf);
+      if (violation != null) {
+        return violation;
+      }
       for (int i = 0; i < checked.size(); i++) {
-        Path other = checkedPaths.get(i);
-        if (isAncestorOrSelf(other, target) || isAncestorOrSelf(target, other)) {
-          throw new IllegalArgumentException(
-              output.shown()
-                  + ": it overlaps "
-                  + checked.get(i).shown()
-                  + "; give the outputs separate paths");
+        String relation = relation(target, checkedPaths.get(i));
+        if (relation != null) {
+          return new Violation(output, relation, checked.get(i), false);
         }
       }
       checked.add(output);
       checkedPaths.add(target);
     }
+    return null;
   }
 
   /** {@link #check} for one output against the inputs. */
   static void checkAgainstInputs(
+      Named output, Path target, List<Named> inputs, Configuration conf) {
+    Violation violation = againstInputs(output, target, inputs, conf);
+    if (violation != null) {
+      throw new IllegalArgumentException(violation.message());
+    }
+  }
+
+  private static Violation againstInputs(
       Named output, Path target, List<Named> inputs, Configuration conf) {
     for (Named input : inputs) {
       if (input == null) {
         continue;
       }
       for (Path read : expand(input.path(), conf)) {
-        String relation =
-            target.equals(read)
-                ? "is"
-                : isAncestorOrSelf(target, read)
-                    ? "contains"
-                    : isAncestorOrSelf(read, target) ? "lies inside" : null;
+        String relation = relation(target, read);
         if (relation != null) {
-          throw new IllegalArgumentException(
-              output.shown()
-                  + ": it "
-                  + relation
-                  + " the input "
-                  + input.path()
-                  + (input.option() == null ? "" : " (" + input.option() + ")")
-                  + "; choose "
-                  + (relation.equals("lies inside") ? "a path outside it" : "another path"));
+          return new Violation(output, relation, input, true);
         }
       }
     }
+    return null;
+  }
+
+  /** How {@code target} relates to {@code other}: "is", "contains", "lies inside" or null. */
+  private static String relation(Path target, Path other) {
+    return target.equals(other)
+        ? "is"
+        : isAncestorOrSelf(target, other)
+            ? "contains"
+            : isAncestorOrSelf(other, target) ? "lies inside" : null;
   }
 
   /** {@code path} qualified on its file system. */

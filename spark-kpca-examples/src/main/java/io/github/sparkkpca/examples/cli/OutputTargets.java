@@ -65,7 +65,8 @@ final class OutputTargets {
     }
     for (int i = 0; i < outputs.size(); i++) {
       Path other = outputs.get(i).target();
-      if (contains(other, output.target()) || contains(output.target(), other)) {
+      if (OutputRules.isAncestorOrSelf(other, output.target())
+          || OutputRules.isAncestorOrSelf(output.target(), other)) {
         throw new IllegalArgumentException(
             name + ": it overlaps " + options.get(i) + "; give the outputs " + "separate paths");
       }
@@ -73,16 +74,6 @@ final class OutputTargets {
     options.add(name);
     outputs.add(output);
     return output;
-  }
-
-  /** Whether {@code path} is {@code ancestor} or lies below it. */
-  private static boolean contains(Path ancestor, Path path) {
-    for (Path p = path; p != null; p = p.getParent()) {
-      if (p.equals(ancestor)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -19,16 +19,6 @@ public final class OverwriteOption {
 
   /**
    * The outputs of this run, checked against each other and against {@code reads}, the paths the
-   * command reads (never replaced).
-   */
-  OutputTargets targets(ManagedSession spark, List<String> reads) {
-    return targetsReading(
-        spark,
-        reads.stream().filter(r -> r != null).map(r -> new OutputRules.Named(null, r)).toList());
-  }
-
-  /**
-   * The outputs of this run, checked against each other and against {@code reads}, the paths the
    * command reads with the options that name them (never replaced, never written into).
    */
   OutputTargets targetsReading(ManagedSession spark, List<OutputRules.Named> reads) {

@@ -76,7 +76,7 @@ public final class PredictCommand implements Callable<Integer> {
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       SparkKpcaCli.progress(out, "loading the model from %s...", model);
-      TransformCommand.requireSavedModel(spark, model);
+      SavedModels.require(spark, "--model", model);
       OutputTargets targets =
           overwrite.targetsReading(spark, input.reading(OutputRules.named("--model", model)));
       SafeOutput target = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);

@@ -52,7 +52,8 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       names = "--model",
       required = true,
       paramLabel = "DIR",
-      description = "A kernel PCA model saved by fit (or stream's newest version).")
+      description =
+          "A kernel PCA model saved by fit or update, or a stream directory (its newest version).")
   String model;
 
   @Mixin InputOptions input;
@@ -121,18 +122,17 @@ public final class ScoreStreamCommand implements Callable<Integer> {
     long start = System.nanoTime();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      TransformCommand.requireSavedModel(spark, model);
-      List<String> reads = input.reads(model);
+      // A saved model, or a stream directory's newest version (said on the console).
+      String modelDir = SavedModels.resolve(spark, "--model", model, out);
       ScoreStreamOutput.Claim claim =
           ScoreStreamOutput.claim(
               spark.session().sparkContext().hadoopConfiguration(),
-              reads,
-              model,
+              input.reading(OutputRules.named("--model", model)),
               output,
               checkpoint,
               overwrite.overwrite);
-      SparkKpcaCli.progress(out, "loading the model from %s...", model);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(model);
+      SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
+      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
       LoadedData data =
           DataSources.stream(
               spark.session(),

@@ -24,7 +24,7 @@ import org.apache.hadoop.fs.Path;
  *
  * <ul>
  *   <li>the output and the checkpoint are different paths, neither inside the other, the model or
- *       an input, nor containing one of them;
+ *       an input, nor containing one of them ({@link OutputRules}, in this command's words);
  *   <li>a checkpoint of an earlier query (Spark's offsets or the token) resumes only into the
  *       output holding the same token;
  *   <li>a new checkpoint starts into a missing or empty output; an earlier spark-kpca output (a
@@ -58,65 +58,29 @@ final class ScoreStreamOutput {
    * Checks the output and the checkpoint against the rules; writes nothing until {@link
    * Claim#tie()}.
    *
-   * @param reads the input paths and the model, never written
+   * @param inputs the input paths and the model with their options ({@link OutputRules}), never
+   *     written
    */
   static Claim claim(
       Configuration conf,
-      List<String> reads,
-      String model,
+      List<OutputRules.Named> inputs,
       String output,
       String checkpoint,
       boolean overwrite) {
     try {
-      Path out = qualify(conf, output);
-      Path ckpt = qualify(conf, checkpoint);
+      Path out = OutputRules.qualify(output, conf);
+      Path ckpt = OutputRules.qualify(checkpoint, conf);
       FileSystem fs = out.getFileSystem(conf);
       FileSystem ckptFs = ckpt.getFileSystem(conf);
-      if (out.equals(ckpt)) {
-        throw new IllegalArgumentException(
-            "--checkpoint " + checkpoint + ": it is the --output; give each its own directory");
-      }
-      if (within(out, ckpt) || within(ckpt, out)) {
-        throw new IllegalArgumentException(
-            "--output "
-                + output
-                + ": it "
-                + (within(out, ckpt) ? "is inside" : "contains")
-                + " the --checkpoint "
-                + checkpoint
-                + "; give each its own directory");
-      }
-      Path modelPath = qualify(conf, model);
-      for (String[] target : new String[][] {{"--output", output}, {"--checkpoint", checkpoint}}) {
-        Path p = target[0].equals("--output") ? out : ckpt;
-        if (within(p, modelPath) || within(modelPath, p)) {
-          throw new IllegalArgumentException(
-              target[0]
-                  + " "
-                  + target[1]
-                  + ": it "
-                  + (p.equals(modelPath) ? "is" : within(p, modelPath) ? "is inside" : "contains")
-                  + " the --model "
-                  + model
-                  + "; choose another path");
-        }
-        for (String read : reads) {
-          if (read.equals(model)) {
-            continue;
-          }
-          Path in = qualify(conf, read);
-          if (within(p, in) || within(in, p)) {
-            throw new IllegalArgumentException(
-                target[0]
-                    + " "
-                    + target[1]
-                    + ": it "
-                    + (p.equals(in) ? "is" : within(p, in) ? "is inside" : "contains")
-                    + " the input "
-                    + read
-                    + "; choose another path");
-          }
-        }
+      OutputRules.Violation violation =
+          OutputRules.firstViolation(
+              conf,
+              inputs,
+              List.of(
+                  new OutputRules.Named("--output", output),
+                  new OutputRules.Named("--checkpoint", checkpoint)));
+      if (violation != null) {
+        throw new IllegalArgumentException(message(violation, output, checkpoint));
       }
       String checkpointToken = readToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER));
       boolean earlierQuery =
@@ -184,19 +148,36 @@ final class ScoreStreamOutput {
         "--output " + output + " / --checkpoint " + checkpoint + ": " + e.getMessage(), e);
   }
 
-  private static Path qualify(Configuration conf, String path) throws IOException {
-    Path p = new Path(path);
-    return p.getFileSystem(conf).makeQualified(p);
-  }
-
-  /** Whether {@code path} is {@code ancestor} or lies below it. */
-  private static boolean within(Path path, Path ancestor) {
-    for (Path p = path; p != null; p = p.getParent()) {
-      if (p.equals(ancestor)) {
-        return true;
+  /**
+   * A broken {@link OutputRules} rule in this command's words: the output and the checkpoint are a
+   * pair ("give each its own directory"), the model is named as {@code --model}.
+   */
+  private static String message(OutputRules.Violation violation, String output, String checkpoint) {
+    String relation =
+        violation.relation().equals("lies inside") ? "is inside" : violation.relation();
+    if (!violation.otherIsInput()) {
+      // The checkpoint against the output given before it: said from the output's side.
+      if (relation.equals("is")) {
+        return "--checkpoint " + checkpoint + ": it is the --output; give each its own directory";
       }
+      return "--output "
+          + output
+          + ": it "
+          + (relation.equals("contains") ? "is inside" : "contains")
+          + " the --checkpoint "
+          + checkpoint
+          + "; give each its own directory";
     }
-    return false;
+    OutputRules.Named input = violation.other();
+    return violation.output().shown()
+        + ": it "
+        + relation
+        + (input.option() != null && input.option().equals("--model")
+            ? " the --model " + input.path()
+            : " the input "
+                + input.path()
+                + (input.option() == null ? "" : " (" + input.option() + ")"))
+        + "; choose another path";
   }
 
   /** Missing, an empty directory, or one holding only the output's token. */

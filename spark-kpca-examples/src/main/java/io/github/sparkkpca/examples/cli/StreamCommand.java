@@ -149,7 +149,9 @@ public final class StreamCommand implements Callable<Integer> {
   @Option(
       names = "--warm-start",
       paramLabel = "MODEL_DIR",
-      description = "oja: start from this random feature model's features and components.")
+      description =
+          "oja: start from this random feature model's features and components (a saved model, or a "
+              + "stream directory's newest version).")
   String warmStart;
 
   @Option(
@@ -174,17 +176,30 @@ public final class StreamCommand implements Callable<Integer> {
     long start = System.nanoTime();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master);
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
-      List<String> reads = input.reads(estimatorOptions.landmarksFrom, warmStart);
-      OutputTargets targets = output.targets(spark, reads);
+      // What the stream reads, named by option; no output may be, contain or lie inside one.
+      List<OutputRules.Named> reads =
+          input.reading(
+              OutputRules.named("--landmarks-from", estimatorOptions.landmarksFrom),
+              OutputRules.named("--warm-start", warmStart));
+      OutputTargets targets = output.targetsReading(spark, reads);
       SafeOutput summaryOutput =
           summaryOut == null
               ? null
               : targets.addLocal("--summary-out", summaryOut, FitSummary.EARLIER_SUMMARY);
       requireSeparate(spark);
-      requireOutside(spark, reads, "--model-out", modelOut);
-      requireOutside(spark, reads, "--checkpoint", checkpoint);
+      OutputRules.check(
+          spark.session().sparkContext().hadoopConfiguration(),
+          reads,
+          Arrays.asList(
+              OutputRules.named("--model-out", modelOut),
+              OutputRules.named("--checkpoint", checkpoint),
+              summaryOut == null
+                  ? null
+                  : OutputRules.named(
+                      "--summary-out",
+                      summaryOut.toAbsolutePath().normalize().toUri().toString())));
       if (estimatorOptions.landmarksFrom != null) {
-        estimatorOptions.useLandmarksOf(spark, (NystromKernelPCA) estimator);
+        estimatorOptions.useLandmarksOf(spark, (NystromKernelPCA) estimator, out);
       }
       StreamingKernelPCA streaming =
           new StreamingKernelPCA()
@@ -201,8 +216,8 @@ public final class StreamCommand implements Callable<Integer> {
       if (algorithm.equals("oja")) {
         streaming.setStepSchedule(schedule).setMiniBatchSize(miniBatch).setQrEvery(qrEvery);
         if (warmStart != null) {
-          TransformCommand.requireSavedModel(spark, warmStart);
-          AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(warmStart);
+          // A saved model, or a stream directory's newest version.
+          AbstractKernelPCAModel<?> model = SavedModels.load(spark, "--warm-start", warmStart, out);
           if (!(model instanceof RandomFeatureKernelPCAModel rf)) {
             throw SparkKpcaCli.usage(
                 spec, "--warm-start " + warmStart + " is not a random feature model");
@@ -397,35 +412,6 @@ public final class StreamCommand implements Callable<Integer> {
       case "centered" -> value.equals("true") ? "(absent: centred)" : "(given: uncentred)";
       default -> value.equals("unset") ? "(not given)" : value;
     };
-  }
-
-  /** The model directory and the checkpoint must not be, nor contain, an input. */
-  private void requireOutside(
-      ManagedSession spark, List<String> reads, String option, String path) {
-    try {
-      org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(path);
-      var fs = target.getFileSystem(spark.session().sparkContext().hadoopConfiguration());
-      org.apache.hadoop.fs.Path qualified = fs.makeQualified(target);
-      for (String read : reads) {
-        org.apache.hadoop.fs.Path in = fs.makeQualified(new org.apache.hadoop.fs.Path(read));
-        for (org.apache.hadoop.fs.Path p = in; p != null; p = p.getParent()) {
-          if (p.equals(qualified)) {
-            throw SparkKpcaCli.usage(
-                spec,
-                option
-                    + " "
-                    + path
-                    + ": it "
-                    + (p == in ? "is" : "contains")
-                    + " the input "
-                    + read
-                    + "; choose another path");
-          }
-        }
-      }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(option + " " + path + ": " + e.getMessage(), e);
-    }
   }
 
   /** The phases of the micro-batches so far, for the progress lines and the summary. */

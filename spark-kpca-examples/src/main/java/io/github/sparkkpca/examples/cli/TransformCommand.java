@@ -276,12 +276,4 @@ public final class TransformCommand implements Callable<Integer> {
       kpca.setPreimageRidge(preimageRidge);
     }
   }
-
-  /**
-   * Fails with a one-line message when {@code dir} holds no saved model, before Spark's reader
-   * would log a warning with a stack trace about the missing metadata.
-   */
-  static void requireSavedModel(ManagedSession spark, String dir) {
-    SavedModels.require(spark, "--model", dir);
-  }
 }
