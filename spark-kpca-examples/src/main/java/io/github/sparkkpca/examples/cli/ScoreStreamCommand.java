@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.java.function.FilterFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
@@ -45,6 +46,9 @@ import picocli.CommandLine.Spec;
         "Score the files landing in a directory with a saved model (Structured Streaming): each row "
             + "written once to --output, across restarts with the same --checkpoint.")
 public final class ScoreStreamCommand implements Callable<Integer> {
+
+  /** The name of the observed metrics that count a micro-batch's scored rows. */
+  private static final String OBSERVED = "spark_kpca_scored";
 
   @Spec CommandSpec spec;
 
@@ -163,6 +167,9 @@ public final class ScoreStreamCommand implements Callable<Integer> {
           outputFormat,
           checkpoint,
           availableNow ? ", the files present now" : "; stop with Ctrl-C");
+      // The rows written, counted by Spark per micro-batch (the source's input rows count a CSV
+      // file's header line too).
+      scored = scored.observe(OBSERVED, functions.count(functions.lit(1)).as("rows"));
       DataStreamWriter<Row> writer =
           scored
               .writeStream()
@@ -283,7 +290,9 @@ public final class ScoreStreamCommand implements Callable<Integer> {
 
     /** Prints the line of a micro-batch that scored rows, unless it was printed before. */
     static void print(PrintWriter out, Map<Long, Long> batchRows, StreamingQueryProgress p) {
-      if (p.numInputRows() == 0 || batchRows.putIfAbsent(p.batchId(), p.numInputRows()) != null) {
+      Row observed = p.observedMetrics().get(OBSERVED);
+      long rows = observed == null ? 0 : observed.getLong(0);
+      if (rows == 0 || batchRows.putIfAbsent(p.batchId(), rows) != null) {
         return;
       }
       synchronized (out) {
@@ -291,8 +300,8 @@ public final class ScoreStreamCommand implements Callable<Integer> {
             Locale.ROOT,
             "batch %d: %d rows scored, %.0f rows/s, %.2f s%n",
             p.batchId(),
-            p.numInputRows(),
-            p.processedRowsPerSecond(),
+            rows,
+            rows / Math.max(1e-3, p.batchDuration() / 1000.0),
             p.batchDuration() / 1000.0);
         out.flush();
       }
