@@ -83,7 +83,8 @@ class StreamBenchTest {
       assertTrue(batch > 0 && steady > 0, line);
       // The file rounds each to 3 decimals; the ratio was taken before rounding.
       double ratio = Double.parseDouble(cols[7]);
-      assertEquals(steady / batch, ratio, ratio * (0.0005 / batch + 0.0005 / steady) + 0.0005, line);
+      assertEquals(
+          steady / batch, ratio, ratio * (0.0005 / batch + 0.0005 / steady) + 0.0005, line);
     }
     assertTrue(run.out().contains("steady micro-batch"), run.out());
 
