@@ -58,9 +58,9 @@ public final class ModelDirectory {
   public record Contents(Version latest, List<Long> pending, String queryId) {}
 
   /**
-   * A model option of a restart that differs from the one the directory was streamed with.
-   *
-   * @param option the parameter's name (e.g. {@code k}, {@code numLandmarks}, {@code algorithm})
+   * A model option of a restart that differs from the one the directory was streamed with; the
+   * option is named by its parameter's name (e.g. {@code k}, {@code numLandmarks}, {@code
+   * algorithm}).
    */
   public static final class OptionMismatch extends IllegalArgumentException {
     private final String option;
