@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.data;
 import static org.apache.spark.sql.functions.abs;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.isnan;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.min;
@@ -15,7 +16,6 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.storage.StorageLevel;
 
@@ -191,7 +191,9 @@ public final class LoadedData {
       throw new IllegalArgumentException("no label column (--label-col)");
     }
     Column label = column(labelCol);
-    Column number = label.try_cast(DataTypes.DoubleType);
+    // try_cast as SQL (Column.try_cast is Spark 4 only): null, not an error, for text under ANSI
+    // mode.
+    Column number = expr("try_cast(`" + labelCol.replace("`", "``") + "` AS DOUBLE)");
     Dataset<Row> cast = data.withColumn(labelCol, number);
     if (!orderCols.equals(List.of(FILE_COL, POS_COL))
         || data.schema().apply(labelCol).dataType() instanceof NumericType) {
