@@ -5,6 +5,7 @@ import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -129,15 +130,7 @@ public final class ScoreStreamBench implements Callable<Integer> {
       throw new IllegalArgumentException(
           "bench score-stream: --rows, --files, --m, --k and --repeat must be >= 1, --files <= --rows");
     }
-    if (Files.exists(out)) {
-      try (var entries = Files.list(out)) {
-        if (entries.findAny().isPresent()) {
-          throw new IllegalArgumentException(
-              "--out " + out + ": it exists and is not empty; give a new directory");
-        }
-      }
-    }
-    Files.createDirectories(out);
+    createEmptyOut(out);
     PrintWriter console = spec.commandLine().getOut();
     try (BenchSession bench = BenchSession.open(master)) {
       SparkSession spark = bench.session();
@@ -328,5 +321,23 @@ public final class ScoreStreamBench implements Callable<Integer> {
     if (count != rows) {
       throw new IllegalStateException(where + " holds " + count + " rows, expected " + rows);
     }
+  }
+
+  /**
+   * Creates {@code --out}, which must not exist or be empty (a benchmark never mixes its results
+   * with an earlier run's); shared by the streaming benchmarks.
+   *
+   * @throws IllegalArgumentException when it exists and holds anything
+   */
+  static void createEmptyOut(Path out) throws IOException {
+    if (Files.exists(out)) {
+      try (var entries = Files.list(out)) {
+        if (entries.findAny().isPresent()) {
+          throw new IllegalArgumentException(
+              "--out " + out + ": it exists and is not empty; give a new directory");
+        }
+      }
+    }
+    Files.createDirectories(out);
   }
 }

@@ -194,15 +194,7 @@ public final class StreamBench implements Callable<Integer> {
       }
       fileCounts.add(n);
     }
-    if (Files.exists(out)) {
-      try (var entries = Files.list(out)) {
-        if (entries.findAny().isPresent()) {
-          throw new IllegalArgumentException(
-              "--out " + out + ": it exists and is not empty; give a new directory");
-        }
-      }
-    }
-    Files.createDirectories(out);
+    ScoreStreamBench.createEmptyOut(out);
     PrintWriter console = spec.commandLine().getOut();
     try (BenchSession bench = BenchSession.open(master)) {
       SparkSession spark = bench.session();
