@@ -200,6 +200,9 @@ public final class StreamCommand implements Callable<Integer> {
                       summaryOut.toAbsolutePath().normalize().toUri().toString())));
       if (estimatorOptions.landmarksFrom != null) {
         estimatorOptions.useLandmarksOf(spark, (NystromKernelPCA) estimator, out);
+        // Recorded in the model directory as the stream's m (the param's default otherwise): a
+        // restart compares the landmark count the model implies.
+        ((NystromKernelPCA) estimator).setNumLandmarks(estimatorOptions.landmarks);
       }
       StreamingKernelPCA streaming =
           new StreamingKernelPCA()
@@ -386,6 +389,10 @@ public final class StreamCommand implements Callable<Integer> {
       streaming.bind(checkpoint, spark.session().sparkContext().hadoopConfiguration());
     } catch (ModelDirectory.OptionMismatch e) {
       String option = OPTION_NAMES.getOrDefault(e.option(), e.option());
+      String special = RestartRefusals.message(modelOut, e, estimatorOptions.landmarksFrom);
+      if (special != null) {
+        throw SparkKpcaCli.usage(spec, special);
+      }
       throw SparkKpcaCli.usage(
           spec,
           "--model-out "
@@ -409,7 +416,6 @@ public final class StreamCommand implements Callable<Integer> {
   private static String display(String option, String value) {
     return switch (option) {
       case "estimator" -> value.startsWith("RandomFeature") ? "rff" : "nystrom";
-      case "centered" -> value.equals("true") ? "(absent: centred)" : "(given: uncentred)";
       default -> value.equals("unset") ? "(not given)" : value;
     };
   }

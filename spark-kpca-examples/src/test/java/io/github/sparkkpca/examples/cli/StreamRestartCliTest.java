@@ -148,4 +148,93 @@ class StreamRestartCliTest {
       assertFalse(Files.exists(dir.resolve(pair[0])), "nothing written");
     }
   }
+
+  /** A stream run with the given options only (no defaults added). */
+  private static TestSpark.Result streamWith(String model, String checkpoint, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "stream",
+                "--input",
+                input.toString(),
+                "--model-out",
+                model,
+                "--checkpoint",
+                checkpoint,
+                "--available-now",
+                "--k",
+                "2",
+                "--seed",
+                "2"));
+    args.addAll(List.of(more));
+    return TestSpark.cli(args.toArray(String[]::new));
+  }
+
+  private static void assertRefusal(TestSpark.Result run, String message) {
+    assertEquals(SparkKpcaCli.EXIT_USAGE, run.code(), run::toString);
+    assertEquals(
+        List.of(SparkKpcaCli.ERROR_PREFIX + message + " (see 'spark-kpca stream --help')"),
+        run.errLines(),
+        run::toString);
+  }
+
+  /**
+   * Issue 35 item 11: the refusals of --no-center say what was recorded and what was given, and a
+   * restart with --landmarks-from names that option and the landmark count of its model (no
+   * --landmarks was given).
+   */
+  @Test
+  void centringAndLandmarksFromRefusalsSayWhatWasRecordedAndWhatWasGiven() {
+    String centred = dir.resolve("centred").toString();
+    String centredCkpt = dir.resolve("centred-ckpt").toString();
+    TestSpark.Result first =
+        streamWith(centred, centredCkpt, "--landmarks", "10", "--gamma", "0.3");
+    assertEquals(0, first.code(), first::toString);
+    assertRefusal(
+        streamWith(centred, centredCkpt, "--landmarks", "10", "--gamma", "0.3", "--no-center"),
+        "--model-out "
+            + centred
+            + " was streamed centred (without --no-center), this restart gives --no-center"
+            + " (uncentred): a restart keeps the model's options; drop --no-center, or a new"
+            + " --model-out and --checkpoint");
+
+    String twelve = dir.resolve("twelve").toString();
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            input.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "12",
+            "--gamma",
+            "0.3",
+            "--seed",
+            "2",
+            "--model-out",
+            twelve);
+    assertEquals(0, fit.code(), fit::toString);
+    assertRefusal(
+        streamWith(centred, centredCkpt, "--landmarks-from", twelve),
+        "--model-out "
+            + centred
+            + " was streamed with 10 landmarks, but --landmarks-from "
+            + twelve
+            + " has 12 landmarks: a restart keeps the model's options; give --landmarks-from a"
+            + " model with 10 landmarks, or a new --model-out and --checkpoint");
+
+    String uncentred = dir.resolve("uncentred").toString();
+    String uncentredCkpt = dir.resolve("uncentred-ckpt").toString();
+    TestSpark.Result second =
+        streamWith(uncentred, uncentredCkpt, "--landmarks", "10", "--gamma", "0.3", "--no-center");
+    assertEquals(0, second.code(), second::toString);
+    assertRefusal(
+        streamWith(uncentred, uncentredCkpt, "--landmarks", "10", "--gamma", "0.3"),
+        "--model-out "
+            + uncentred
+            + " was streamed uncentred (with --no-center), this restart is centred (no"
+            + " --no-center): a restart keeps the model's options; add --no-center, or a new"
+            + " --model-out and --checkpoint");
+  }
 }
