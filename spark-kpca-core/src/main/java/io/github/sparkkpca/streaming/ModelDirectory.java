@@ -223,11 +223,12 @@ public final class ModelDirectory {
                   + checkpointQuery
                   + ": restart with the checkpoint of that query, or give a new model directory");
         }
+        checkHistory(fs, conf);
         return;
       }
     } else if (fs.exists(dir) && !fs.getFileStatus(dir).isDirectory()) {
       throw new IllegalArgumentException("Model directory " + dir + " is a file");
-    } else if (fs.exists(dir) && fs.listStatus(dir).length > 0) {
+    } else if (fs.exists(dir) && !holdsOnlyClaims(fs)) {
       throw new IllegalArgumentException(notStreaming());
     }
     // A directory bound to this checkpoint may lack its committed micro-batches when they were
@@ -245,8 +246,37 @@ public final class ModelDirectory {
               + "checkpoint, or the model directory of that query");
     }
     if (marker == null) {
+      // The claim first, atomically: of two streams started together on this directory, one
+      // writes the marker and runs; the other is refused here, before writing anything.
+      OutputClaim.Owner owner = OutputClaim.take(dir.toString(), checkpoint, conf);
+      if (!owner.checkpoint().equals(ckpt)) {
+        throw new IllegalArgumentException(
+            "Model directory "
+                + dir
+                + " is claimed by the checkpoint "
+                + owner.checkpoint()
+                + ", not "
+                + checkpoint
+                + " (a stream started on it at the same time); restart with that checkpoint, or "
+                + "give a new model directory");
+      }
       writeMarker(fs, ckpt);
     }
+  }
+
+  /** Whether the directory holds nothing but claims (its own, or a racing stream's) and marker. */
+  private boolean holdsOnlyClaims(FileSystem fs) throws IOException {
+    for (FileStatus entry : fs.listStatus(dir)) {
+      String name = entry.getPath().getName();
+      if (!name.equals(OutputClaim.FILE)
+          && !name.equals(MARKER)
+          && !name.startsWith("." + OutputClaim.FILE)
+          && !name.startsWith("." + MARKER)
+          && !name.endsWith(".crc")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private String notStreaming() {
@@ -417,13 +447,13 @@ public final class ModelDirectory {
     Version version = null;
     if (last != null) {
       Path path = versionPath(dir, last);
+      BatchRecord record = BatchRecord.read(path, STATE_FILE, conf);
+      record.check(path, STATE_FILE, last, BatchRecord.UNKNOWN, BatchRecord.UNKNOWN, conf);
       AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(path.toString());
-      long steps;
-      try (var in = fs.open(new Path(path, STATE_FILE))) {
-        steps = JSON.readTree(in).path("ojaSteps").asLong(0);
-      }
-      version = new Version(last, model, steps);
+      record.check(path, STATE_FILE, last, model.numRows(), BatchRecord.UNKNOWN, conf);
+      version = new Version(last, model, record.ojaSteps());
     }
+    checkPending(pending, last, conf);
     String queryId =
         !pending.isEmpty()
             ? queryIdOf(fs, pending.get(pending.size() - 1))
@@ -480,16 +510,63 @@ public final class ModelDirectory {
     return ids.isEmpty() ? null : ids.get(ids.size() - 1);
   }
 
-  private ObjectNode state(long batchId, long rows, long ojaSteps, String queryId) {
-    ObjectNode json = JSON.createObjectNode();
-    json.put("batchId", batchId);
-    json.put("algorithm", algorithm);
-    json.put("rows", rows);
-    json.put("ojaSteps", ojaSteps);
-    if (queryId != null) {
-      json.put("queryId", queryId);
+  /**
+   * Checks the history a restart resumes from, before the query starts: the newest version's and
+   * the pending batches' records against their directories (batch id, files, order).
+   *
+   * @throws IllegalArgumentException with one line naming the record file that does not match
+   */
+  private void checkHistory(FileSystem fs, Configuration conf) throws IOException {
+    List<Long> versions = batchIds(fs, dir, VERSION);
+    Long last = versions.isEmpty() ? null : versions.get(versions.size() - 1);
+    if (last != null) {
+      BatchRecord.read(versionPath(last), STATE_FILE, conf)
+          .check(
+              versionPath(last), STATE_FILE, last, BatchRecord.UNKNOWN, BatchRecord.UNKNOWN, conf);
     }
-    return json;
+    List<Long> pending = new ArrayList<>();
+    for (long id : batchIds(fs, dir, PENDING)) {
+      if (last == null || id > last) {
+        pending.add(id);
+      }
+    }
+    checkPending(pending, last, conf);
+  }
+
+  /**
+   * Checks the pending batches after the newest version against their records: batch id, files, and
+   * that each follows the entry before it (none missing between them).
+   */
+  private void checkPending(List<Long> pending, Long last, Configuration conf) throws IOException {
+    long previous = last == null ? -1 : last;
+    for (long id : pending) {
+      BatchRecord.read(pendingPath(id), PENDING_STATE, conf)
+          .check(pendingPath(id), PENDING_STATE, id, BatchRecord.UNKNOWN, previous, conf);
+      previous = id;
+    }
+  }
+
+  /**
+   * Checks the rows read back from a pending batch against its record.
+   *
+   * @throws IllegalArgumentException naming the record file when the counts differ
+   */
+  public void checkPendingRows(long batchId, long rows, Configuration conf) throws IOException {
+    BatchRecord.read(pendingPath(batchId), PENDING_STATE, conf)
+        .check(pendingPath(batchId), PENDING_STATE, batchId, rows, BatchRecord.UNKNOWN, conf);
+  }
+
+  /** The newest batch id held (version or pending) before {@code batchId}, or -1. */
+  private long heldBefore(FileSystem fs, long batchId) throws IOException {
+    long previous = -1;
+    for (Pattern kind : List.of(VERSION, PENDING)) {
+      for (long id : batchIds(fs, dir, kind)) {
+        if (id < batchId) {
+          previous = Math.max(previous, id);
+        }
+      }
+    }
+    return previous;
   }
 
   /**
@@ -508,17 +585,24 @@ public final class ModelDirectory {
       Consumer<String> beforeRename)
       throws IOException {
     Path target = versionPath(batchId);
+    long previous = heldBefore(dir.getFileSystem(conf), batchId);
     SafeOutput.to(target.toString(), SafeOutput.SAVED_STAGE)
         .named("Model version " + target, "never")
         .prepare(conf)
         .write(
             staging -> {
               model.write().save(staging);
-              Path state = new Path(staging, STATE_FILE);
-              try (OutputStream out = state.getFileSystem(conf).create(state, false)) {
-                out.write(
-                    JSON.writeValueAsBytes(state(batchId, model.numRows(), ojaSteps, queryId)));
-              }
+              // Written last: the digest covers the model's files.
+              BatchRecord.write(
+                  new Path(staging),
+                  STATE_FILE,
+                  batchId,
+                  algorithm,
+                  previous,
+                  model.numRows(),
+                  ojaSteps,
+                  queryId,
+                  conf);
               beforeRename.accept(staging);
             });
   }
@@ -526,21 +610,31 @@ public final class ModelDirectory {
   /**
    * Writes the input rows of a micro-batch that no version holds yet ({@code pending-<batchId>},
    * Parquet, one file in the micro-batch's order), beside its final name and renamed into place:
-   * the commit of the micro-batch until a version holds it.
+   * the commit of the micro-batch until a version holds it. Its record ({@link BatchRecord}) holds
+   * the batch id, the entry before it, {@code count} (its rows) and the digest of its files.
    */
-  public void commitPending(Dataset<Row> rows, long batchId, String queryId, Configuration conf)
+  public void commitPending(
+      Dataset<Row> rows, long batchId, long count, String queryId, Configuration conf)
       throws IOException {
     Path target = pendingPath(batchId);
+    long previous = heldBefore(dir.getFileSystem(conf), batchId);
     SafeOutput.to(target.toString(), SafeOutput.MARKED_DIRECTORY)
         .named("Pending micro-batch " + target, "never")
         .prepare(conf)
         .write(
             staging -> {
               rows.coalesce(1).write().parquet(staging);
-              Path state = new Path(staging, PENDING_STATE);
-              try (OutputStream out = state.getFileSystem(conf).create(state, false)) {
-                out.write(JSON.writeValueAsBytes(state(batchId, -1, 0, queryId)));
-              }
+              // Written last: the digest covers the rows' files.
+              BatchRecord.write(
+                  new Path(staging),
+                  PENDING_STATE,
+                  batchId,
+                  algorithm,
+                  previous,
+                  count,
+                  0,
+                  queryId,
+                  conf);
             });
   }
 
@@ -583,7 +677,13 @@ public final class ModelDirectory {
           dir + " is not a streaming model directory of spark-kpca (no " + MARKER + ")");
     }
     Long last = latestBatchId(fs, path);
-    return last == null ? null : versionPath(path, last).toString();
+    if (last == null) {
+      return null;
+    }
+    Path version = versionPath(path, last);
+    BatchRecord.read(version, STATE_FILE, conf)
+        .check(version, STATE_FILE, last, BatchRecord.UNKNOWN, BatchRecord.UNKNOWN, conf);
+    return version.toString();
   }
 
   /** The state file of a version (batch id, algorithm, rows, Oja steps, query id), for tools. */

@@ -468,7 +468,9 @@ public final class StreamingKernelPCA {
     }
     for (long id : contents.pending()) {
       Dataset<Row> rows = opened.readPending(spark, id);
-      fold(rows, id, rows.count());
+      long count = rows.count();
+      opened.checkPendingRows(id, count, conf);
+      fold(rows, id, count);
       lastFolded = id;
       LOG.info("StreamingKernelPCA: pending batch {} folded in again", id);
     }
@@ -554,7 +556,7 @@ public final class StreamingKernelPCA {
         write = (System.nanoTime() - t0) / 1e9;
       } else {
         t0 = System.nanoTime();
-        directory.commitPending(rows, batchId, queryId, conf);
+        directory.commitPending(rows, batchId, count, queryId, conf);
         afterCommit.accept(batchId);
         write = (System.nanoTime() - t0) / 1e9;
       }

@@ -72,6 +72,10 @@ class ModelDirectoryTest {
     for (long id : new long[] {3, 12, 7, 40}) {
       Files.createDirectories(Path.of(models.versionPath(id).toString()));
     }
+    // The newest version's record (as an earlier build wrote it: no digest), which readers check.
+    Path record = dir.resolve("version-000000000040").resolve("data").resolve("streaming.json");
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "{\"batchId\": 40}");
     String writing = ".version-000000000041.spark-kpca-0a1b2c3d.writing";
     String replaced = ".version-000000000040.spark-kpca-0a1b2c3d.replaced";
     String foreign = ".keep.writing";
@@ -99,6 +103,8 @@ class ModelDirectoryTest {
 
     // Reopening removes this library's leftovers only (the versions here are empty: not loaded).
     Files.delete(dir.resolve("version-000000000012"));
+    Files.delete(record);
+    Files.delete(record.getParent());
     Files.delete(dir.resolve("version-000000000040"));
     assertNull(new ModelDirectory(dir.toString(), "exact").open(conf).latest());
     assertEquals(List.of(foreign, ModelDirectory.MARKER).stream().sorted().toList(), names(dir));

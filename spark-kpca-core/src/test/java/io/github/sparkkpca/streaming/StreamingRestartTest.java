@@ -210,7 +210,11 @@ class StreamingRestartTest {
     List<StreamingKernelPCA.BatchReport> reports = new ArrayList<>();
     run(sink(2).setVersionEveryBatches(3).setBatchListener(reports::add), "ckpt");
     assertEquals(
-        List.of("_SPARK_KPCA_STREAM", "pending-000000000001", "version-000000000000"),
+        List.of(
+            "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_STREAM",
+            "pending-000000000001",
+            "version-000000000000"),
         entries(dir.resolve("model")));
     assertTrue(reports.get(0).versioned() && !reports.get(1).versioned(), reports.toString());
     assertEquals(2L * CHUNK_ROWS, reports.get(1).rowsSoFar());
@@ -227,6 +231,7 @@ class StreamingRestartTest {
     assertThrows(StreamingQueryException.class, () -> run(crashing, "ckpt"));
     assertEquals(
         List.of(
+            "_SPARK_KPCA_CLAIM",
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "pending-000000000002",
@@ -241,7 +246,11 @@ class StreamingRestartTest {
     assertTrue(reports.get(0).skipped(), "the replayed batch 2 is in its pending rows");
     assertTrue(reports.get(1).versioned(), "batch 3 is the third since version 0");
     assertEquals(
-        List.of("_SPARK_KPCA_STREAM", "version-000000000000", "version-000000000003"),
+        List.of(
+            "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_STREAM",
+            "version-000000000000",
+            "version-000000000003"),
         entries(dir.resolve("model")));
     assertEquals(resumed.flush(), StreamingKernelPCA.latestVersion(model(), conf()));
 
@@ -268,6 +277,7 @@ class StreamingRestartTest {
     run(sink(2).setVersionEveryBatches(5), "ckpt");
     assertEquals(
         List.of(
+            "_SPARK_KPCA_CLAIM",
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "pending-000000000002",
@@ -277,7 +287,11 @@ class StreamingRestartTest {
     String flushed = sink(2).setVersionEveryBatches(5).flush();
     assertTrue(flushed.endsWith("version-000000000002"), flushed);
     assertEquals(
-        List.of("_SPARK_KPCA_STREAM", "version-000000000000", "version-000000000002"),
+        List.of(
+            "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_STREAM",
+            "version-000000000000",
+            "version-000000000002"),
         entries(dir.resolve("model")));
     AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(model());
     assertEquals(3 * CHUNK_ROWS, streamed.numRows());

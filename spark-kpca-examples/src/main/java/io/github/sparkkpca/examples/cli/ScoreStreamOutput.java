@@ -1,13 +1,13 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.OutputClaim;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -19,8 +19,11 @@ import org.apache.hadoop.fs.Path;
  * {@code _spark_metadata} log, so it is not swapped in at the end as {@link SafeOutput} does; its
  * exactly-once guarantee holds only while the output and the checkpoint stay a pair (a new query
  * writing into the output of another would even skip its first batches, which that log lists as
- * committed). So the pair is tied by a token written into both ({@value #OUTPUT_MARKER} in the
- * output, {@value #CHECKPOINT_MARKER} in the checkpoint), and:
+ * committed). So the pair is tied by a token written into both: the output's claim ({@link
+ * OutputClaim}, which also records the checkpoint) and {@value #CHECKPOINT_MARKER} in the
+ * checkpoint. The claim is taken atomically right before the query starts, so of two commands
+ * started together on one output with different checkpoints exactly one writes; the other is
+ * refused naming the owner's checkpoint, before its query starts. And:
  *
  * <ul>
  *   <li>the output and the checkpoint are different paths, neither inside the other, the model or
@@ -37,8 +40,8 @@ import org.apache.hadoop.fs.Path;
  */
 final class ScoreStreamOutput {
 
-  /** The token file in the output (hidden from Spark's readers by its underscore). */
-  static final String OUTPUT_MARKER = "_SPARK_KPCA_SCORE_STREAM";
+  /** The claim file in the output (hidden from Spark's readers by its underscore). */
+  static final String OUTPUT_MARKER = OutputClaim.FILE;
 
   /** The token file in the checkpoint (Spark ignores unknown files there). */
   static final String CHECKPOINT_MARKER = "spark-kpca-score-stream";
@@ -48,8 +51,12 @@ final class ScoreStreamOutput {
   /** What {@link #claim} leaves to do once the command is ready to start the query. */
   interface Claim {
     /**
-     * Deletes an earlier output being replaced and ties a new pair with a fresh token (nothing for
-     * a restart).
+     * Claims the output atomically (or replaces an earlier query's claim, with --overwrite), then
+     * deletes the earlier output being replaced and writes the claim's token into the checkpoint;
+     * nothing for a restart.
+     *
+     * @throws IllegalArgumentException when another query claimed the output meanwhile (naming its
+     *     checkpoint), nothing written
      */
     void tie();
   }
@@ -93,7 +100,8 @@ final class ScoreStreamOutput {
                 + checkpoint
                 + ": it exists, is not empty and is not a streaming checkpoint; choose a new path");
       }
-      String outputToken = readToken(fs, new Path(out, OUTPUT_MARKER));
+      OutputClaim.Owner owner = OutputClaim.read(out.toString(), conf);
+      String outputToken = owner == null ? null : owner.token();
       if (earlierQuery) {
         if (checkpointToken == null || !checkpointToken.equals(outputToken)) {
           throw new IllegalArgumentException(
@@ -105,8 +113,12 @@ final class ScoreStreamOutput {
         }
         return () -> {}; // a restart: the pair resumes
       }
+      boolean ours = owner != null && owner.checkpoint().equals(ckpt.toString());
+      if (owner != null && !ours && !overwrite) {
+        throw new IllegalArgumentException(claimedBy(output, owner, checkpoint, true));
+      }
       if (!isEmpty(fs, out)) {
-        boolean earlier = outputToken != null || fs.exists(new Path(out, SafeOutput.MARKER));
+        boolean earlier = owner != null || fs.exists(new Path(out, SafeOutput.MARKER));
         if (!earlier) {
           throw new IllegalArgumentException(
               "--output "
@@ -123,17 +135,27 @@ final class ScoreStreamOutput {
                   + "; to replace it, add --overwrite");
         }
       }
-      boolean replace = !isEmpty(fs, out);
+      boolean replace = !isEmpty(fs, out) || (owner != null && !ours);
       return () -> {
         try {
-          if (replace && !fs.delete(out, true)) {
-            throw new IOException("could not delete the earlier output");
+          // The claim first, atomically: of two commands started together, one wins; the other
+          // stops here, before writing or deleting anything.
+          OutputClaim.Owner claimed =
+              owner != null && !ours
+                  ? OutputClaim.replace(out.toString(), owner, checkpoint, conf)
+                  : OutputClaim.take(out.toString(), checkpoint, conf);
+          if (!claimed.checkpoint().equals(ckpt.toString())) {
+            throw new IllegalArgumentException(claimedBy(output, claimed, checkpoint, false));
           }
-          String token = UUID.randomUUID().toString();
-          // The output's token first: an output holding nothing else counts as empty (a kill
-          // between the two writes leaves a pair that starts anew).
-          writeToken(fs, new Path(out, OUTPUT_MARKER), token);
-          writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), token);
+          if (replace) {
+            for (FileStatus entry : fs.listStatus(out)) {
+              if (!entry.getPath().getName().equals(OUTPUT_MARKER)
+                  && !fs.delete(entry.getPath(), true)) {
+                throw new IOException("could not delete the earlier output " + entry.getPath());
+              }
+            }
+          }
+          writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), claimed.token());
         } catch (IOException e) {
           throw failure(output, checkpoint, e);
         }
@@ -141,6 +163,24 @@ final class ScoreStreamOutput {
     } catch (IOException e) {
       throw failure(output, checkpoint, e);
     }
+  }
+
+  /** The refusal of an output that another checkpoint's query holds (or claimed meanwhile). */
+  private static String claimedBy(
+      String output, OutputClaim.Owner owner, String checkpoint, boolean before) {
+    return "--output "
+        + output
+        + (before
+            ? ": it is claimed by the query of the checkpoint "
+                + owner.checkpoint()
+                + ", not --checkpoint "
+                + checkpoint
+                + "; restart with that checkpoint, give a new --output, or add --overwrite to"
+                + " replace it"
+            : ": the query of the checkpoint "
+                + owner.checkpoint()
+                + " claimed it first (started at the same time); nothing was written, give"
+                + " another --output");
   }
 
   private static UncheckedIOException failure(String output, String checkpoint, IOException e) {
@@ -180,7 +220,7 @@ final class ScoreStreamOutput {
         + "; choose another path";
   }
 
-  /** Missing, an empty directory, or one holding only the output's token. */
+  /** Missing, an empty directory, or one holding only the output's claim and model records. */
   private static boolean isEmpty(FileSystem fs, Path dir) throws IOException {
     if (!fs.exists(dir)) {
       return true;
@@ -189,7 +229,8 @@ final class ScoreStreamOutput {
       return false;
     }
     for (FileStatus entry : fs.listStatus(dir)) {
-      if (!entry.getPath().getName().equals(OUTPUT_MARKER)) {
+      String name = entry.getPath().getName();
+      if (!name.equals(OUTPUT_MARKER) && !name.equals(ScoreStreamModels.DIR)) {
         return false;
       }
     }

@@ -1,0 +1,195 @@
+package io.github.sparkkpca.streaming;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.persistence.SafeOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The record of one entry of a stream's model directory, a version or a pending micro-batch, that
+ * lets the entry be checked against its own identity: the batch id it was committed as, the batch
+ * held before it ({@code previous}, -1 for the first), its rows (a version: every row folded in; a
+ * pending batch: its own), the query that wrote it, and a SHA-256 digest of its files (paths and
+ * contents; the record itself, Hadoop's {@code .crc} files and the list of entries {@link
+ * SafeOutput} adds when it commits the entry aside). A directory renamed, swapped with another, or
+ * filled with another batch's rows no longer matches its record, and {@link #check} refuses it with
+ * one line naming the file. Records of earlier builds, without {@code previous} or {@code digest},
+ * are checked for what they hold.
+ */
+record BatchRecord(
+    long batchId,
+    String algorithm,
+    long previous,
+    long rows,
+    long ojaSteps,
+    String queryId,
+    String digest) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Previous, rows or digest not recorded (a record of an earlier build). */
+  static final long UNKNOWN = Long.MIN_VALUE;
+
+  /** Writes the record, computing the digest of the entry's files written so far. */
+  static BatchRecord write(
+      Path entry,
+      String recordPath,
+      long batchId,
+      String algorithm,
+      long previous,
+      long rows,
+      long ojaSteps,
+      String queryId,
+      Configuration conf)
+      throws IOException {
+    FileSystem fs = entry.getFileSystem(conf);
+    BatchRecord record =
+        new BatchRecord(
+            batchId, algorithm, previous, rows, ojaSteps, queryId, digest(fs, entry, recordPath));
+    ObjectNode json = JSON.createObjectNode();
+    json.put("batchId", batchId);
+    json.put("algorithm", algorithm);
+    json.put("previous", previous);
+    json.put("rows", rows);
+    json.put("ojaSteps", ojaSteps);
+    if (queryId != null) {
+      json.put("queryId", queryId);
+    }
+    json.put("digest", record.digest());
+    try (OutputStream out = fs.create(new Path(entry, recordPath), false)) {
+      out.write(JSON.writeValueAsBytes(json));
+    }
+    return record;
+  }
+
+  /**
+   * Reads the record of an entry.
+   *
+   * @throws IllegalArgumentException naming the file when it is missing or not a record
+   */
+  static BatchRecord read(Path entry, String recordPath, Configuration conf) throws IOException {
+    Path file = new Path(entry, recordPath);
+    FileSystem fs = file.getFileSystem(conf);
+    if (!fs.exists(file)) {
+      throw new IllegalArgumentException(
+          file + ": missing; the stream's record of " + entry.getName() + " is gone");
+    }
+    JsonNode json;
+    try (InputStream in = fs.open(file)) {
+      json = JSON.readTree(in);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + ": not a stream record (" + e.getMessage() + ")");
+    }
+    if (json == null || !json.path("batchId").canConvertToLong()) {
+      throw new IllegalArgumentException(file + ": not a stream record (no batchId)");
+    }
+    return new BatchRecord(
+        json.path("batchId").asLong(),
+        json.path("algorithm").asText(null),
+        json.has("previous") ? json.path("previous").asLong() : UNKNOWN,
+        json.has("rows") && json.path("rows").asLong() >= 0 ? json.path("rows").asLong() : UNKNOWN,
+        json.path("ojaSteps").asLong(0),
+        json.path("queryId").asText(null),
+        json.path("digest").asText(null));
+  }
+
+  /**
+   * Checks an entry against its record: the batch id of its name, the digest of its files, and,
+   * when given, its rows and the batch held before it.
+   *
+   * @param rows the rows found (a version's model count, a pending batch's Parquet count), or
+   *     {@link #UNKNOWN} when not counted
+   * @param previous the batch id held before this entry, or {@link #UNKNOWN} when not known
+   * @throws IllegalArgumentException with one line naming the record file and what differs
+   */
+  void check(
+      Path entry, String recordPath, long nameBatchId, long rows, long previous, Configuration conf)
+      throws IOException {
+    Path file = new Path(entry, recordPath);
+    String how = null;
+    if (batchId != nameBatchId) {
+      how =
+          "it records batch "
+              + batchId
+              + ", the directory's name batch "
+              + nameBatchId
+              + " (renamed or swapped with another)";
+    } else if (digest != null
+        && !digest.equals(digest(entry.getFileSystem(conf), entry, recordPath))) {
+      how =
+          "the files of " + entry.getName() + " differ from the ones recorded (edited or replaced)";
+    } else if (rows != UNKNOWN && this.rows != UNKNOWN && rows != this.rows) {
+      how = "it records " + this.rows + " rows, " + entry.getName() + " holds " + rows;
+    } else if (previous != UNKNOWN && this.previous != UNKNOWN && previous != this.previous) {
+      how =
+          "it follows batch "
+              + this.previous
+              + ", but the batch before it in the directory is "
+              + (previous < 0 ? "none" : Long.toString(previous))
+              + " (a version or pending batch is missing or was added)";
+    }
+    if (how != null) {
+      throw new IllegalArgumentException(
+          file
+              + ": "
+              + how
+              + "; the stream's history does not hold together, restore the directory or give a "
+              + "new model directory and checkpoint");
+    }
+  }
+
+  /** SHA-256 over the entry's files (relative path and content), in path order. */
+  static String digest(FileSystem fs, Path entry, String recordPath) throws IOException {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    List<String> files = new ArrayList<>();
+    collect(fs, entry, "", files);
+    files.sort(null);
+    byte[] buffer = new byte[1 << 16];
+    for (String relative : files) {
+      if (relative.equals(recordPath) || relative.equals(SafeOutput.MARKER)) {
+        continue;
+      }
+      sha.update(relative.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      try (InputStream in = fs.open(new Path(entry, relative))) {
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          sha.update(buffer, 0, n);
+        }
+      }
+      sha.update((byte) 0);
+    }
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  private static void collect(FileSystem fs, Path dir, String prefix, List<String> out)
+      throws IOException {
+    for (FileStatus status : fs.listStatus(dir)) {
+      String name = status.getPath().getName();
+      if (name.endsWith(".crc")) {
+        continue;
+      }
+      if (status.isDirectory()) {
+        collect(fs, status.getPath(), prefix + name + "/", out);
+      } else {
+        out.add(prefix + name);
+      }
+    }
+  }
+}

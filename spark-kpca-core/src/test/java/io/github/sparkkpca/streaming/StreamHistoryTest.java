@@ -1,0 +1,202 @@
+package io.github.sparkkpca.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.testing.LocalSpark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 35 item 3: a stream's model directory knows its history. Version directories swapped, a
+ * pending batch's rows replaced by another batch's, a pending batch deleted or renamed: readers and
+ * a resume refuse with one line naming the record file, never reading the wrong model or counting
+ * rows twice or not at all; the restored directory resumes with every row once.
+ */
+class StreamHistoryTest {
+
+  private static final int CHUNK_ROWS = 40;
+  private static final int D = 3;
+
+  @TempDir Path dir;
+
+  private final double[][] x = LocalSpark.clusters(5 * CHUNK_ROWS, D, 23);
+
+  private void addChunk(int c) throws IOException {
+    Path input = Files.createDirectories(dir.resolve("input"));
+    Path tmp = dir.resolve("tmp-" + c);
+    LocalSpark.frame(Arrays.copyOfRange(x, c * CHUNK_ROWS, (c + 1) * CHUNK_ROWS), 1)
+        .write()
+        .parquet(tmp.toString());
+    try (Stream<Path> files = Files.list(tmp)) {
+      Path part =
+          files
+              .filter(p -> p.getFileName().toString().endsWith(".parquet"))
+              .findFirst()
+              .orElseThrow();
+      Path target = input.resolve("chunk-" + c + ".parquet");
+      Files.move(part, target);
+      assertTrue(target.toFile().setLastModified(1_700_000_000_000L + c * 10_000L));
+    }
+  }
+
+  private Dataset<Row> stream() {
+    return LocalSpark.spark()
+        .readStream()
+        .schema(LocalSpark.frame(new double[][] {new double[D]}, 1).schema())
+        .option("maxFilesPerTrigger", 1)
+        .parquet(dir.resolve("input").toString());
+  }
+
+  private String model() {
+    return dir.resolve("model").toString();
+  }
+
+  private StreamingKernelPCA sink(int versionEvery) {
+    return new StreamingKernelPCA()
+        .setEstimator(new NystromKernelPCA().setK(2).setNumLandmarks(12).setSeed(5))
+        .setModelDir(model())
+        .setVersionEveryBatches(versionEvery);
+  }
+
+  private void run(StreamingKernelPCA sink) throws Exception {
+    sink.start(stream(), dir.resolve("ckpt").toString(), Trigger.AvailableNow()).awaitTermination();
+  }
+
+  private static Configuration conf() {
+    return LocalSpark.spark().sparkContext().hadoopConfiguration();
+  }
+
+  private Path entry(String name) {
+    return dir.resolve("model").resolve(name);
+  }
+
+  /** The refusal of a resume and its message, which names {@code file}. */
+  private void assertResumeRefused(StreamingKernelPCA sink, Path file, String how) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(sink));
+    assertTrue(e.getMessage().startsWith(file + ": " + how), e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+  }
+
+  @Test
+  void swappedVersionsAreRefusedByReadersAndResume() throws Exception {
+    for (int c = 0; c < 3; c++) {
+      addChunk(c);
+    }
+    run(sink(1));
+    // version-1 and version-2 swap places: the directory named 2 holds the model of batch 1.
+    Files.move(entry("version-000000000002"), entry("swap"));
+    Files.move(entry("version-000000000001"), entry("version-000000000002"));
+    Files.move(entry("swap"), entry("version-000000000001"));
+    Path record = entry("version-000000000002").resolve("data/streaming.json");
+    String how = "it records batch 1, the directory's name batch 2";
+    IllegalArgumentException read =
+        assertThrows(IllegalArgumentException.class, () -> StreamingKernelPCA.loadLatest(model()));
+    assertTrue(read.getMessage().contains(record.toString() + ": " + how), read.getMessage());
+    addChunk(3);
+    assertResumeRefused(sink(1), record, how);
+
+    // Put back, the stream resumes with every row once.
+    Files.move(entry("version-000000000002"), entry("swap"));
+    Files.move(entry("version-000000000001"), entry("version-000000000002"));
+    Files.move(entry("swap"), entry("version-000000000001"));
+    run(sink(1));
+    assertEquals(4 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+  }
+
+  @Test
+  void pendingBatchesReplacedOrDeletedAreRefused() throws Exception {
+    for (int c = 0; c < 4; c++) {
+      addChunk(c);
+    }
+    // Version 0, then batches 1, 2 and 3 pending.
+    run(sink(10));
+    for (int b = 1; b <= 3; b++) {
+      assertTrue(Files.isDirectory(entry(String.format("pending-%012d", b))), "pending " + b);
+    }
+    Path backup = dir.resolve("backup");
+    copyTree(dir.resolve("model"), backup);
+    addChunk(4);
+
+    // Batch 2's rows replaced by batch 1's (the Parquet file only, its record kept).
+    Path two = entry("pending-000000000002");
+    Path one = entry("pending-000000000001");
+    try (Stream<Path> files = Files.list(two)) {
+      for (Path p : files.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList()) {
+        Files.delete(p);
+      }
+    }
+    try (Stream<Path> files = Files.list(one)) {
+      for (Path p : files.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList()) {
+        Files.copy(p, two.resolve(p.getFileName()));
+      }
+    }
+    assertResumeRefused(
+        sink(10),
+        two.resolve("_streaming.json"),
+        "the files of pending-000000000002 differ from the ones recorded");
+
+    // Batch 2 replaced by a copy of batch 1, record and all.
+    restore(backup);
+    deleteTree(two);
+    copyTree(one, two);
+    assertResumeRefused(
+        sink(10),
+        two.resolve("_streaming.json"),
+        "it records batch 1, the directory's name batch 2");
+
+    // Batch 2 deleted: batch 3 no longer follows the entry before it.
+    restore(backup);
+    deleteTree(two);
+    assertResumeRefused(
+        sink(10),
+        entry("pending-000000000003").resolve("_streaming.json"),
+        "it follows batch 2, but the batch before it in the directory is 1");
+
+    // Restored: the resume folds every row in once.
+    restore(backup);
+    StreamingKernelPCA resumed = sink(10);
+    run(resumed);
+    resumed.flush();
+    assertEquals(5 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+  }
+
+  private void restore(Path backup) throws IOException {
+    deleteTree(dir.resolve("model"));
+    copyTree(backup, dir.resolve("model"));
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path path) throws IOException {
+    try (Stream<Path> walk = Files.walk(path)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
