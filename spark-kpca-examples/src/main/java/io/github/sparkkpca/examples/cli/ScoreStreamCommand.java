@@ -114,6 +114,15 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       description = "At most N new files per micro-batch (default: all new files).")
   Integer maxFilesPerTrigger;
 
+  @Option(
+      names = "--model-version-col",
+      paramLabel = "NAME",
+      description =
+          "Also write a column NAME holding the model that scored the row: a stream directory's "
+              + "version (version-<batch id>) or the saved model's path. A run keeps the model it "
+              + "loaded at start; a restart loads a stream directory's newest version.")
+  String modelVersionCol;
+
   @Mixin OverwriteOption overwrite;
 
   @Mixin SparkOptions sparkOptions;
@@ -157,6 +166,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
                       null,
                       kpca.numFeatures(),
                       outputFormat));
+      String modelName = ScoreStreamModels.name(modelDir);
+      if (modelVersionCol != null) {
+        scored = scored.withColumn(modelVersionCol, functions.lit(modelName));
+      }
       SparkKpcaCli.progress(
           out,
           "scoring %s with %s (k = %d) into %s (%s, checkpoint %s)%s...",
@@ -184,10 +197,23 @@ public final class ScoreStreamCommand implements Callable<Integer> {
         writer = writer.option("header", "true");
       }
       claim.tie();
+      // The model is kept for the whole run: recorded in the output with the first micro-batch
+      // it scores, so that every micro-batch's model can be told afterwards.
+      var conf = spark.session().sparkContext().hadoopConfiguration();
+      long firstBatch = ScoreStreamModels.firstBatch(conf, output, checkpoint);
+      ScoreStreamModels.record(conf, output, firstBatch, model, modelDir);
+      SparkKpcaCli.progress(
+          out,
+          "micro-batches from %d are scored with %s, kept for this run (a restart loads the "
+              + "newest version of a stream directory); recorded in %s/%s",
+          firstBatch,
+          modelName,
+          output,
+          ScoreStreamModels.DIR);
       Map<Long, Long> batchRows = new ConcurrentHashMap<>();
       // Named, so the listener (added before the first micro-batch) prints this query's only.
       String name = "spark-kpca-score-stream-" + java.util.UUID.randomUUID();
-      StreamingQueryListener listener = new BatchPrinter(name, out, batchRows);
+      StreamingQueryListener listener = new BatchPrinter(name, modelName, out, batchRows);
       spark.session().streams().addListener(listener);
       try {
         StreamingQuery query = writer.queryName(name).start();
@@ -197,7 +223,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
           // The listener hears of a micro-batch after it commits, maybe after the query ended: the
           // query's own progress list (its last micro-batches) completes the lines and the count.
           for (StreamingQueryProgress p : query.recentProgress()) {
-            BatchPrinter.print(out, batchRows, p);
+            BatchPrinter.print(out, modelName, batchRows, p);
           }
         }
       } finally {
@@ -269,11 +295,13 @@ public final class ScoreStreamCommand implements Callable<Integer> {
    */
   private static final class BatchPrinter extends StreamingQueryListener {
     private final String name;
+    private final String model;
     private final PrintWriter out;
     private final Map<Long, Long> batchRows;
 
-    BatchPrinter(String name, PrintWriter out, Map<Long, Long> batchRows) {
+    BatchPrinter(String name, String model, PrintWriter out, Map<Long, Long> batchRows) {
       this.name = name;
+      this.model = model;
       this.out = out;
       this.batchRows = batchRows;
     }
@@ -284,12 +312,13 @@ public final class ScoreStreamCommand implements Callable<Integer> {
     @Override
     public void onQueryProgress(QueryProgressEvent event) {
       if (name.equals(event.progress().name())) {
-        print(out, batchRows, event.progress());
+        print(out, model, batchRows, event.progress());
       }
     }
 
     /** Prints the line of a micro-batch that scored rows, unless it was printed before. */
-    static void print(PrintWriter out, Map<Long, Long> batchRows, StreamingQueryProgress p) {
+    static void print(
+        PrintWriter out, String model, Map<Long, Long> batchRows, StreamingQueryProgress p) {
       Row observed = p.observedMetrics().get(OBSERVED);
       long rows = observed == null ? 0 : observed.getLong(0);
       if (rows == 0 || batchRows.putIfAbsent(p.batchId(), rows) != null) {
@@ -298,9 +327,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       synchronized (out) {
         out.printf(
             Locale.ROOT,
-            "batch %d: %d rows scored, %.0f rows/s, %.2f s%n",
+            "batch %d: %d rows scored with %s, %.0f rows/s, %.2f s%n",
             p.batchId(),
             rows,
+            model,
             rows / Math.max(1e-3, p.batchDuration() / 1000.0),
             p.batchDuration() / 1000.0);
         out.flush();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
@@ -199,7 +205,12 @@ class ScoreStreamCliTest {
     Path newCheckpoint = dir.resolve("ckpt-new");
     assertRefused(
         args(input, output, newCheckpoint, "--available-now"),
-        "--output " + output + ": it holds the output of another query or command");
+        "--output "
+            + output
+            + ": it is claimed by the query of the checkpoint file:"
+            + checkpoint
+            + ", not --checkpoint "
+            + newCheckpoint);
     TestSpark.Result again =
         TestSpark.cli(
             args(input, output, newCheckpoint, "--available-now", "--overwrite")
@@ -261,5 +272,176 @@ class ScoreStreamCliTest {
             + input.resolve("bad.csv")
             + "; every column except --label-col is a numeric feature",
         run.errLines().get(0));
+  }
+
+  /**
+   * Issue 35 item 2: two score-streams started together on one --output with different checkpoints:
+   * exactly one writes (every input row once), the other exits 2 with one line naming --output and
+   * the winner's checkpoint, its query never started. Several rounds, as a race may go either way.
+   */
+  @Test
+  void twoScoreStreamsStartedTogetherOnOneOutputExactlyOneWrites() throws Exception {
+    Path input = Files.createDirectories(dir.resolve("in-race"));
+    writeCsv(input, 0);
+    writeCsv(input, 1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 3; round++) {
+        Path output = dir.resolve("race-out-" + round);
+        List<Path> checkpoints =
+            List.of(dir.resolve("race-a-" + round), dir.resolve("race-b-" + round));
+        CyclicBarrier together = new CyclicBarrier(2);
+        List<Future<TestSpark.Result>> runs = new ArrayList<>();
+        for (Path checkpoint : checkpoints) {
+          Callable<TestSpark.Result> run =
+              () -> {
+                together.await();
+                return TestSpark.cli(
+                    args(input, output, checkpoint, "--available-now").toArray(String[]::new));
+              };
+          runs.add(pool.submit(run));
+        }
+        List<TestSpark.Result> results = new ArrayList<>();
+        for (Future<TestSpark.Result> f : runs) {
+          results.add(f.get(180, TimeUnit.SECONDS));
+        }
+        int winner = results.get(0).code() == 0 ? 0 : 1;
+        TestSpark.Result won = results.get(winner);
+        TestSpark.Result lost = results.get(1 - winner);
+        assertEquals(0, won.code(), won::toString);
+        assertEquals(SparkKpcaCli.EXIT_USAGE, lost.code(), lost::toString);
+        assertEquals(1, lost.errLines().size(), lost::toString);
+        String line = lost.errLines().get(0);
+        assertTrue(line.startsWith(SparkKpcaCli.ERROR_PREFIX + "--output " + output + ": "), line);
+        assertTrue(line.contains("checkpoint file:" + checkpoints.get(winner)), line);
+        assertTrue(
+            !Files.exists(checkpoints.get(1 - winner).resolve("offsets")),
+            "the losing query never started");
+        Map<Long, double[]> written = scores(output.toString()); // fails on a row written twice
+        assertEquals(2 * ROWS, written.size(), "round " + round);
+        for (long id = 0; id < 2 * ROWS; id++) {
+          assertTrue(written.containsKey(id), "row " + id);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Issue 35 item 9: score-stream keeps the model version it loaded at start, and a restart loads
+   * the stream directory's newest version. Which version scored each row is in the optional
+   * --model-version-col column, in the progress lines and in the output's records; each row's
+   * scores equal the batch transform with that version.
+   */
+  @Test
+  void aRunKeepsTheVersionItLoadedAndARestartLoadsTheNewest() throws Exception {
+    Path train = Files.createDirectories(dir.resolve("v-train"));
+    writeCsv(train, 0);
+    Path models = dir.resolve("v-stream");
+    List<String> stream =
+        List.of(
+            "stream",
+            "--input",
+            train.toString(),
+            "--label-col",
+            "id",
+            "--model-out",
+            models.toString(),
+            "--checkpoint",
+            dir.resolve("v-stream-ckpt").toString(),
+            "--available-now",
+            "--k",
+            "3",
+            "--landmarks",
+            "20",
+            "--seed",
+            "4");
+    TestSpark.Result streamed = TestSpark.cli(stream.toArray(String[]::new));
+    assertEquals(0, streamed.code(), streamed::toString);
+
+    Path input = Files.createDirectories(dir.resolve("v-in"));
+    writeCsv(input, 0);
+    writeCsv(input, 1);
+    Path output = dir.resolve("v-out");
+    List<String> score =
+        args(input, output, dir.resolve("v-ckpt"), "--available-now", "--model-version-col", "v");
+    score.set(score.indexOf(model.toString()), models.toString());
+    TestSpark.Result first = TestSpark.cli(score.toArray(String[]::new));
+    assertEquals(0, first.code(), first::toString);
+    assertTrue(
+        first.out().contains("micro-batches from 0 are scored with version-000000000000"),
+        first.out());
+
+    // The stream writes a newer version; the running output keeps its rows, a restart takes it.
+    writeCsv(train, 1);
+    streamed = TestSpark.cli(stream.toArray(String[]::new));
+    assertEquals(0, streamed.code(), streamed::toString);
+    writeCsv(input, 2);
+    TestSpark.Result second = TestSpark.cli(score.toArray(String[]::new));
+    assertEquals(0, second.code(), second::toString);
+    assertTrue(
+        second.out().contains("micro-batches from 2 are scored with version-000000000001"),
+        second.out());
+    assertTrue(
+        second.out().contains("batch 2: " + ROWS + " rows scored with version-000000000001"),
+        second.out());
+
+    Map<Long, String> versionOf = new HashMap<>();
+    for (Row r :
+        TestSpark.session().read().parquet(output.toString()).select("id", "v").collectAsList()) {
+      versionOf.put((long) Double.parseDouble(String.valueOf(r.get(0))), r.getString(1));
+    }
+    assertEquals(3 * ROWS, versionOf.size());
+    Map<Long, double[]> written = scores(output.toString());
+    Map<String, Map<Long, double[]>> expected = new HashMap<>();
+    for (String version : List.of("version-000000000000", "version-000000000001")) {
+      Path batch = dir.resolve("v-batch-" + version);
+      TestSpark.Result transform =
+          TestSpark.cli(
+              "transform",
+              "--model",
+              models.resolve(version).toString(),
+              "--input",
+              input.toString(),
+              "--label-col",
+              "id",
+              "--residual",
+              "--output-format",
+              "parquet",
+              "--output",
+              batch.toString());
+      assertEquals(0, transform.code(), transform::toString);
+      expected.put(version, scores(batch.toString()));
+    }
+    double largestDifference = 0;
+    for (long id = 0; id < 3 * ROWS; id++) {
+      String version = id < 2 * ROWS ? "version-000000000000" : "version-000000000001";
+      assertEquals(version, versionOf.get(id), "row " + id);
+      double[] want = expected.get(version).get(id);
+      double[] other =
+          expected
+              .get(version.endsWith("0") ? "version-000000000001" : "version-000000000000")
+              .get(id);
+      double[] got = written.get(id);
+      for (int j = 0; j < want.length; j++) {
+        assertEquals(want[j], got[j], 1e-10 * (1 + Math.abs(want[j])), "row " + id);
+        largestDifference = Math.max(largestDifference, Math.abs(want[j] - other[j]));
+      }
+    }
+    assertTrue(largestDifference > 1e-6, "the two versions score differently");
+
+    ObjectMapper json = new ObjectMapper();
+    Path records = output.resolve(ScoreStreamModels.DIR);
+    assertEquals(
+        0,
+        json.readTree(records.resolve("from-batch-000000000000.json").toFile())
+            .get("streamVersion")
+            .asLong());
+    assertEquals(
+        1,
+        json.readTree(records.resolve("from-batch-000000000002.json").toFile())
+            .get("streamVersion")
+            .asLong());
   }
 }
