@@ -1,5 +1,6 @@
 package io.github.sparkkpca.streaming;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,7 +46,10 @@ public final class OutputClaim {
     Path file = new Path(output, FILE);
     Owner owner = readFile(file, conf);
     if (owner == null && file.getFileSystem(conf).exists(file)) {
-      throw new IOException(file + " is not a claim of spark-kpca (no token and checkpoint)");
+      owner = readFile(file, conf); // it may have been put back by a racing replacer meanwhile
+      if (owner == null && file.getFileSystem(conf).exists(file)) {
+        throw new IOException(file + " is not a claim of spark-kpca (no token and checkpoint)");
+      }
     }
     return owner;
   }
@@ -164,15 +168,17 @@ public final class OutputClaim {
     return take(output, checkpoint, conf);
   }
 
-  /** The claim in {@code file}, or null when it is missing or not a claim. */
+  /**
+   * The claim in {@code file}, or null when it is missing (also when a racing replacer moves it
+   * aside while it is read) or not a claim.
+   */
   private static Owner readFile(Path file, Configuration conf) throws IOException {
     FileSystem fs = file.getFileSystem(conf);
-    if (!fs.exists(file)) {
-      return null;
-    }
     try (InputStream in = fs.open(file)) {
       String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
       return lines.length < 2 ? null : new Owner(lines[1].strip(), lines[0].strip());
+    } catch (FileNotFoundException e) {
+      return null;
     }
   }
 
