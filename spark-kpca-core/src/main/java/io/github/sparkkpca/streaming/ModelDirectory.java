@@ -224,6 +224,7 @@ public final class ModelDirectory {
                   + ": restart with the checkpoint of that query, or give a new model directory");
         }
         checkHistory(fs, conf);
+        checkCommitted(fs, checkpoint, last, conf);
         return;
       }
     } else if (fs.exists(dir) && !fs.getFileStatus(dir).isDirectory()) {
@@ -531,6 +532,36 @@ public final class ModelDirectory {
       }
     }
     checkPending(pending, last, conf);
+  }
+
+  /**
+   * Refuses a checkpoint that has committed micro-batches after the newest entry the directory
+   * holds: every micro-batch the sink saw is recorded (a version, or a pending batch, empty ones
+   * too) before Spark commits it, so the entries of those batches were deleted. Directories whose
+   * newest record has no digest (written before empty micro-batches were recorded) are not checked.
+   */
+  private void checkCommitted(FileSystem fs, String checkpoint, long last, Configuration conf)
+      throws IOException {
+    Long committed = lastCommittedBatch(checkpoint, conf);
+    if (committed == null || committed <= last) {
+      return;
+    }
+    Path newest = fs.exists(pendingPath(last)) ? pendingPath(last) : versionPath(last);
+    String recordPath = fs.exists(pendingPath(last)) ? PENDING_STATE : STATE_FILE;
+    if (BatchRecord.read(newest, recordPath, conf).digest() == null) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "Model directory "
+            + dir
+            + ": the checkpoint "
+            + checkpoint
+            + " has committed micro-batches up to "
+            + committed
+            + ", but the newest entry here is "
+            + newest.getName()
+            + ": the versions or pending batches after it are missing (deleted?); restore them, or "
+            + "give a new model directory and checkpoint");
   }
 
   /**

@@ -470,7 +470,9 @@ public final class StreamingKernelPCA {
       Dataset<Row> rows = opened.readPending(spark, id);
       long count = rows.count();
       opened.checkPendingRows(id, count, conf);
-      fold(rows, id, count);
+      if (count > 0) {
+        fold(rows, id, count);
+      }
       lastFolded = id;
       LOG.info("StreamingKernelPCA: pending batch {} folded in again", id);
     }
@@ -532,6 +534,12 @@ public final class StreamingKernelPCA {
       long count = rows.count();
       double read = (System.nanoTime() - t0) / 1e9;
       if (count == 0) {
+        if (model != null) {
+          // Recorded all the same (a pending batch of no rows): the directory's history then holds
+          // every micro-batch Spark commits, so a missing one is noticed on a restart.
+          directory.commitPending(rows, batchId, 0, queryId, conf);
+          lastFolded = batchId;
+        }
         return;
       }
       long before = model == null ? 0 : model.numRows() + pendingRows();

@@ -36,9 +36,14 @@ class StreamHistoryTest {
   private final double[][] x = LocalSpark.clusters(5 * CHUNK_ROWS, D, 23);
 
   private void addChunk(int c) throws IOException {
+    addChunk(c, CHUNK_ROWS);
+  }
+
+  /** Adds the first {@code rows} rows of chunk c as one Parquet file of the input directory. */
+  private void addChunk(int c, int rows) throws IOException {
     Path input = Files.createDirectories(dir.resolve("input"));
     Path tmp = dir.resolve("tmp-" + c);
-    LocalSpark.frame(Arrays.copyOfRange(x, c * CHUNK_ROWS, (c + 1) * CHUNK_ROWS), 1)
+    LocalSpark.frame(Arrays.copyOfRange(x, c * CHUNK_ROWS, c * CHUNK_ROWS + rows), 1)
         .write()
         .parquet(tmp.toString());
     try (Stream<Path> files = Files.list(tmp)) {
@@ -172,6 +177,50 @@ class StreamHistoryTest {
     run(resumed);
     resumed.flush();
     assertEquals(5 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+  }
+
+  /**
+   * Every micro-batch Spark commits is in the directory (an empty one as a pending batch of no
+   * rows), so a missing newest entry is noticed: the newest pending batch deleted, or the newest
+   * version with it, is refused naming the checkpoint's last batch and the entry found.
+   */
+  @Test
+  void aMissingNewestEntryIsRefused() throws Exception {
+    addChunk(0);
+    addChunk(1);
+    run(sink(1));
+    addChunk(2, 0); // no rows: batch 2 is recorded as a pending batch of none
+    run(sink(1));
+    assertTrue(Files.isDirectory(entry("pending-000000000002")));
+    Path backup = dir.resolve("backup");
+    copyTree(dir.resolve("model"), backup);
+    addChunk(3);
+
+    deleteTree(entry("pending-000000000002"));
+    assertMissing("version-000000000001");
+    restore(backup);
+    deleteTree(entry("pending-000000000002"));
+    deleteTree(entry("version-000000000001"));
+    assertMissing("version-000000000000");
+
+    restore(backup);
+    run(sink(1));
+    assertEquals(3 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+    assertTrue(Files.isDirectory(entry("version-000000000003")));
+  }
+
+  private void assertMissing(String newest) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(sink(1)));
+    assertEquals(
+        "Model directory "
+            + model()
+            + ": the checkpoint "
+            + dir.resolve("ckpt")
+            + " has committed micro-batches up to 2, but the newest entry here is "
+            + newest
+            + ": the versions or pending batches after it are missing (deleted?); restore them, or "
+            + "give a new model directory and checkpoint",
+        e.getMessage());
   }
 
   private void restore(Path backup) throws IOException {
