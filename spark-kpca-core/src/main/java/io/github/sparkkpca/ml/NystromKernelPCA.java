@@ -343,6 +343,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
                 uid, KernelPCASolution.of(fit.fitted(), m - fit.map().rank(), chosen.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
+    model.withFeatureNamesOf(dataset.schema());
     model.set(model.statisticsRouteTaken(), fit.route().paramName());
     model.set(model.statisticsRouteCheck(), fit.routeCheck());
     model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
