@@ -225,8 +225,12 @@ public final class StreamCommand implements Callable<Integer> {
           streaming.setWarmStart(rf);
         }
       }
+      // A restart reads the files by the feature names of the version it resumes from.
       LoadedData data =
-          DataSources.stream(spark.session(), input.toSourceOptions(), maxFilesPerTrigger);
+          DataSources.stream(
+              spark.session(),
+              input.toSourceOptions().withFeatureNames(resumedFeatureNames(spark)),
+              maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
       bind(streaming, spark);
@@ -381,6 +385,22 @@ public final class StreamCommand implements Callable<Integer> {
    * Ties --model-out to --checkpoint and the model options before the query starts; a mismatch is a
    * usage error naming the option, the stored value and the given one.
    */
+  /**
+   * The feature names of the newest version in {@code --model-out} (none when there is none yet, or
+   * it records none); the directory itself is checked when the query is bound to it.
+   */
+  private String[] resumedFeatureNames(ManagedSession spark) throws java.io.IOException {
+    String version;
+    try {
+      version =
+          StreamingKernelPCA.latestVersion(
+              modelOut, spark.session().sparkContext().hadoopConfiguration());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return version == null ? null : AbstractKernelPCAModel.loadAny(version).featureNames();
+  }
+
   private void bind(StreamingKernelPCA streaming, ManagedSession spark) throws java.io.IOException {
     try {
       streaming.bind(checkpoint, spark.session().sparkContext().hadoopConfiguration());
