@@ -190,6 +190,22 @@ class FeatureNamesTest {
         () -> random.update(assembled(table(30, 4), "x3", "x2", "x1")));
   }
 
+  /** Landmarks taken from a named model are rows of its features: the fit's names must match. */
+  @Test
+  void landmarksFromANamedModelNeedTheSameNames() {
+    NystromKernelPCAModel model =
+        (NystromKernelPCAModel) fit("nystrom", assembled(table(80, 1), NAMES));
+    NystromKernelPCA estimator = new NystromKernelPCA().setK(2).setLandmarksFrom(model);
+    assertArrayEquals(NAMES, estimator.landmarkFeatureNames());
+    assertArrayEquals(NAMES, estimator.fit(assembled(table(40, 5), NAMES)).featureNames());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> estimator.fit(assembled(table(40, 5), "x3", "x1", "x2")));
+    assertTrue(e.getMessage().contains("[x3, x1, x2]"), e.getMessage());
+    assertTrue(e.getMessage().contains("setLandmarksFrom"), e.getMessage());
+  }
+
   @Test
   void aColumnWithoutNamesFitsAModelWithoutNames() {
     NystromKernelPCAModel model =

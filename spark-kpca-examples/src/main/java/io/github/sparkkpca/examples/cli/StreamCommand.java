@@ -229,7 +229,7 @@ public final class StreamCommand implements Callable<Integer> {
       LoadedData data =
           DataSources.stream(
               spark.session(),
-              input.toSourceOptions().withFeatureNames(resumedFeatureNames(spark)),
+              input.toSourceOptions().withFeatureNames(namesToRead(spark, estimator)),
               maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
@@ -385,6 +385,20 @@ public final class StreamCommand implements Callable<Integer> {
    * Ties --model-out to --checkpoint and the model options before the query starts; a mismatch is a
    * usage error naming the option, the stored value and the given one.
    */
+  /**
+   * The names the stream's files are read by: those of the version a restart resumes from, else
+   * those of the {@code --landmarks-from} model (none when neither records names).
+   */
+  private String[] namesToRead(
+      ManagedSession spark, Estimator<? extends AbstractKernelPCAModel<?>> estimator)
+      throws java.io.IOException {
+    String[] resumed = resumedFeatureNames(spark);
+    if ((resumed == null || resumed.length == 0) && estimator instanceof NystromKernelPCA n) {
+      return n.landmarkFeatureNames();
+    }
+    return resumed;
+  }
+
   /**
    * The feature names of the newest version in {@code --model-out} (none when there is none yet, or
    * it records none); the directory itself is checked when the query is bound to it.

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
+import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -335,6 +336,65 @@ class FeatureNamesCliTest {
       scores.add(run("transform", updated, ordered));
     }
     assertEquals(scores.get(0), scores.get(1));
+  }
+
+  private static TestSpark.Result stream(Path input, String name) {
+    return TestSpark.cli(
+        "stream",
+        "--input",
+        input.toString(),
+        "--model-out",
+        dir.resolve(name + "-model").toString(),
+        "--checkpoint",
+        dir.resolve(name + "-checkpoint").toString(),
+        "--available-now",
+        "--max-files-per-trigger",
+        "1",
+        "--label-col",
+        "label",
+        "--k",
+        "2",
+        "--landmarks",
+        "15",
+        "--seed",
+        "4");
+  }
+
+  /**
+   * Streaming versions record the names, and a restart reads new files by them: a header-only file
+   * of another order that sorts first, added before the restart, does not decide the order.
+   */
+  @Test
+  void aStreamRestartReadsNewFilesByTheVersionsNames() throws IOException {
+    Path input = dir.resolve("stream-input");
+    write(input.resolve("part-1.csv"), FIT_HEADER, rows(1), 1);
+    TestSpark.Result first = stream(input, "restarted");
+    assertEquals(0, first.code(), first::toString);
+    assertArrayEquals(
+        new String[] {"x1", "x2", "x3"},
+        StreamingKernelPCA.loadLatest(dir.resolve("restarted-model").toString()).featureNames());
+    headerOnly(input.resolve("0-empty-export.csv"), "label,x2,x3,x1");
+    write(input.resolve("part-2.csv"), "x3,x1,x2,label", rows(2), 2);
+    TestSpark.Result second = stream(input, "restarted");
+    assertEquals(0, second.code(), second::toString);
+
+    Path plain = dir.resolve("stream-plain");
+    write(plain.resolve("part-1.csv"), FIT_HEADER, rows(1), 1);
+    write(plain.resolve("part-2.csv"), FIT_HEADER, rows(2), 2);
+    TestSpark.Result once = stream(plain, "plain");
+    assertEquals(0, once.code(), once::toString);
+
+    AbstractKernelPCAModel<?> restarted =
+        StreamingKernelPCA.loadLatest(dir.resolve("restarted-model").toString());
+    AbstractKernelPCAModel<?> expected =
+        StreamingKernelPCA.loadLatest(dir.resolve("plain-model").toString());
+    assertArrayEquals(new String[] {"x1", "x2", "x3"}, restarted.featureNames());
+    assertEquals(2 * ROWS, restarted.numRows());
+    double[] want = expected.eigenvalues().toArray();
+    double[] got = restarted.eigenvalues().toArray();
+    for (int i = 0; i < 2; i++) {
+      assertEquals(want[i], got[i], 1e-10 * want[0], "eigenvalue " + i);
+    }
   }
 
   @Test
