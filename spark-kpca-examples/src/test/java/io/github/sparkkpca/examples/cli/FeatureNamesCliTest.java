@@ -205,6 +205,21 @@ class FeatureNamesCliTest {
     assertEquals(expected, run("predict", rdeModel, permuted));
   }
 
+  /** Numeric Parquet columns are assembled by the model's names too, whatever their order. */
+  @Test
+  void assembledParquetColumnsAreReadByTheModelsNames() throws IOException {
+    Path parquet = dir.resolve("permuted.parquet");
+    TestSpark.session()
+        .read()
+        .option("header", "true")
+        .csv(ordered.toString())
+        .selectExpr(
+            "cast(x3 as double) x3", "label", "cast(x1 as double) x1", "cast(x2 as double) x2")
+        .write()
+        .parquet(parquet.toString());
+    assertEquals(run("transform", model, ordered), run("transform", model, parquet));
+  }
+
   /** label → scores of a score-stream output (Parquet). */
   private static Map<String, double[]> streamScores(Path output) {
     Map<String, double[]> out = new HashMap<>();
