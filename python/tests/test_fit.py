@@ -243,3 +243,40 @@ def test_relevant_dimension_estimator(regression):
     assert model.logLikelihood == chosen.logLikelihood
     assert model.gammaCv in grid and model.dimensionCv >= 1
     assert len(model.signalVariance) == len(model.noiseVariance) == len(model.labelSquares) == 1
+
+
+def test_models_record_the_feature_names_of_a_vector_assembler(spark, tmp_path):
+    """featureNames: the names VectorAssembler gave the input's features, kept by save and load; a column with
+    the same names in another order is refused with both lists; a column without names has none."""
+    from pyspark.ml.feature import VectorAssembler
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(50, 3)) * np.array([1.0, 4.0, 0.3])
+    table = spark.createDataFrame(
+        [(i, float(a), float(b), float(c), float(a + b)) for i, (a, b, c) in enumerate(x)],
+        ["id", "x1", "x2", "x3", "label"],
+    )
+
+    def assembled(*columns):
+        return VectorAssembler(inputCols=list(columns), outputCol="features").transform(table)
+
+    named = assembled("x1", "x2", "x3")
+    models = [
+        NystromKernelPCA(k=2, numLandmarks=20, seed=1).fit(named),
+        RandomFeatureKernelPCA(k=2, numRandomFeatures=30, seed=1).fit(named),
+        KernelPCA(k=2).fit(named),
+        KernelPCARegressor(gamma=0.3, numLandmarks=20, dimension=2).fit(named),
+    ]
+    for i, model in enumerate(models):
+        assert model.featureNames == ["x1", "x2", "x3"], type(model).__name__
+        path = str(tmp_path / f"model-{i}")
+        model.save(path)
+        loaded = type(model).load(path)
+        assert loaded.featureNames == ["x1", "x2", "x3"], type(model).__name__
+        with pytest.raises(IllegalArgumentException, match=r"\[x3, x1, x2\].*\[x1, x2, x3\]"):
+            loaded.transform(assembled("x3", "x1", "x2")).count()
+
+    unnamed = spark.createDataFrame(
+        [(i, Vectors.dense(r.tolist())) for i, r in enumerate(x)], ["id", "features"]
+    )
+    assert NystromKernelPCA(k=2, numLandmarks=20, seed=1).fit(unnamed).featureNames == []

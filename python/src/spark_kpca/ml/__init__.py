@@ -209,6 +209,15 @@ class _KernelPCAModelMethods(_KpcaModel):
         return int(self._call_java("numFeatures"))
 
     @property
+    def featureNames(self) -> List[str]:
+        """The names of the d input features, in order, as the fit found them in the input column's ML
+        attribute metadata (``VectorAssembler`` writes them; the CLI writes a CSV file's header); empty when
+        the column had none, or for a model saved before models recorded them. ``transform`` refuses a
+        column whose names differ (other names, or another order); a column without names is scored by
+        position."""
+        return [str(name) for name in (_to_list(self._call_java("featureNames")) or [])]
+
+    @property
     def numRows(self) -> int:
         """n, the number of training rows (all rows absorbed so far, after updates)."""
         return int(self._call_java("numRows"))
@@ -616,6 +625,15 @@ class KernelPCARegressionModel(
 ):
     """A fitted kernel PCA regression: predictions, the chosen width and dimension, and the curves behind
     Braun et al.'s Figure 2."""
+
+    @property
+    def featureNames(self) -> List[str]:
+        """The names of the d input features, in order, as the fit found them in the input column's ML
+        attribute metadata (``VectorAssembler`` writes them; the CLI writes a CSV file's header); empty when
+        the column had none, or for a model saved before models recorded them. ``transform`` refuses a
+        column whose names differ (other names, or another order); a column without names is scored by
+        position."""
+        return [str(name) for name in (_to_list(self._call_java("featureNames")) or [])]
 
     @property
     def numTrainingRows(self) -> int:

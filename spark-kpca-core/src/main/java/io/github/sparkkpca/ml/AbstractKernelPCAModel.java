@@ -12,12 +12,15 @@ import org.apache.spark.ml.Model;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every fitted kernel PCA model shares: scores y(x) = Pᵀk_x − o over m support points, the
@@ -28,9 +31,13 @@ import org.apache.spark.sql.types.StructType;
 public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>> extends Model<M>
     implements KernelPCAParams, MLWritable, FittedModel {
 
+  private static final Logger LOG = LoggerFactory.getLogger(AbstractKernelPCAModel.class);
+
   private final String uid;
   private final KernelPCAParams.Definitions kernelPCAParams;
   private final KernelPCASolution solution;
+  private String[] featureNames = FeatureNames.NONE;
+  private volatile boolean unnamedWarned;
 
   protected AbstractKernelPCAModel(String uid, KernelPCASolution solution) {
     this.uid = uid;
@@ -166,6 +173,81 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public M setBlockSize(int value) {
     set(blockSize(), value);
     return (M) this;
+  }
+
+  /**
+   * The names of the d input features, in order, as the fit found them in the input column's ML
+   * attribute metadata ({@link FeatureNames#of}); empty when the column had none, or for a model
+   * saved before models recorded them. {@code transform} and {@code update} refuse an input column
+   * whose names differ from these.
+   */
+  public String[] featureNames() {
+    return featureNames.clone();
+  }
+
+  /** Whether the model knows the names of its features ({@link #featureNames()}). */
+  public boolean hasFeatureNames() {
+    return featureNames.length > 0;
+  }
+
+  /**
+   * Sets the names of the d input features (a fit records them itself): to name the features of a
+   * model fitted on a column without names, or saved before models recorded them. No names (an
+   * empty array) removes them.
+   *
+   * @throws IllegalArgumentException unless there are d non-empty names, or none
+   */
+  @SuppressWarnings("unchecked")
+  public M setFeatureNames(String... names) {
+    this.featureNames =
+        FeatureNames.validated(names, numFeatures(), getClass().getSimpleName() + " " + uid);
+    return (M) this;
+  }
+
+  /** Sets the names a saved model's metadata records (none for older models). */
+  void readFeatureNames(com.fasterxml.jackson.databind.JsonNode metadata, String path) {
+    this.featureNames =
+        FeatureNames.read(
+            metadata,
+            numFeatures(),
+            "Cannot load " + getClass().getSimpleName() + " from '" + path + "': ");
+  }
+
+  /** Records the names of the fit's input column (none when it has none). */
+  M withFeatureNamesOf(StructType schema) {
+    return setFeatureNames(FeatureNames.of(schema, getInputCol()));
+  }
+
+  /**
+   * Copies the params, and the feature names when {@code to} is a kernel PCA model too: every model
+   * derived from this one (copy, update, grow) keeps its names.
+   */
+  @Override
+  public <T extends Params> T copyValues(T to, ParamMap extra) {
+    T copied = super.copyValues(to, extra);
+    if (to instanceof AbstractKernelPCAModel<?> model && model != this) {
+      model.featureNames = featureNames;
+    }
+    return copied;
+  }
+
+  /**
+   * Refuses an input column whose feature names differ from the model's; warns once when the column
+   * has names and the model has none.
+   */
+  void checkFeatureNames(org.apache.spark.sql.types.StructField input) {
+    String model = getClass().getSimpleName() + " " + uid;
+    FeatureNames.check(
+        featureNames,
+        input,
+        "inputCol",
+        model,
+        () -> {
+          if (!unnamedWarned) {
+            unnamedWarned = true;
+            LOG.warn(FeatureNames.unnamedWarning(model, input.name()));
+          }
+        });
   }
 
   /** k, the number of components. */

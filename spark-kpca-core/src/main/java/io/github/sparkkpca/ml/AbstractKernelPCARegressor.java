@@ -110,7 +110,8 @@ public abstract class AbstractKernelPCARegressor<E extends AbstractKernelPCARegr
   @Override
   public final KernelPCARegressionModel fit(Dataset<?> dataset) {
     fixedDimension(); // a required d that is unset fails before any pass
-    return super.fit(dataset).withFittedParams();
+    KernelPCARegressionModel model = super.fit(dataset).withFittedParams();
+    return model.setFeatureNames(FeatureNames.of(dataset.schema(), getFeaturesCol()));
   }
 
   @Override

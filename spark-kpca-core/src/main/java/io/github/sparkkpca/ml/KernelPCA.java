@@ -192,7 +192,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     KernelPCASolution solution = solve(support, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());
-    return model;
+    return model.withFeatureNamesOf(dataset.schema());
   }
 
   private KernelPCASolution solve(LandmarkKernel support, int k, int n) {

@@ -76,6 +76,7 @@ public final class KernelPCAModel extends AbstractKernelPCAModel<KernelPCAModel>
               KernelPCAModel.class.getSimpleName());
       KernelPCAModel model = new KernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path, model.fittedParams());
+      model.readFeatureNames(metadata, path);
       return model;
     }
   }

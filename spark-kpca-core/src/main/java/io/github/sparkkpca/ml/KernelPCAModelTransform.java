@@ -36,6 +36,7 @@ final class KernelPCAModelTransform {
               + " but the model was fitted on size "
               + model.numFeatures());
     }
+    model.checkFeatureNames(input);
     if (!model.getReconstructionCol().isEmpty() && !model.hasLandmarks()) {
       throw new IllegalArgumentException(
           model.noLandmarks("reconstructionCol (pre-images over the landmarks)")

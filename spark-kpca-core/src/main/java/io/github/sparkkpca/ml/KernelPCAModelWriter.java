@@ -25,7 +25,7 @@ final class KernelPCAModelWriter extends StageWriter {
         instance,
         path,
         sparkSession(),
-        ModelData.metadataFields(instance.solution()),
+        FeatureNames.addTo(ModelData.metadataFields(instance.solution()), instance.featureNames()),
         instance.fittedParams());
     ModelData.save(instance.solution(), path, sparkSession());
     if (exportAsked(optionMap())) {

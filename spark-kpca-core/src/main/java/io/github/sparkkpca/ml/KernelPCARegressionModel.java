@@ -12,6 +12,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
@@ -21,6 +22,8 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fitted kernel principal component regression (kPCR): ŷ(x) = Σ_{i≤d} β_i u_iᵀ(φ(x) − φ̄) [+ ȳ]
@@ -41,8 +44,12 @@ public final class KernelPCARegressionModel
     extends PredictionModel<Vector, KernelPCARegressionModel>
     implements KernelPCARegressionParams, MLWritable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(KernelPCARegressionModel.class);
+
   private final String uid;
   private final KernelPCARegressionParams.Definitions definitions;
+  private String[] featureNames = FeatureNames.NONE;
+  private volatile boolean unnamedWarned;
   private final Projector predictor;
   private final LabelCoding coding;
   private final List<WidthDiagnostics> widths;
@@ -203,6 +210,75 @@ public final class KernelPCARegressionModel
   @Override
   public int numFeatures() {
     return fitted().inputDim();
+  }
+
+  /**
+   * The names of the d input features, in order, as the fit found them in the features column's ML
+   * attribute metadata ({@link FeatureNames#of}); empty when the column had none, or for a model
+   * saved before models recorded them. {@code transform} refuses a features column whose names
+   * differ from these.
+   */
+  public String[] featureNames() {
+    return featureNames.clone();
+  }
+
+  /** Whether the model knows the names of its features ({@link #featureNames()}). */
+  public boolean hasFeatureNames() {
+    return featureNames.length > 0;
+  }
+
+  /**
+   * Sets the names of the d input features (a fit records them itself), or removes them (no names).
+   *
+   * @throws IllegalArgumentException unless there are d non-empty names, or none
+   */
+  public KernelPCARegressionModel setFeatureNames(String... names) {
+    this.featureNames =
+        FeatureNames.validated(names, numFeatures(), "KernelPCARegressionModel " + uid);
+    return this;
+  }
+
+  /** Sets the names a saved model's metadata records (none for older models). */
+  void readFeatureNames(com.fasterxml.jackson.databind.JsonNode metadata, String path) {
+    this.featureNames =
+        FeatureNames.read(
+            metadata, numFeatures(), "Cannot load KernelPCARegressionModel from '" + path + "': ");
+  }
+
+  /** Copies the params, and the feature names when {@code to} is a regression model too. */
+  @Override
+  public <T extends Params> T copyValues(T to, ParamMap extra) {
+    T copied = super.copyValues(to, extra);
+    if (to instanceof KernelPCARegressionModel model && model != this) {
+      model.featureNames = featureNames;
+    }
+    return copied;
+  }
+
+  /**
+   * The prediction column appended; refuses a features column whose names differ from the model's
+   * ({@link #featureNames()}), and warns once when it has names and the model has none.
+   */
+  @Override
+  public StructType transformSchema(StructType schema) {
+    StructType out = super.transformSchema(schema);
+    if (predictor != null
+        && java.util.Arrays.asList(schema.fieldNames()).contains(getFeaturesCol())) {
+      String model = "KernelPCARegressionModel " + uid;
+      org.apache.spark.sql.types.StructField input = schema.apply(getFeaturesCol());
+      FeatureNames.check(
+          featureNames,
+          input,
+          "featuresCol",
+          model,
+          () -> {
+            if (!unnamedWarned) {
+              unnamedWarned = true;
+              LOG.warn(FeatureNames.unnamedWarning(model, input.name()));
+            }
+          });
+    }
+    return out;
   }
 
   /** The fitted kernel (γ chosen). */

@@ -85,6 +85,7 @@ final class KernelPCARegressionModelFormat {
       ModelData.Finite.require(model.fitted().offset(), "the intercepts");
       ObjectNode extra = Persistence.JSON.createObjectNode();
       extra.put("model", "kernelPCARegression");
+      FeatureNames.addTo(extra, model.featureNames());
       Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
       SparkSession spark = sparkSession();
       spark
@@ -272,6 +273,7 @@ final class KernelPCARegressionModelFormat {
               s.getString(9),
               shell.getDimension());
       shell.copyParamsTo(model);
+      model.readFeatureNames(metadata, path);
       // γ and m are read from the predictor, not kept as params.
       model.clear(model.gamma());
       model.clear(model.numLandmarks());

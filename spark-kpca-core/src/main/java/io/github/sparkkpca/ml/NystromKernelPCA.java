@@ -14,6 +14,7 @@ import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -67,6 +68,9 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
 
   /** User-supplied landmarks, or null to sample them. */
   private SuppliedLandmarks supplied;
+
+  /** The feature names of the model the supplied landmarks came from (none for other landmarks). */
+  private String[] suppliedNames = FeatureNames.NONE;
 
   public NystromKernelPCA() {
     this(Identifiable.randomUID("nystromKernelPCA"));
@@ -240,6 +244,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    */
   public NystromKernelPCA setLandmarks(Vector... landmarks) {
     this.supplied = SuppliedLandmarks.of(landmarks);
+    this.suppliedNames = FeatureNames.NONE;
     return this;
   }
 
@@ -261,7 +266,16 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     setDegree(kernel.degree());
     setCoef0(kernel.coef0());
     this.supplied = landmarks;
+    this.suppliedNames = model.featureNames();
     return this;
+  }
+
+  /**
+   * The feature names of the model whose landmarks {@link #setLandmarksFrom} took (empty when it
+   * had none, or the landmarks came from elsewhere): the fit's input must name its features alike.
+   */
+  public String[] landmarkFeatureNames() {
+    return suppliedNames.clone();
   }
 
   /**
@@ -321,6 +335,14 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   public NystromKernelPCAModel fit(Dataset<?> dataset) {
     long start = System.nanoTime();
     transformSchema(dataset.schema(), true);
+    if (supplied != null && Arrays.asList(dataset.schema().fieldNames()).contains(getInputCol())) {
+      FeatureNames.check(
+          suppliedNames,
+          dataset.schema().apply(getInputCol()),
+          "inputCol",
+          "the model whose landmarks setLandmarksFrom took",
+          () -> {});
+    }
     KernelPcaFit.Settings settings =
         new KernelPcaFit.Settings(
             LOG,
@@ -343,6 +365,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
                 uid, KernelPCASolution.of(fit.fitted(), m - fit.map().rank(), chosen.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
+    model.withFeatureNamesOf(dataset.schema());
     model.set(model.statisticsRouteTaken(), fit.route().paramName());
     model.set(model.statisticsRouteCheck(), fit.routeCheck());
     model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
@@ -363,6 +386,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   public NystromKernelPCA copy(ParamMap extra) {
     NystromKernelPCA copied = defaultCopy(extra);
     copied.supplied = supplied;
+    copied.suppliedNames = suppliedNames;
     return copied;
   }
 

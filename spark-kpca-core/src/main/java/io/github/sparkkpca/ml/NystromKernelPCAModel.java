@@ -137,6 +137,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
               NystromKernelPCAModel.class.getSimpleName());
       NystromKernelPCAModel model = new NystromKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path, model.fittedParams());
+      model.readFeatureNames(metadata, path);
       return model;
     }
   }

@@ -223,6 +223,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
                 uid, KernelPCASolution.of(fit.fitted(), 0, fit.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
+    model.withFeatureNamesOf(dataset.schema());
     LOG.info(
         "RandomFeatureKernelPCA {}: fitted in {} s; explained variance ratio {}",
         uid,

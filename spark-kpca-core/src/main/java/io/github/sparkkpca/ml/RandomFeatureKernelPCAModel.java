@@ -185,6 +185,7 @@ public final class RandomFeatureKernelPCAModel
       }
       RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid, solution);
       Persistence.applyParams(model, metadata, path, model.fittedParams());
+      model.readFeatureNames(metadata, path);
       return model;
     }
   }

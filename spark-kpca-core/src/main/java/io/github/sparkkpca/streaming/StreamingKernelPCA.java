@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.ml.FeatureNames;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
@@ -593,6 +594,13 @@ public final class StreamingKernelPCA {
 
   /** Folds the rows of one micro-batch into the state (not solved for {@code exact}). */
   private void fold(Dataset<Row> rows, long batchId, long count) {
+    // The names of the micro-batch's features: the model's must be the same (as update checks);
+    // a model without names takes them, as a fit would.
+    String[] names = FeatureNames.of(rows.schema().fields()[0]);
+    if (model != null) {
+      model.transformSchema(rows.schema());
+    }
+    String[] carried = model == null || !model.hasFeatureNames() ? names : model.featureNames();
     if (algorithm.equals("oja")) {
       RandomFeatureOja.Step step =
           RandomFeatureOja.run(
@@ -604,6 +612,7 @@ public final class StreamingKernelPCA {
               model == null ? null : new ModelDirectory.Version(lastFolded, model, ojaSteps),
               warmStart);
       model = step.model();
+      model.setFeatureNames(carried);
       ojaSteps = step.steps();
       return;
     }

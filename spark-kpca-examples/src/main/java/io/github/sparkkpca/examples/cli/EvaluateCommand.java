@@ -119,7 +119,7 @@ public final class EvaluateCommand implements Callable<Integer> {
       AbstractKernelPCAModel<?> first = kpcas.get(0);
       LoadedData data =
           SparkKpcaCli.loadAndCache(
-              spark, input.toSourceOptions().withExpectedFeatures(first.numFeatures()), out);
+              spark, input.forModel(first.numFeatures(), first.featureNames()), out);
       List<CapturedVariance.Result> results;
       long start = System.nanoTime();
       try {

@@ -82,7 +82,17 @@ public final class FitCommand implements Callable<Integer> {
         ((NystromKernelPCA) estimator).setLandmarks(fileLandmarks);
         options.landmarks = fileLandmarks.length;
       }
-      LoadedData data = SparkKpcaCli.loadAndCache(spark, input.toSourceOptions(), out);
+      // Landmarks of a model with feature names: the files are read by those names.
+      LoadedData data =
+          SparkKpcaCli.loadAndCache(
+              spark,
+              input
+                  .toSourceOptions()
+                  .withFeatureNames(
+                      options.landmarksFrom == null
+                          ? null
+                          : ((NystromKernelPCA) estimator).landmarkFeatureNames()),
+              out);
       try {
         if (fileLandmarks != null) {
           LandmarkFile.requireDimension(

@@ -129,7 +129,7 @@ public final class GrowCommand implements Callable<Integer> {
       }
       LoadedData data =
           SparkKpcaCli.loadAndCache(
-              spark, input.toSourceOptions().withExpectedFeatures(nystrom.numFeatures()), out);
+              spark, input.forModel(nystrom.numFeatures(), nystrom.featureNames()), out);
       try {
         nystrom.setInputCol(data.featuresCol());
         SparkKpcaCli.progress(

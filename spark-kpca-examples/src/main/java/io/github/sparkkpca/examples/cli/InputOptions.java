@@ -64,6 +64,15 @@ public final class InputOptions {
               + "bin/fetch-mnist downloads them).")
   String mnistDir;
 
+  @Option(
+      names = "--ignore-feature-names",
+      description =
+          "Read the features by position, without their names: the columns in the order of the "
+              + "first CSV file's header (or the Parquet schema, or a vector column as it is). A fit "
+              + "then records no feature names, and a model scores the rows by position instead of "
+              + "reading each file's columns by the names it recorded at fit.")
+  boolean ignoreFeatureNames;
+
   /**
    * The paths the command reads with their options: the input's files, directories or globs (as
    * {@code --input}, or {@code --mnist-dir} for MNIST), then the non-null {@code also} (a model, a
@@ -85,6 +94,16 @@ public final class InputOptions {
 
   /** The options as a data-source request. */
   SourceOptions toSourceOptions() {
-    return new SourceOptions(input, format, featuresCol, labelCol, partitions, mnistDir, null);
+    return new SourceOptions(input, format, featuresCol, labelCol, partitions, mnistDir, null)
+        .withIgnoreFeatureNames(ignoreFeatureNames);
+  }
+
+  /**
+   * The options as a request for the rows a model scores or absorbs: {@code d} features, read by
+   * the names the model recorded at fit (each CSV file by its own header), unless {@code
+   * --ignore-feature-names}.
+   */
+  SourceOptions forModel(int d, String[] featureNames) {
+    return toSourceOptions().withExpectedFeatures(d).withFeatureNames(featureNames);
   }
 }

@@ -83,7 +83,7 @@ public final class PredictCommand implements Callable<Integer> {
       KernelPCARegressionModel regression = KernelPCARegressionModel.load(model);
       LoadedData data =
           SparkKpcaCli.loadAndCache(
-              spark, input.toSourceOptions().withExpectedFeatures(regression.numFeatures()), out);
+              spark, input.forModel(regression.numFeatures(), regression.featureNames()), out);
       try {
         regression.setFeaturesCol(data.featuresCol()).setPredictionCol(PREDICTION_COL);
         Dataset<Row> scored =

@@ -149,7 +149,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       LoadedData data =
           DataSources.stream(
               spark.session(),
-              input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()),
+              input.forModel(kpca.numFeatures(), kpca.featureNames()),
               maxFilesPerTrigger);
       kpca.setInputCol(data.featuresCol())
           .setOutputCol(TransformCommand.SCORES_COL)

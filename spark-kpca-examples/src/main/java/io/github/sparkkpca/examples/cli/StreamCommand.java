@@ -228,8 +228,12 @@ public final class StreamCommand implements Callable<Integer> {
           streaming.setWarmStart(rf);
         }
       }
+      // A restart reads the files by the feature names of the version it resumes from.
       LoadedData data =
-          DataSources.stream(spark.session(), input.toSourceOptions(), maxFilesPerTrigger);
+          DataSources.stream(
+              spark.session(),
+              input.toSourceOptions().withFeatureNames(namesToRead(spark, estimator)),
+              maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
       bind(streaming, spark);
@@ -384,6 +388,36 @@ public final class StreamCommand implements Callable<Integer> {
    * Ties --model-out to --checkpoint and the model options before the query starts; a mismatch is a
    * usage error naming the option, the stored value and the given one.
    */
+  /**
+   * The names the stream's files are read by: those of the version a restart resumes from, else
+   * those of the {@code --landmarks-from} model (none when neither records names).
+   */
+  private String[] namesToRead(
+      ManagedSession spark, Estimator<? extends AbstractKernelPCAModel<?>> estimator)
+      throws java.io.IOException {
+    String[] resumed = resumedFeatureNames(spark);
+    if ((resumed == null || resumed.length == 0) && estimator instanceof NystromKernelPCA n) {
+      return n.landmarkFeatureNames();
+    }
+    return resumed;
+  }
+
+  /**
+   * The feature names of the newest version in {@code --model-out} (none when there is none yet, or
+   * it records none); the directory itself is checked when the query is bound to it.
+   */
+  private String[] resumedFeatureNames(ManagedSession spark) throws java.io.IOException {
+    String version;
+    try {
+      version =
+          StreamingKernelPCA.latestVersion(
+              modelOut, spark.session().sparkContext().hadoopConfiguration());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return version == null ? null : AbstractKernelPCAModel.loadAny(version).featureNames();
+  }
+
   private void bind(StreamingKernelPCA streaming, ManagedSession spark) throws java.io.IOException {
     try {
       streaming.bind(checkpoint, spark.session().sparkContext().hadoopConfiguration());

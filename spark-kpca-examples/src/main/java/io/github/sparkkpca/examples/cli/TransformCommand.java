@@ -140,7 +140,7 @@ public final class TransformCommand implements Callable<Integer> {
       }
       LoadedData data =
           SparkKpcaCli.loadAndCache(
-              spark, input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+              spark, input.forModel(kpca.numFeatures(), kpca.featureNames()), out);
       try {
         long rows = data.rows();
         // Only the columns needed, so the score columns cannot clash with input columns.

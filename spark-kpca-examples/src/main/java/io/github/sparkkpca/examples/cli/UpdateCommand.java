@@ -64,7 +64,7 @@ public final class UpdateCommand implements Callable<Integer> {
       }
       LoadedData data =
           SparkKpcaCli.loadAndCache(
-              spark, input.toSourceOptions().withExpectedFeatures(kpca.numFeatures()), out);
+              spark, input.forModel(kpca.numFeatures(), kpca.featureNames()), out);
       try {
         kpca.setInputCol(data.featuresCol());
         SparkKpcaCli.progress(

@@ -23,17 +23,29 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory;
 
 /**
  * The header row of one CSV file: its column names as Spark's CSV reader names them (an empty name
- * becomes {@code _cI}, a name that occurs more than once, ignoring case, gets its position
- * appended), so files can be matched by column name rather than by position.
+ * becomes {@code _cI}), so files can be matched by column name rather than by position.
+ *
+ * <p>A name that occurs more than once, ignoring case, is recorded ({@link #duplicate()}) and the
+ * file is refused by its readers: Spark's reader renames such columns (appending their positions,
+ * so {@code x,x1,x} and {@code x0,x,x} would both become {@code x0,x1,x2}), but columns are matched
+ * by name here, and a renamed column would be matched to another file's or a model's column of the
+ * same made-up name.
  */
 final class CsvHeader implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
   private final String[] names;
+  private final String duplicate;
 
-  private CsvHeader(String[] names) {
+  private CsvHeader(String[] names, String duplicate) {
     this.names = names;
+    this.duplicate = duplicate;
+  }
+
+  /** A header of the given names (the columns a model reads), for matching files against it. */
+  static CsvHeader of(List<String> names) {
+    return new CsvHeader(names.toArray(new String[0]), null);
   }
 
   /** The header of the line {@code line} (the first non-blank line of a file). */
@@ -42,25 +54,33 @@ final class CsvHeader implements Serializable {
     if (cells == null) {
       cells = new String[] {line};
     }
-    Set<String> seen = new HashSet<>();
-    Set<String> duplicates = new HashSet<>();
-    for (String cell : cells) {
-      if (cell != null && !seen.add(cell.toLowerCase(Locale.ROOT))) {
-        duplicates.add(cell.toLowerCase(Locale.ROOT));
-      }
-    }
     String[] names = new String[cells.length];
+    Set<String> seen = new HashSet<>();
+    String duplicate = null;
     for (int i = 0; i < cells.length; i++) {
       String cell = cells[i];
-      if (cell == null || cell.isEmpty()) {
-        names[i] = "_c" + i;
-      } else if (duplicates.contains(cell.toLowerCase(Locale.ROOT))) {
-        names[i] = cell + i;
-      } else {
-        names[i] = cell;
+      names[i] = cell == null || cell.isEmpty() ? "_c" + i : cell;
+      if (!seen.add(names[i].toLowerCase(Locale.ROOT)) && duplicate == null) {
+        duplicate = names[i];
       }
     }
-    return new CsvHeader(names);
+    return new CsvHeader(names, duplicate);
+  }
+
+  /** The first name that occurs more than once (ignoring case), or null when all are distinct. */
+  String duplicate() {
+    return duplicate;
+  }
+
+  /** Why {@code file}, whose header names a column twice, cannot be read. */
+  static String duplicated(String file, CsvHeader header) {
+    return "the header of "
+        + file
+        + " names column '"
+        + header.duplicate
+        + "' more than once ("
+        + header
+        + "); column names must be distinct (ignoring case), since columns are matched by name";
   }
 
   /** The column names, in the file's order. */
@@ -93,6 +113,9 @@ final class CsvHeader implements Serializable {
    * header of {@code referenceFile}.
    */
   static String mismatch(String file, CsvHeader header, String referenceFile, CsvHeader reference) {
+    if (referenceFile == null) {
+      return modelMismatch(file, header, reference);
+    }
     return "the header of "
         + file
         + " ("
@@ -103,6 +126,39 @@ final class CsvHeader implements Serializable {
         + reference
         + ") hold different column names; every file must hold the same columns, in any order "
         + "(they are matched by name)";
+  }
+
+  /**
+   * Why {@code file} cannot be read with a model's feature names: {@code reference} lists the
+   * model's features (and the label column, when one is read).
+   */
+  private static String modelMismatch(String file, CsvHeader header, CsvHeader reference) {
+    List<String> missing = new ArrayList<>();
+    for (String name : reference.names) {
+      if (header == null || header.indexOf(name) < 0) {
+        missing.add(name);
+      }
+    }
+    List<String> extra = new ArrayList<>();
+    if (header != null) {
+      for (String name : header.names) {
+        if (reference.indexOf(name) < 0) {
+          extra.add(name);
+        }
+      }
+    }
+    return "the header of "
+        + file
+        + " ("
+        + (header == null ? "none" : header)
+        + ") does not hold the columns the model reads by name ("
+        + reference
+        + ")"
+        + (missing.isEmpty() ? "" : ": missing " + String.join(",", missing))
+        + (extra.isEmpty()
+            ? ""
+            : (missing.isEmpty() ? ": " : "; ") + "not the model's " + String.join(",", extra))
+        + "; give --ignore-feature-names to read the file's columns by position instead";
   }
 
   /** The header as written in a message: its names separated by commas. */

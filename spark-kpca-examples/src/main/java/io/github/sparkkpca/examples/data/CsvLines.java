@@ -30,11 +30,11 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@link Double#parseDouble}, into the row's vector, so the common path does no more work than
  * Spark's own CSV reader with a numeric schema.
  *
- * <p>Nothing is thrown: a row whose file has other column names than the reference header, a row
- * with more or fewer cells than the header, or else the first feature cell of a row that is empty,
- * not a number or not finite, is described in {@link LoadedData#ERROR_COL} (which {@link
- * LoadedData#persistAndValidate()} and {@link LoadedData#validateMicroBatch} report with the file
- * and row) and the row gets a zero vector.
+ * <p>Nothing is thrown: a row whose file names a column twice or has other column names than the
+ * reference header, a row with more or fewer cells than the header, or else the first feature cell
+ * of a row that is empty, not a number or not finite, is described in {@link LoadedData#ERROR_COL}
+ * (which {@link LoadedData#persistAndValidate()} and {@link LoadedData#validateMicroBatch} report
+ * with the file and row) and the row gets a zero vector.
  *
  * <p>Output columns: the vector, the label (a string, null when empty) if any, {@link
  * LoadedData#FILE_COL}, then {@link LoadedData#ERROR_COL}.
@@ -51,8 +51,10 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
   private final Broadcast<SerializableConfiguration> conf;
 
   /**
-   * @param reference the header every file must match by names (the first file's)
-   * @param referenceFile the file of {@code reference}, for messages
+   * @param reference the header every file must match by names (the first file's, or the columns a
+   *     model reads)
+   * @param referenceFile the file of {@code reference}, for messages; null when it lists a model's
+   *     columns
    * @param features the columns to assemble, in order
    * @param label the label column, or null
    * @param conf the Hadoop configuration, to read the header of a file whose split starts later
@@ -142,12 +144,16 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
 
     private void layout(CsvHeader header) {
       fileError = null;
+      if (header != null && header.duplicate() != null) {
+        fileError = CsvHeader.duplicated(LoadedData.displayPath(file), header);
+        return;
+      }
       if (header == null || !header.sameNames(reference)) {
         fileError =
             CsvHeader.mismatch(
                 LoadedData.displayPath(file),
                 header,
-                LoadedData.displayPath(referenceFile),
+                referenceFile == null ? null : LoadedData.displayPath(referenceFile),
                 reference);
         return;
       }

@@ -249,30 +249,52 @@ public final class DataSources {
     }
     CsvHeader.Located first = files.get(0);
     String firstFile = LoadedData.displayPath(first.file().toString());
+    String label = options.labelCol();
+    if (label != null) {
+      requireColumn(Arrays.asList(first.header().names()), label, input);
+    }
+    // The columns every file must hold: a model's features (read by name) and the label, or else
+    // the first file's columns. Each file is read by its own header, so the first file (which may
+    // hold a header only) never decides the order of another file's cells.
+    List<String> wanted = options.namesToRead();
+    CsvHeader reference = first.header();
+    String referenceFile = firstFile;
+    if (wanted != null) {
+      if (label != null && wanted.contains(label)) {
+        throw new IllegalArgumentException(
+            "--label-col '" + label + "' is one of the model's features (" + wanted + ")");
+      }
+      List<String> columns = new ArrayList<>(wanted);
+      if (label != null) {
+        columns.add(label);
+      }
+      reference = CsvHeader.of(columns);
+      referenceFile = null;
+    }
     // A batch checks every file here; a stream checks each file as it reads it (those present at
     // start too), so its refusal comes from the micro-batch that holds the file.
     for (CsvHeader.Located file : stream == null ? files : List.of(first)) {
-      if (!file.header().sameNames(first.header())) {
+      String shown = LoadedData.displayPath(file.file().toString());
+      if (file.header().duplicate() != null) {
+        throw new IllegalArgumentException(
+            "--input " + input + ": " + CsvHeader.duplicated(shown, file.header()));
+      }
+      if (!file.header().sameNames(reference)) {
         throw new IllegalArgumentException(
             "--input "
                 + input
                 + ": "
-                + CsvHeader.mismatch(
-                    LoadedData.displayPath(file.file().toString()),
-                    file.header(),
-                    firstFile,
-                    first.header()));
+                + CsvHeader.mismatch(shown, file.header(), referenceFile, reference));
       }
     }
-    List<String> names = Arrays.asList(first.header().names());
-    String label = options.labelCol();
-    if (label != null) {
-      requireColumn(names, label, input);
-    }
     List<String> features = new ArrayList<>();
-    for (String name : names) {
-      if (!name.equals(label)) {
-        features.add(name);
+    if (wanted != null) {
+      features.addAll(wanted);
+    } else {
+      for (String name : first.header().names()) {
+        if (!name.equals(label)) {
+          features.add(name);
+        }
       }
     }
     if (features.isEmpty()) {
@@ -289,7 +311,7 @@ public final class DataSources {
     Broadcast<SerializableConfiguration> hadoop =
         JavaSparkContext.fromSparkContext(spark.sparkContext())
             .broadcast(new SerializableConfiguration(conf));
-    CsvLines parser = new CsvLines(first.header(), firstFile, features, label, hadoop);
+    CsvLines parser = new CsvLines(reference, referenceFile, features, label, hadoop);
     Dataset<Row> parsed =
         lines.mapPartitions(
             parser,
@@ -297,7 +319,12 @@ public final class DataSources {
     parsed =
         parsed.withColumn(
             LoadedData.POS_COL, parsed.isStreaming() ? lit(0L) : monotonically_increasing_id());
-    Dataset<Row> data = VectorColumns.withSize(parsed, options.featuresCol(), features.size());
+    Dataset<Row> data =
+        VectorColumns.withNames(
+            parsed,
+            options.featuresCol(),
+            features.size(),
+            options.ignoreFeatureNames() ? null : features);
     return finish(
         data,
         options,
@@ -339,6 +366,9 @@ public final class DataSources {
         requireColumn(Arrays.asList(schema.fieldNames()), label, input);
       }
       Dataset<Row> data = withOrder(raw);
+      if (options.ignoreFeatureNames()) {
+        data = VectorColumns.withoutNames(data, features, field);
+      }
       return finish(data, options, label, false, false, "parquet " + input);
     }
     for (StructField field : schema.fields()) {
@@ -389,6 +419,33 @@ public final class DataSources {
               + " has no feature columns"
               + (schema.isEmpty() ? "" : " besides the label '" + label + "'"));
     }
+    List<String> wanted = options.namesToRead();
+    if (wanted != null) {
+      // A model's features, read by name: the same columns, in the model's order.
+      if (!new java.util.HashSet<>(features).equals(new java.util.HashSet<>(wanted))
+          || features.size() != wanted.size()) {
+        List<String> missing = new ArrayList<>(wanted);
+        missing.removeAll(features);
+        List<String> extra = new ArrayList<>(features);
+        extra.removeAll(wanted);
+        throw new IllegalArgumentException(
+            "--input "
+                + input
+                + ": its columns ("
+                + String.join(",", features)
+                + ") are not the features the model reads by name ("
+                + String.join(",", wanted)
+                + ")"
+                + (missing.isEmpty() ? "" : ": missing " + String.join(",", missing))
+                + (extra.isEmpty()
+                    ? ""
+                    : (missing.isEmpty() ? ": " : "; ")
+                        + "not the model's "
+                        + String.join(",", extra))
+                + "; give --ignore-feature-names to read the columns by position instead");
+      }
+      features = new ArrayList<>(wanted);
+    }
     Dataset<Row> ordered = withOrder(raw);
     List<String> pass = List.of(LoadedData.FILE_COL, LoadedData.POS_COL);
     StructType out =
@@ -396,8 +453,11 @@ public final class DataSources {
             ordered.schema(), options.featuresCol(), features.size(), label, pass);
     ColumnAssembler assembler = new ColumnAssembler(ordered.schema(), features, label, pass);
     Dataset<Row> data =
-        VectorColumns.withSize(
-            ordered.map(assembler, Encoders.row(out)), options.featuresCol(), features.size());
+        VectorColumns.withNames(
+            ordered.map(assembler, Encoders.row(out)),
+            options.featuresCol(),
+            features.size(),
+            options.ignoreFeatureNames() ? null : features);
     return finish(
         data,
         options,

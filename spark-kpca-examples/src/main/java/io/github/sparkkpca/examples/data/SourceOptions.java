@@ -18,6 +18,13 @@ package io.github.sparkkpca.examples.data;
  *     MnistSource#defaultDir()}
  * @param expectedFeatures the vector size the data must have, or null; libsvm files are read with
  *     this size (a test file need not mention the highest feature index)
+ * @param featureNames the names of the features a model reads, in its order, or null: CSV files and
+ *     assembled Parquet columns are then read by these names (each file by its own header) and must
+ *     hold exactly these columns besides the label; null takes the features in the order of the
+ *     first file's header (CSV) or of the schema (Parquet)
+ * @param ignoreFeatureNames whether to leave the names out: the vector column then carries no
+ *     feature names (not even a Parquet vector column's own), so a model scores it by position and
+ *     a fit records none; {@code featureNames} is not used
  */
 public record SourceOptions(
     String input,
@@ -26,7 +33,9 @@ public record SourceOptions(
     String labelCol,
     Integer partitions,
     String mnistDir,
-    Integer expectedFeatures) {
+    Integer expectedFeatures,
+    java.util.List<String> featureNames,
+    boolean ignoreFeatureNames) {
 
   public SourceOptions {
     if (input == null || input.isBlank()) {
@@ -41,6 +50,21 @@ public record SourceOptions(
     if (partitions != null && partitions < 1) {
       throw new IllegalArgumentException("--partitions must be >= 1, got " + partitions);
     }
+    if (featureNames != null) {
+      featureNames = featureNames.isEmpty() ? null : java.util.List.copyOf(featureNames);
+    }
+  }
+
+  /** Options without feature names: the features as the input gives them. */
+  public SourceOptions(
+      String input,
+      InputFormat format,
+      String featuresCol,
+      String labelCol,
+      Integer partitions,
+      String mnistDir,
+      Integer expectedFeatures) {
+    this(input, format, featuresCol, labelCol, partitions, mnistDir, expectedFeatures, null, false);
   }
 
   /** Options for {@code input} with the default column names and no repartitioning. */
@@ -50,11 +74,62 @@ public record SourceOptions(
 
   /** A copy with {@code expectedFeatures} set. */
   public SourceOptions withExpectedFeatures(Integer d) {
-    return new SourceOptions(input, format, featuresCol, labelCol, partitions, mnistDir, d);
+    return new SourceOptions(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        partitions,
+        mnistDir,
+        d,
+        featureNames,
+        ignoreFeatureNames);
   }
 
   /** A copy with {@code partitions} set. */
   public SourceOptions withPartitions(Integer n) {
-    return new SourceOptions(input, format, featuresCol, labelCol, n, mnistDir, expectedFeatures);
+    return new SourceOptions(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        n,
+        mnistDir,
+        expectedFeatures,
+        featureNames,
+        ignoreFeatureNames);
+  }
+
+  /** A copy reading the features by the names a model records (none: as the input gives them). */
+  public SourceOptions withFeatureNames(String[] names) {
+    return new SourceOptions(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        partitions,
+        mnistDir,
+        expectedFeatures,
+        names == null ? null : java.util.Arrays.asList(names),
+        ignoreFeatureNames);
+  }
+
+  /** A copy with {@code ignoreFeatureNames} set. */
+  public SourceOptions withIgnoreFeatureNames(boolean ignore) {
+    return new SourceOptions(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        partitions,
+        mnistDir,
+        expectedFeatures,
+        featureNames,
+        ignore);
+  }
+
+  /** The names to read the features by, or null (none given, or names ignored). */
+  java.util.List<String> namesToRead() {
+    return ignoreFeatureNames ? null : featureNames;
   }
 }
