@@ -220,6 +220,35 @@ class FeatureNamesCliTest {
     assertEquals(run("transform", model, ordered), run("transform", model, parquet));
   }
 
+  /**
+   * evaluate reads every file by the model's names: the captured variance of either order agrees.
+   */
+  @Test
+  void evaluateReadsEveryFileByTheModelsNames() throws IOException {
+    List<Double> captured = new ArrayList<>();
+    for (Path input : List.of(ordered, permuted)) {
+      Path summary = dir.resolve("evaluate-" + input.getFileName() + ".json");
+      TestSpark.Result r =
+          TestSpark.cli(
+              "evaluate",
+              "--model",
+              model.toString(),
+              "--input",
+              input.toString(),
+              "--label-col",
+              "label",
+              "--summary-out",
+              summary.toString());
+      assertEquals(0, r.code(), r::toString);
+      captured.add(
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(summary.toFile())
+              .get("capturedVariance")
+              .asDouble());
+    }
+    assertEquals(captured.get(0), captured.get(1), 1e-12 * captured.get(0));
+  }
+
   /** label → scores of a score-stream output (Parquet). */
   private static Map<String, double[]> streamScores(Path output) {
     Map<String, double[]> out = new HashMap<>();
