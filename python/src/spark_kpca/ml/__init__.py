@@ -30,7 +30,7 @@ from spark_kpca.errors import (
     UnsupportedOperationException,
     jvm_errors,
 )
-from spark_kpca.ml import _params
+from spark_kpca.ml import _action_errors, _params
 from spark_kpca.ml._wrapper import _install_java_package_aliases, _KpcaParams, _to_list
 
 __all__ = [
@@ -782,3 +782,4 @@ def load_model(path: str) -> _KernelPCAModelMethods:
         return JavaParams._from_java(java_model)  # type: ignore[return-value]
 
 _install_java_package_aliases(sys.modules[__name__])
+_action_errors.install()
