@@ -61,12 +61,16 @@ def test_wrong_size_at_collect_and_other_actions(spark, model):
         model.transform(frame(spark, rows, 1)).toPandas()
 
 
-def test_later_partitions_name_partition_and_position(spark, model):
+def test_later_partitions_are_numbered_on_the_failure_path(spark, model):
     rows = [[0.0, float("inf") if i == 7 else 1.0, 0.0] for i in range(8)]
     with pytest.raises(IllegalArgumentException) as info:
         model.transform(frame(spark, rows, 2)).collect()  # rows 4..7 in partition 1
-    short(info.value, "IllegalArgumentException: Column 'features': the vector at position 3 of partition 1 "
+    # numbered on the failure path by counting the partitions before it, as the fit numbers it
+    short(info.value, "IllegalArgumentException: Column 'features': the vector in row 7 (partition 1, position 3) "
           "has a non-finite value (Infinity)")
+    with pytest.raises(IllegalArgumentException) as fit:
+        NystromKernelPCA(k=1, numLandmarks=2).fit(frame(spark, rows, 2))
+    assert str(fit.value) == str(info.value)
 
 
 def test_other_errors_are_left_as_pyspark_raises_them(spark):

@@ -118,7 +118,9 @@ class _KpcaModel(_KpcaParams, JavaModel):
 
     def _transform(self, dataset: DataFrame) -> DataFrame:
         with jvm_errors():
-            return super()._transform(dataset)
+            output = super()._transform(dataset)
+        _action_errors.remember(output, dataset)
+        return output
 
     def __repr__(self) -> str:
         if self._java_obj is None or isinstance(self._java_obj, str):

@@ -8,7 +8,11 @@ lines of Java stack). :func:`install` wraps PySpark's capture so that such an er
 exception of this library (its class, or the top frame of its stack, in ``io.github.sparkkpca``) is raised
 as one :class:`spark_kpca.errors.SparkKpcaError` (an ``IllegalArgumentException`` for a bad row) whose text is
 the library's one-line message, e.g. ``IllegalArgumentException: Column 'features': the vector in row 3
-(partition 0, position 3) has a non-finite value (NaN)``. Every other error is left exactly as PySpark
+(partition 0, position 3) has a non-finite value (NaN)``. A row beyond the first partition, which the task knows
+by partition and position only, is numbered on this failure path by one job over the transform's input (recent
+transforms' outputs are remembered weakly, each with its input; the row found there must have the same problem;
+when the output DataFrame acted on is a later one derived from the transform's, the message keeps partition and
+position). Every other error is left exactly as PySpark
 raises it. The Java exception stays reachable as ``java_exception``.
 
 Spark's executor still logs the task's failure (``ERROR Executor: Exception in task ...`` with the Java stack,
@@ -16,6 +20,8 @@ then ``ERROR TaskSetManager``) on the driver's stderr in local mode; ``spark.spa
 hides those lines.
 """
 
+import collections
+import weakref
 from typing import Any, Callable, Optional
 
 _PACKAGE = "io.github.sparkkpca."
@@ -42,6 +48,40 @@ def _library_cause(java_exception: Any) -> Optional[Any]:
     return None
 
 
+# The outputs of the latest transforms (weak references), each holding its input's JVM Dataset: where a failed
+# scoring task's row is counted. An output that is no longer referenced takes its input with it.
+_RECENT_OUTPUTS: "collections.deque[weakref.ref[Any]]" = collections.deque(maxlen=8)
+
+
+def remember(output: Any, dataset: Any) -> None:
+    """Notes ``dataset`` as the input of the transform that gave ``output``, so that a bad row found later in a
+    partition other than the first can be named by its global row number (one counting job on the failure
+    path only)."""
+    try:
+        output._spark_kpca_input = dataset._jdf
+        _RECENT_OUTPUTS.append(weakref.ref(output))
+    except (TypeError, AttributeError):
+        pass
+
+
+def _numbered(ours: Any) -> Optional[str]:
+    """The message of an InvalidRowException beyond partition 0 with the row's global number, when one of the
+    recent transform inputs holds that row with that problem; else None."""
+    try:
+        if not ours.getClass().getName().endswith(".InvalidRowException") or ours.partition() == 0:
+            return None
+        for ref in reversed(list(_RECENT_OUTPUTS)):
+            output = ref()
+            if output is None:
+                continue
+            message = ours.messageWithRow(output._spark_kpca_input)
+            if message is not None:
+                return str(message)
+    except Exception:  # noqa: BLE001 - the numbering is a courtesy: keep the task's own message
+        return None
+    return None
+
+
 def _wrap(get_return_value: Callable[..., Any]) -> Callable[..., Any]:
     if getattr(get_return_value, _MARK, False):
         return get_return_value
@@ -61,6 +101,9 @@ def _wrap(get_return_value: Callable[..., Any]) -> Callable[..., Any]:
             from spark_kpca.errors import IllegalArgumentException, from_java
 
             translated = from_java(ours)
+            numbered = _numbered(ours)
+            if numbered is not None:
+                translated = IllegalArgumentException(numbered, java_exception=ours)
             if isinstance(translated, IllegalArgumentException):
                 # named as the fit's refusals are (InvalidRowException is an IllegalArgumentException)
                 translated = IllegalArgumentException(translated.message, java_exception=ours)

@@ -91,7 +91,7 @@ public final class BlockedRows {
           Object value = row.get(inputIndex);
           String problem = InputVectors.problem(value, dim, "the model expects");
           if (problem != null) {
-            throw new InvalidRowException(inputCol, partition, position, problem);
+            throw new InvalidRowException(inputCol, partition, position, dim, problem);
           }
           block.add((Vector) value, inputCol);
           pending.add(row);

@@ -1,5 +1,9 @@
 package io.github.sparkkpca.execution;
 
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
 /**
  * A row that scoring (transform, predictions) cannot use, found by a task at action time. Its
  * message is one line that names the column and the row: "Column 'features': the vector in row 5
@@ -15,11 +19,86 @@ public final class InvalidRowException extends IllegalArgumentException {
 
   private final int partition;
   private final long position;
+  private final String column;
+  private final int dim;
+  private final String problem;
 
   InvalidRowException(String column, int partition, long position, String problem) {
+    this(column, partition, position, -1, problem);
+  }
+
+  /** A row refused by {@link InputVectors#problem(Object, int, String)} for dimension dim. */
+  InvalidRowException(String column, int partition, long position, int dim, String problem) {
     super("Column '" + column + "': the vector " + where(partition, position) + " " + problem);
     this.partition = partition;
     this.position = position;
+    this.column = column;
+    this.dim = dim;
+    this.problem = problem;
+  }
+
+  /**
+   * This error's message with the row's global 0-based number, in the fit's words ("the vector in
+   * row 13 (partition 1, position 3) ..."), when {@code input} is the dataset the failed scoring
+   * read: one job counts the rows of the partitions before the row's and checks that the row there
+   * has the same problem. For the failure path only (nothing is counted on success). Null when the
+   * row there does not have it (another dataset) or the problem is not the row's own (non-finite
+   * outputs).
+   */
+  public String messageWithRow(Dataset<?> input) {
+    if (dim < 0 || !java.util.Arrays.asList(input.schema().fieldNames()).contains(column)) {
+      return null;
+    }
+    int p = partition;
+    long q = position;
+    int d = dim;
+    String expected = problem;
+    List<long[]> found =
+        input
+            .toDF()
+            .select(QuotedColumns.column(input.toDF(), column))
+            .javaRDD()
+            .mapPartitionsWithIndex(
+                (index, rows) -> {
+                  if (index > p) {
+                    return java.util.Collections.<long[]>emptyIterator();
+                  }
+                  long count = 0;
+                  while (rows.hasNext()) {
+                    Row row = rows.next();
+                    if (index == p && count == q) {
+                      boolean same =
+                          expected.equals(InputVectors.problem(row.get(0), d, "the model expects"));
+                      return List.of(new long[] {index, same ? 1 : 0}).iterator();
+                    }
+                    count++;
+                  }
+                  return List.of(new long[] {index, index == p ? 0 : -1 - count}).iterator();
+                },
+                true)
+            .collect();
+    long before = 0;
+    boolean same = false;
+    for (long[] f : found) {
+      if (f[0] < p) {
+        before += -1 - f[1];
+      } else {
+        same = f[1] == 1;
+      }
+    }
+    if (!same) {
+      return null;
+    }
+    return "Column '"
+        + column
+        + "': the vector in row "
+        + (before + q)
+        + " (partition "
+        + p
+        + ", position "
+        + q
+        + ") "
+        + problem;
   }
 
   /** The index of the row's partition. */

@@ -203,6 +203,20 @@ class BadInputTest {
         "Column 'features': the vector at position 1 of partition 1 has a non-finite value"
             + " (Infinity)",
         root2.getMessage());
+    // On the failure path, the input counted: the fit's words for the same rows and partitions.
+    io.github.sparkkpca.execution.InvalidRowException invalid =
+        (io.github.sparkkpca.execution.InvalidRowException) root2;
+    Dataset<Row> input = LocalSpark.vectors(later, 2);
+    IllegalArgumentException fit2 =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(1).setNumLandmarks(2).fit(input));
+    assertEquals(
+        "Column 'features': the vector in row 4 (partition 1, position 1) has a non-finite value"
+            + " (Infinity)",
+        invalid.messageWithRow(input));
+    assertEquals(fit2.getMessage(), invalid.messageWithRow(input));
+    assertEquals(null, invalid.messageWithRow(LocalSpark.vectors(good(6), 2)), "another dataset");
   }
 
   @Test
