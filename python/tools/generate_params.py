@@ -137,6 +137,42 @@ def default_of(stage: Any, param: Any) -> Optional[Any]:
     return value
 
 
+def rule_of(param: Any) -> Optional[Tuple[Any, ...]]:
+    """The Java ParamRule of a Param as a tuple (see spark_kpca.ml._rules), or None when it has none."""
+    rule = param.isValid()
+    if rule.getClass().getName() != "io.github.sparkkpca.ml.ParamRule":
+        return None
+
+    def bound(x: float) -> Optional[float]:
+        return None if x != x else float(x)
+
+    return (
+        rule.kind(),
+        bound(rule.lower()),
+        bound(rule.upper()),
+        bool(rule.lowerInclusive()),
+        bool(rule.upperInclusive()),
+        tuple(str(c) for c in rule.choices()),
+        rule.requirement(),
+    )
+
+
+def param_rules(spark: Any) -> Dict[str, Tuple[Any, ...]]:
+    """The rule of every validated Param of the stages, by name (one rule per name across the stages)."""
+    rules: Dict[str, Tuple[Any, ...]] = {}
+    for stage_name, _, _ in STAGES:
+        stage = java_stage(spark, stage_name)
+        for param in stage.params():
+            rule = rule_of(param)
+            if rule is None:
+                continue
+            name = param.name()
+            if name in rules and rules[name] != rule:
+                raise SystemExit(f"Param {name} has different rules in different stages: {rules[name]} vs {rule}")
+            rules[name] = rule
+    return rules
+
+
 def param_kind(param: Any) -> str:
     simple = param.getClass().getSimpleName()
     if simple not in CONVERTERS:
@@ -230,6 +266,14 @@ def generate() -> str:
         if not names:
             w("    pass")
         w("")
+    w("")
+    w("# Param name -> its Java ParamRule: (kind, lower, upper, lower inclusive, upper inclusive, choices,")
+    w("# requirement); spark_kpca.ml._rules.check applies it at set time with the Java message.")
+    w("PARAM_RULES: Dict[str, Any] = {")
+    rules = param_rules(spark)
+    for name in sorted(rules):
+        w(f"    {name!r}: {rules[name]!r},")
+    w("}")
     type_of: Dict[str, str] = {}
     for mixin in kinds.values():
         for name, (_, py_type) in mixin.items():

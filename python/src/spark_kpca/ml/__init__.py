@@ -30,7 +30,7 @@ from spark_kpca.errors import (
     UnsupportedOperationException,
     jvm_errors,
 )
-from spark_kpca.ml import _params
+from spark_kpca.ml import _action_errors, _params
 from spark_kpca.ml._wrapper import _install_java_package_aliases, _KpcaParams, _to_list
 
 __all__ = [
@@ -118,7 +118,9 @@ class _KpcaModel(_KpcaParams, JavaModel):
 
     def _transform(self, dataset: DataFrame) -> DataFrame:
         with jvm_errors():
-            return super()._transform(dataset)
+            output = super()._transform(dataset)
+        _action_errors.remember(output, dataset)
+        return output
 
     def __repr__(self) -> str:
         if self._java_obj is None or isinstance(self._java_obj, str):
@@ -737,10 +739,39 @@ class ReconstructionErrorEvaluator(
     JavaMLReadable,
     JavaMLWritable,
 ):
-    """The mean of the models' feature-space residual column (their ``residualCol``): the reconstruction
-    error of held-out rows, smaller is better; for ``CrossValidator`` and ``TrainValidationSplit``."""
+    """Held-out reconstruction error for ``CrossValidator`` and ``TrainValidationSplit`` without labels;
+    smaller is better. ``metricName`` chooses what it measures, and so what it can tune:
+
+    - ``featureSpaceResidual`` (default): the mean of the models' ``residualCol``, the squared feature-space
+      distance of each row to the principal subspace. It compares models of one kernel and γ (the landmarks,
+      or k at a cost); it cannot choose γ or the kernel, as it falls towards 0 when γ → 0 on any data.
+    - ``inputSpaceError``: the mean of ``||x - x^||^2`` between each row (``inputCol``) and the pre-image of
+      its scores (``reconstructionCol``), as scikit-learn users tune ``KernelPCA`` through
+      ``inverse_transform``. It compares γ, kernels and k. Use ``preimageMethod="ridge"``: its map from scores
+      to inputs is fitted with the model, on its landmarks, so held-out rows are reconstructed by a map that
+      never saw them. ``relativeInputSpaceError`` divides it by the rows' total variance.
+
+    >>> kpca = NystromKernelPCA(k=2, numLandmarks=100, reconstructionCol="reconstruction",
+    ...                         preimageMethod="ridge")  # doctest: +SKIP
+    >>> evaluator = ReconstructionErrorEvaluator(metricName="inputSpaceError")  # doctest: +SKIP
+    """
 
     def _evaluate(self, dataset: DataFrame) -> float:
+        if self.getMetricName() != "featureSpaceResidual":
+            for param, column in (("inputCol", self.getInputCol()), ("reconstructionCol", self.getReconstructionCol())):
+                if column not in dataset.columns:
+                    hint = (
+                        "; set reconstructionCol (and preimageMethod ridge) on the kernel PCA estimator so that "
+                        "its models produce it"
+                        if param == "reconstructionCol"
+                        else ""
+                    )
+                    raise IllegalArgumentException(
+                        f"ReconstructionErrorEvaluator: {param} '{column}' is not a column of the dataset "
+                        f"(columns: {', '.join(dataset.columns)}){hint}"
+                    )
+            with jvm_errors():
+                return super()._evaluate(dataset)
         column = self.getResidualCol()
         if column not in dataset.columns:
             raise IllegalArgumentException(
@@ -771,3 +802,4 @@ def load_model(path: str) -> _KernelPCAModelMethods:
         return JavaParams._from_java(java_model)  # type: ignore[return-value]
 
 _install_java_package_aliases(sys.modules[__name__])
+_action_errors.install()

@@ -421,15 +421,73 @@ class _KernelPCARegressionParams(_KernelParams, _PredictorParams):
 class _ReconstructionErrorEvaluatorParams(Params):
     """The Params of Java's ``ReconstructionErrorEvaluator``."""
 
+    inputCol: Param = Param(
+        Params._dummy(), 'inputCol',
+        "column of the input vectors (the models' inputCol), input-space metrics",
+        typeConverter=TypeConverters.toString)
+    metricName: Param = Param(
+        Params._dummy(), 'metricName',
+        "featureSpaceResidual = mean of residualCol (compares k or the landmarks at one kernel and gamma); inputSpaceError = mean ||x - x^||^2 of inputCol and the pre-images in reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = inputSpaceError over the rows' total variance",
+        typeConverter=TypeConverters.toString)
+    reconstructionCol: Param = Param(
+        Params._dummy(), 'reconstructionCol',
+        "column of the pre-images (the models' reconstructionCol, preimageMethod ridge), input-space metrics",
+        typeConverter=TypeConverters.toString)
     residualCol: Param = Param(
         Params._dummy(), 'residualCol',
         "column of the per-row feature-space residual (the models' residualCol) whose mean is the reconstruction error",
         typeConverter=TypeConverters.toString)
 
+    def getInputCol(self) -> str:
+        """The value of :py:attr:`inputCol` (or its default)."""
+        return self.getOrDefault(self.inputCol)
+
+    def getMetricName(self) -> str:
+        """The value of :py:attr:`metricName` (or its default)."""
+        return self.getOrDefault(self.metricName)
+
+    def getReconstructionCol(self) -> str:
+        """The value of :py:attr:`reconstructionCol` (or its default)."""
+        return self.getOrDefault(self.reconstructionCol)
+
     def getResidualCol(self) -> str:
         """The value of :py:attr:`residualCol` (or its default)."""
         return self.getOrDefault(self.residualCol)
 
+
+# Param name -> its Java ParamRule: (kind, lower, upper, lower inclusive, upper inclusive, choices,
+# requirement); spark_kpca.ml._rules.check applies it at set time with the Java message.
+PARAM_RULES: Dict[str, Any] = {
+    'blockSize': ('int', 0.0, None, True, False, (), 'must be >= 0'),
+    'coef0': ('double', None, None, False, False, (), 'must be finite'),
+    'degree': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'dimension': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'featureScale': ('double', 0.0, None, False, False, (), 'must be finite and > 0'),
+    'gamma': ('double', 0.0, None, False, False, (), 'must be finite and > 0'),
+    'gammaGrid': ('grid', 0.0, None, False, False, (), 'must be a non-empty list of finite values > 0'),
+    'k': ('int', 0.0, None, False, False, (), 'must be > 0'),
+    'kernel': ('kernel', None, None, False, False, ('rbf', 'gaussian', 'laplacian', 'polynomial', 'poly', 'linear', 'cosine', 'sigmoid'), 'must be one of rbf, gaussian, laplacian, polynomial, poly, linear, cosine, sigmoid'),
+    'kmeansMaxIter': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'labelMode': ('choice', None, None, False, False, ('auto', 'real', 'binary', 'multiclass'), 'must be one of auto, real, binary, multiclass'),
+    'landmarkAlpha': ('double', 0.0, 1.0, False, False, (), 'must be in (0, 1)'),
+    'landmarkProbeSize': ('int', 2.0, None, True, False, (), 'must be >= 2'),
+    'landmarkSampling': ('choice', None, None, False, False, ('uniform', 'leverage', 'kmeans', 'residual'), 'must be one of uniform, leverage, kmeans, residual'),
+    'landmarkTest': ('choice', None, None, False, False, ('tolerance', 'f'), 'must be one of tolerance, f'),
+    'landmarkTolerance': ('double', 0.0, 1.0, False, False, (), 'must be in (0, 1)'),
+    'leverageRegularization': ('double', 0.0, None, False, False, (), 'must be finite and > 0'),
+    'maxDimension': ('int', 0.0, None, True, False, (), 'must be >= 0'),
+    'maxLandmarks': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'maxRows': ('int', 0.0, None, False, False, (), 'must be > 0'),
+    'metricName': ('choice', None, None, False, False, ('featureSpaceResidual', 'inputSpaceError', 'relativeInputSpaceError'), 'must be one of featureSpaceResidual, inputSpaceError, relativeInputSpaceError'),
+    'numLandmarks': ('int', 0.0, None, False, False, (), 'must be > 0'),
+    'numRandomFeatures': ('int', 0.0, None, False, False, (), 'must be > 0'),
+    'preimageMaxIter': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'preimageMethod': ('choice', None, None, False, False, ('fixed-point', 'ridge'), 'must be one of fixed-point, ridge'),
+    'preimageRidge': ('double', 0.0, None, False, False, (), 'must be finite and > 0'),
+    'rcond': ('double', 0.0, 1.0, True, False, (), 'must be in [0, 1)'),
+    'spectrum': ('choice', None, None, False, False, ('leading', 'full'), 'must be one of leading, full'),
+    'statisticsRoute': ('choice', None, None, False, False, ('auto', 'whitened', 'gram', 'gram-checked'), 'must be one of auto, whitened, gram, gram-checked'),
+}
 
 class _NystromKernelPCABase(_NystromKernelPCAParams):
     """Generated part of :class:`NystromKernelPCA`: Java defaults and setters."""
@@ -466,7 +524,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, rcond: Optional[float] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> None:
+    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``NystromKernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['NystromKernelPCA'], self.uid)
@@ -474,7 +532,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, rcond: Optional[float] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> Any:
+    def setParams(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> Any:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -551,9 +609,25 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageMaxIter(self, value: int) -> Any:
+        """Sets :py:attr:`preimageMaxIter`; returns self."""
+        return self._set(preimageMaxIter=value)
+
+    def setPreimageMethod(self, value: str) -> Any:
+        """Sets :py:attr:`preimageMethod`; returns self."""
+        return self._set(preimageMethod=value)
+
+    def setPreimageRidge(self, value: float) -> Any:
+        """Sets :py:attr:`preimageRidge`; returns self."""
+        return self._set(preimageRidge=value)
+
     def setRcond(self, value: float) -> Any:
         """Sets :py:attr:`rcond`; returns self."""
         return self._set(rcond=value)
+
+    def setReconstructionCol(self, value: str) -> Any:
+        """Sets :py:attr:`reconstructionCol`; returns self."""
+        return self._set(reconstructionCol=value)
 
     def setResidualCol(self, value: str) -> Any:
         """Sets :py:attr:`residualCol`; returns self."""
@@ -571,7 +645,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         """Sets :py:attr:`statisticsRoute`; returns self."""
         return self._set(statisticsRoute=value)
 
-    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'rcond', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
+    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
 
 
 class _NystromKernelPCAModelBase(_NystromKernelPCAParams):
@@ -1161,6 +1235,9 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
     """Generated part of :class:`ReconstructionErrorEvaluator`: Java defaults and setters."""
 
     _java_defaults: Dict[str, Any] = {
+        'inputCol': 'features',
+        'metricName': 'featureSpaceResidual',
+        'reconstructionCol': 'reconstruction',
         'residualCol': 'residual',
     }
 
@@ -1168,7 +1245,7 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, residualCol: Optional[str] = None) -> None:
+    def __init__(self, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``ReconstructionErrorEvaluator``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['ReconstructionErrorEvaluator'], self.uid)
@@ -1176,15 +1253,27 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, residualCol: Optional[str] = None) -> Any:
+    def setParams(self, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> Any:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
+
+    def setInputCol(self, value: str) -> Any:
+        """Sets :py:attr:`inputCol`; returns self."""
+        return self._set(inputCol=value)
+
+    def setMetricName(self, value: str) -> Any:
+        """Sets :py:attr:`metricName`; returns self."""
+        return self._set(metricName=value)
+
+    def setReconstructionCol(self, value: str) -> Any:
+        """Sets :py:attr:`reconstructionCol`; returns self."""
+        return self._set(reconstructionCol=value)
 
     def setResidualCol(self, value: str) -> Any:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['residualCol']
+    _init_params = ['inputCol', 'metricName', 'reconstructionCol', 'residualCol']
 
 # fmt: on

@@ -11,6 +11,8 @@ from pyspark.ml.wrapper import JavaParams
 from spark_kpca._java_classes import JAVA_CLASSES
 from spark_kpca.errors import jvm_errors
 from spark_kpca.ml._connect import ConnectReader, is_remote
+from spark_kpca.ml._params import PARAM_RULES
+from spark_kpca.ml._rules import check
 
 T = TypeVar("T")
 
@@ -43,8 +45,10 @@ class _KpcaWriter(JavaMLWriter):
 class _KpcaParams(JavaParams):
     """What every spark-kpca stage adds to PySpark's ``JavaParams``.
 
-    - Each value set from Python is checked at once by the Java Param's own validator (one cheap JVM call,
-      no Spark job), so a bad value fails at ``setX``/the constructor with the Java message.
+    - Each value set from Python is checked at once, first by a Python copy of the Java Param's rule
+      (``_params.PARAM_RULES``, also over Spark Connect), then by the Java Param's own validator (one cheap
+      JVM call, no Spark job), so a bad value fails at ``setX``/the constructor with the Java message, which
+      names the valid range or choices, and is not stored.
     - Reads and writes go through the Java class named in ``JAVA_CLASSES``.
     - Java errors reach Python as one :class:`spark_kpca.errors.SparkKpcaError`.
     """
@@ -55,17 +59,34 @@ class _KpcaParams(JavaParams):
     _java_obj: Any = None
 
     def _set(self, **kwargs: Any) -> Any:
+        # The Java rules first, in Python (classic and Connect alike): a refused value is never stored.
+        for name, value in kwargs.items():
+            rule = PARAM_RULES.get(name)
+            if value is None or rule is None or not self.hasParam(name):
+                continue
+            if rule[0] == "kernel" and self._java_obj is not None and not is_remote():
+                continue  # the JVM knows the kernels registered there too (same words)
+            try:
+                converted = self.getParam(name).typeConverter(value)
+            except TypeError:
+                continue  # PySpark's own _set raises the TypeError
+            check(name, rule, converted)
+        previous = dict(self._paramMap)
         result = super()._set(**kwargs)
         java_obj = getattr(self, "_java_obj", None)
         if java_obj is not None and not isinstance(java_obj, str) and not is_remote():
-            for name in kwargs:
-                if kwargs[name] is None:
-                    continue
-                param = self.getParam(name)
-                with jvm_errors():
-                    if java_obj.hasParam(name):
-                        # ParamPair's constructor runs the Java validator.
-                        self._make_java_param_pair(param, self._paramMap[param])
+            try:
+                for name in kwargs:
+                    if kwargs[name] is None:
+                        continue
+                    param = self.getParam(name)
+                    with jvm_errors():
+                        if java_obj.hasParam(name):
+                            # ParamPair's constructor runs the Java validator (kernels registered in the JVM).
+                            self._make_java_param_pair(param, self._paramMap[param])
+            except Exception:
+                self._paramMap = previous
+                raise
         return result
 
     def _transfer_params_to_java(self) -> None:

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.evaluation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.ml.ParamRule;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
@@ -18,29 +19,57 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
 
 /**
- * Held-out reconstruction error: the mean of a transformed DataFrame's residual column, (1/n) Σ_i
- * ‖φ(x_i) − φ̄ − P_k(φ(x_i) − φ̄)‖², the squared feature-space distance of each row to the fitted
- * k-dimensional principal subspace (φ̄ = 0 for uncentred models). On the training rows it is the
- * model's {@code reconstructionError()} at k; on rows the model has not seen it estimates the
- * expected error of the subspace, which is what model selection without labels needs: {@code
- * CrossValidator} or {@code TrainValidationSplit} over k, γ or the number of landmarks, with this
- * evaluator, keeps the model whose subspace reconstructs held-out rows best (Hallgren 2021, ch. 5,
- * chooses k by the leave-one-out version of the same error; see {@code
- * io.github.sparkkpca.evaluation.Mpress}).
+ * Held-out reconstruction error of a transformed DataFrame, for model selection without labels
+ * ({@code CrossValidator} or {@code TrainValidationSplit}); smaller is better. Two kinds of error,
+ * chosen by {@code metricName}, tune different things:
+ *
+ * <ul>
+ *   <li>{@code featureSpaceResidual} (the default): the mean of the models' residual column, (1/n)
+ *       Σ_i ‖φ(x_i) − φ̄ − P_k(φ(x_i) − φ̄)‖², the squared feature-space distance of each row to
+ *       the fitted k-dimensional principal subspace (φ̄ = 0 for uncentred models). On the training
+ *       rows it is the model's {@code reconstructionError()} at k. It is measured in the kernel's
+ *       own feature space, so it compares models <em>of one kernel</em>: the landmarks or k at
+ *       fixed γ (k when the candidates are compared at a cost, as MPRESS does with its 1/(n − k)
+ *       factor: the error falls as k grows, so over k alone the largest candidate wins). It cannot
+ *       choose γ or the kernel: as γ → 0 an rbf feature space collapses towards a constant and the
+ *       residual falls towards 0 whatever the data, so a grid over γ always returns its smallest γ.
+ *   <li>{@code inputSpaceError}: the mean squared input-space distance (1/n) Σ_i ‖x_i − x̂_i‖²
+ *       between each row and the pre-image x̂_i of its scores (the models' {@code
+ *       reconstructionCol}), the way scikit-learn users tune {@code KernelPCA} through {@code
+ *       inverse_transform}. It is measured in the input space, so it compares γ, the kernel, k and
+ *       the landmarks alike; over γ it has an interior optimum (small γ: a nearly linear map, large
+ *       γ: scores of held-out rows vanish). {@code relativeInputSpaceError} divides it by the total
+ *       variance (1/n) Σ_i ‖x_i − x̄‖² of the same rows, so that it is comparable across data
+ *       scalings (1 = no better than the mean).
+ * </ul>
  *
  * <p>The residual column exists only if the estimator (or model) has {@code residualCol} set, e.g.
  * {@code new NystromKernelPCA().setResidualCol("residual")}: {@code CrossValidator} evaluates
  * {@code model.transform(validation)}. For a kernel that is not positive definite (sigmoid,
  * polynomial with c₀ &lt; 0) the stages refuse {@code residualCol}, as k(x,x) is no squared norm
- * there, so this evaluator has nothing to read (docs/kernels.md). Smaller is better. Note that the
- * error falls as k grows on any data, so over k alone the largest candidate wins; it is informative
- * for γ and the landmarks at fixed k, and for k when the candidates are compared at a cost (as
- * MPRESS does with its 1/(n − k) factor).
+ * there (docs/kernels.md); the input-space error has no such limit. The pre-images exist if the
+ * estimator has {@code reconstructionCol} set; to tune with them use {@code preimageMethod} =
+ * {@code ridge}: its map from scores back to inputs is fitted when the model is fitted, on the
+ * model's landmarks (training rows), so held-out rows are reconstructed by a map that never saw
+ * them. The fixed-point method (rbf) starts from the row itself and keeps it when no landmark is
+ * near, so at large γ its error tends to 0 on any data and it cannot tune γ.
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 
+  /** {@code featureSpaceResidual}: the mean of the residual column. */
+  public static final String FEATURE_SPACE_RESIDUAL = "featureSpaceResidual";
+
+  /** {@code inputSpaceError}: the mean of ‖x − x̂‖² over the rows. */
+  public static final String INPUT_SPACE_ERROR = "inputSpaceError";
+
+  /** {@code relativeInputSpaceError}: the mean of ‖x − x̂‖² over the rows' total variance. */
+  public static final String RELATIVE_INPUT_SPACE_ERROR = "relativeInputSpaceError";
+
   private final String uid;
   private final Param<String> residualCol;
+  private final Param<String> metricName;
+  private final Param<String> inputCol;
+  private final Param<String> reconstructionCol;
 
   public ReconstructionErrorEvaluator() {
     this(Identifiable.randomUID("reconstructionErrorEvaluator"));
@@ -54,7 +83,35 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
             "residualCol",
             "column of the per-row feature-space residual "
                 + "(the models' residualCol) whose mean is the reconstruction error");
+    this.metricName =
+        new Param<>(
+            this,
+            "metricName",
+            "featureSpaceResidual = mean of residualCol (compares k or the landmarks at one "
+                + "kernel and gamma); inputSpaceError = mean ||x - x^||^2 of inputCol and the pre-images "
+                + "in reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = "
+                + "inputSpaceError over the rows' total variance",
+            ParamRule.oneOf(
+                    "metricName",
+                    FEATURE_SPACE_RESIDUAL,
+                    INPUT_SPACE_ERROR,
+                    RELATIVE_INPUT_SPACE_ERROR)
+                .<String>of());
+    this.inputCol =
+        new Param<>(
+            this,
+            "inputCol",
+            "column of the input vectors (the models' inputCol), input-space metrics");
+    this.reconstructionCol =
+        new Param<>(
+            this,
+            "reconstructionCol",
+            "column of the pre-images (the models' reconstructionCol, "
+                + "preimageMethod ridge), input-space metrics");
     setDefault(residualCol, "residual");
+    setDefault(metricName, FEATURE_SPACE_RESIDUAL);
+    setDefault(inputCol, "features");
+    setDefault(reconstructionCol, "reconstruction");
   }
 
   @Override
@@ -76,14 +133,64 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
     return this;
   }
 
+  /** The metric; default {@code featureSpaceResidual}. */
+  public Param<String> metricName() {
+    return metricName;
+  }
+
+  public String getMetricName() {
+    return getOrDefault(metricName);
+  }
+
+  public ReconstructionErrorEvaluator setMetricName(String value) {
+    set(metricName, value);
+    return this;
+  }
+
+  /** The input vector column of the input-space metrics; default "features". */
+  public Param<String> inputCol() {
+    return inputCol;
+  }
+
+  public String getInputCol() {
+    return getOrDefault(inputCol);
+  }
+
+  public ReconstructionErrorEvaluator setInputCol(String value) {
+    set(inputCol, value);
+    return this;
+  }
+
+  /** The pre-image column of the input-space metrics; default "reconstruction". */
+  public Param<String> reconstructionCol() {
+    return reconstructionCol;
+  }
+
+  public String getReconstructionCol() {
+    return getOrDefault(reconstructionCol);
+  }
+
+  public ReconstructionErrorEvaluator setReconstructionCol(String value) {
+    set(reconstructionCol, value);
+    return this;
+  }
+
   /**
-   * The mean of the residual column.
+   * The metric named by {@code metricName}.
    *
-   * @throws IllegalArgumentException naming the column when it is missing or not numeric, or when
-   *     the dataset has no rows
+   * @throws IllegalArgumentException naming the column when it is missing or of the wrong type, the
+   *     row when a vector is missing or of another size, or when the dataset has no rows
    */
   @Override
   public double evaluate(Dataset<?> dataset) {
+    String metric = getMetricName();
+    if (!metric.equals(FEATURE_SPACE_RESIDUAL)) {
+      return InputSpaceError.evaluate(
+          dataset,
+          getInputCol(),
+          getReconstructionCol(),
+          metric.equals(RELATIVE_INPUT_SPACE_ERROR));
+    }
     String column = getResidualCol();
     if (!Arrays.asList(dataset.schema().fieldNames()).contains(column)) {
       throw new IllegalArgumentException(
@@ -114,7 +221,7 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
     return row.getDouble(0);
   }
 
-  /** False: a smaller reconstruction error is better. */
+  /** False: a smaller error is better, for every metric. */
   @Override
   public boolean isLargerBetter() {
     return false;

@@ -28,8 +28,8 @@ public final class BlockedRows {
     int score(RowBlock block);
 
     /**
-     * Completes "the vector at position i of partition p gives …" for a row whose outputs are not
-     * finite: what it gives and why.
+     * Completes "the vector in row r (partition 0, position r) gives …" or "the vector at position
+     * i of partition p gives …" for a row whose outputs are not finite: what it gives and why.
      */
     String nonFinite();
 
@@ -91,15 +91,7 @@ public final class BlockedRows {
           Object value = row.get(inputIndex);
           String problem = InputVectors.problem(value, dim, "the model expects");
           if (problem != null) {
-            throw new IllegalArgumentException(
-                "Column '"
-                    + inputCol
-                    + "': the vector at position "
-                    + position
-                    + " of partition "
-                    + partition
-                    + " "
-                    + problem);
+            throw new InvalidRowException(inputCol, partition, position, dim, problem);
           }
           block.add((Vector) value, inputCol);
           pending.add(row);
@@ -107,15 +99,8 @@ public final class BlockedRows {
         }
         int bad = scorer.score(block);
         if (bad >= 0) {
-          throw new IllegalArgumentException(
-              "Column '"
-                  + inputCol
-                  + "': the vector at position "
-                  + (position - pending.size() + bad)
-                  + " of partition "
-                  + partition
-                  + " gives "
-                  + scorer.nonFinite());
+          throw new InvalidRowException(
+              inputCol, partition, position - pending.size() + bad, "gives " + scorer.nonFinite());
         }
         List<Row> out = new ArrayList<>(pending.size());
         for (int i = 0; i < pending.size(); i++) {

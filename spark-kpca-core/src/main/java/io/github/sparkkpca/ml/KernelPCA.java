@@ -18,7 +18,6 @@ import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
@@ -66,7 +65,7 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
         "maxRows",
         "largest n exact kernel PCA accepts (it needs about 16 n^2 bytes on "
             + "the driver); above it, use NystromKernelPCA",
-        ParamValidators.gt(0));
+        ParamRule.intGt("maxRows", 0).of());
   }
 
   @Override

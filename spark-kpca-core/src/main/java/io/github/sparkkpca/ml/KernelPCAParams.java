@@ -7,7 +7,6 @@ import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -50,7 +49,7 @@ public interface KernelPCAParams extends KernelParams {
               owner,
               "k",
               "number of principal components to keep (> 0); required",
-              ParamValidators.gt(0));
+              ParamRule.intGt("k", 0).of());
       centered =
           new BooleanParam(
               owner,
@@ -77,19 +76,20 @@ public interface KernelPCAParams extends KernelParams {
               "pre-image method: fixed-point = Mika et al. "
                   + "(1999) Gaussian fixed-point iteration over the landmarks (rbf kernel only); ridge = kernel ridge "
                   + "map from scores back to inputs fitted on the landmarks (any kernel; Bakir et al. 2004)",
-              ParamValidators.inArray(io.github.sparkkpca.pca.Preimage.Method.NAMES));
+              ParamRule.oneOf("preimageMethod", io.github.sparkkpca.pca.Preimage.Method.NAMES)
+                  .of());
       preimageMaxIter =
           new IntParam(
               owner,
               "preimageMaxIter",
               "maximum fixed-point iterations (>= 1)",
-              ParamValidators.gtEq(1));
+              ParamRule.intGtEq("preimageMaxIter", 1).of());
       preimageRidge =
           new DoubleParam(
               owner,
               "preimageRidge",
               "ridge alpha of the ridge pre-image map (> 0)",
-              ParamValidators.gt(0.0));
+              ParamRule.finiteGt("preimageRidge", 0.0).of());
       spectrum =
           new Param<>(
               owner,
@@ -98,7 +98,7 @@ public interface KernelPCAParams extends KernelParams {
                   + "computes: leading = the min(r, max(k, 50)) leading eigenvalues by block Krylov iteration (the total "
                   + "variance comes from the trace); full = all r eigenvalues by the dense solver (scree plots, "
                   + "reconstruction errors beyond the leading ones)",
-              ParamValidators.inArray(io.github.sparkkpca.pca.SpectrumExtent.NAMES));
+              ParamRule.oneOf("spectrum", io.github.sparkkpca.pca.SpectrumExtent.NAMES).of());
     }
   }
 

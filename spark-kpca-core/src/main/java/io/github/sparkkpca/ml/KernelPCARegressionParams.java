@@ -7,7 +7,6 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
@@ -47,35 +46,35 @@ public interface KernelPCARegressionParams extends KernelParams {
               "the kernel scales gamma (> 0 each) among which "
                   + "RelevantDimensionEstimator chooses by the likelihood; default the 20 widths w log-spaced in "
                   + "[1e-2, 1e4] of Braun et al., gamma = 1/w",
-              (double[] values) -> validGrid(values));
+              ParamRule.positiveGrid("gammaGrid").of());
       numLandmarks =
           new IntParam(
               owner,
               "numLandmarks",
               "m, the number of landmarks sampled uniformly from "
                   + "the rows (<= n); m = n is the exact kernel method",
-              ParamValidators.gt(0));
+              ParamRule.intGt("numLandmarks", 0).of());
       seed = new LongParam(owner, "seed", "random seed of the landmark sample");
       rcond =
           new DoubleParam(
               owner,
               "rcond",
               "relative eigenvalue cut-off of K_mm (as NystromKernelPCA's)",
-              ParamValidators.inRange(0.0, 1.0, true, false));
+              ParamRule.inRange("rcond", 0.0, 1.0, true, false).of());
       dimension =
           new IntParam(
               owner,
               "dimension",
               "d, the number of leading kernel principal components the "
                   + "regression uses (>= 1); required by KernelPCARegressor, chosen by RelevantDimensionEstimator",
-              ParamValidators.gtEq(1));
+              ParamRule.intGtEq("dimension", 1).of());
       maxDimension =
           new IntParam(
               owner,
               "maxDimension",
               "the largest d considered (ℓ(d) and the leave-one-out "
                   + "curve are evaluated for d = 1..maxDimension); 0: every usable component",
-              ParamValidators.gtEq(0));
+              ParamRule.intGtEq("maxDimension", 0).of());
       fitIntercept =
           new BooleanParam(
               owner,
@@ -90,19 +89,7 @@ public interface KernelPCARegressionParams extends KernelParams {
               "auto: binary when every label is -1 or +1, else real; real: "
                   + "regression on the label; binary: -1/+1 labels, the prediction's sign is the class; multiclass: "
                   + "one-vs-rest -1/+1 columns, the prediction is the class with the largest output",
-              ParamValidators.inArray(new String[] {"auto", "real", "binary", "multiclass"}));
-    }
-
-    private static boolean validGrid(double[] values) {
-      if (values.length == 0) {
-        return false;
-      }
-      for (double v : values) {
-        if (!(v > 0) || Double.isInfinite(v)) {
-          return false;
-        }
-      }
-      return true;
+              ParamRule.oneOf("labelMode", "auto", "real", "binary", "multiclass").of());
     }
   }
 

@@ -6,7 +6,6 @@ import java.io.Serializable;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
@@ -27,22 +26,13 @@ public interface KernelParams extends Params {
     final DoubleParam coef0;
     final IntParam blockSize;
 
-    /** The validator of {@code kernel}: a name or alias of a registered kernel family. */
-    private static final class KnownKernel extends scala.runtime.AbstractFunction1<String, Object>
-        implements Serializable {
-      @Override
-      public Object apply(String name) {
-        return KernelFamilies.isKnown(name);
-      }
-    }
-
     Definitions(Params owner) {
       kernel =
           new Param<>(
               owner,
               "kernel",
               "kernel: " + String.join(", ", KernelFamilies.descriptions()),
-              new KnownKernel());
+              ParamRule.kernelName("kernel").of());
       gamma =
           new DoubleParam(
               owner,
@@ -50,13 +40,19 @@ public interface KernelParams extends Params {
               "kernel scale gamma (> 0). Unset: "
                   + gammaDefaults()
                   + " over the landmarks; the value used is fixed at fit and read from the model",
-              ParamValidators.gt(0));
+              ParamRule.finiteGt("gamma", 0).of());
       degree =
           new IntParam(
-              owner, "degree", "degree of the polynomial kernel (>= 1)", ParamValidators.gtEq(1));
+              owner,
+              "degree",
+              "degree of the polynomial kernel (>= 1)",
+              ParamRule.intGtEq("degree", 1).of());
       coef0 =
           new DoubleParam(
-              owner, "coef0", "additive constant of the polynomial and sigmoid kernels");
+              owner,
+              "coef0",
+              "additive constant of the polynomial and sigmoid kernels",
+              ParamRule.finite("coef0").of());
       blockSize =
           new IntParam(
               owner,
@@ -65,7 +61,7 @@ public interface KernelParams extends Params {
                   + "0 chooses it from m and d: fits keep a block's buffers near 32 MB, scoring takes at most "
                   + SCORING_BLOCK_ROWS
                   + " rows so the kernel block stays in cache",
-              ParamValidators.gtEq(0));
+              ParamRule.intGtEq("blockSize", 0).of());
     }
   }
 

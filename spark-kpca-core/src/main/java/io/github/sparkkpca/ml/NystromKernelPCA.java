@@ -113,6 +113,33 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  /**
+   * Output column of the models' pre-images (copied to the model), e.g. for {@code
+   * ReconstructionErrorEvaluator}'s input-space metrics.
+   */
+  public NystromKernelPCA setReconstructionCol(String value) {
+    set(reconstructionCol(), value);
+    return this;
+  }
+
+  /** The models' pre-image method (copied to the model): fixed-point (rbf) or ridge. */
+  public NystromKernelPCA setPreimageMethod(String value) {
+    set(preimageMethod(), value);
+    return this;
+  }
+
+  /** The ridge α of the models' ridge pre-image map (copied to the model). */
+  public NystromKernelPCA setPreimageRidge(double value) {
+    set(preimageRidge(), value);
+    return this;
+  }
+
+  /** The models' fixed-point iterations (copied to the model). */
+  public NystromKernelPCA setPreimageMaxIter(int value) {
+    set(preimageMaxIter(), value);
+    return this;
+  }
+
   public NystromKernelPCA setK(int value) {
     set(k(), value);
     return this;

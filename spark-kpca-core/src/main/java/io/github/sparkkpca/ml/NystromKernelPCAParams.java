@@ -7,7 +7,6 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
@@ -41,7 +40,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "numLandmarks",
               "m, the number of landmarks (Nyström centres) "
                   + "sampled from the data (> 0, <= number of rows); ignored when landmarks are supplied",
-              ParamValidators.gt(0));
+              ParamRule.intGt("numLandmarks", 0).of());
       landmarkSampling =
           new Param<>(
               owner,
@@ -54,7 +53,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained "
                   + "(landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is "
                   + "ignored). All are reproducible for a seed and independent of the partitioning",
-              ParamValidators.inArray(LandmarkSampling.NAMES));
+              ParamRule.oneOf("landmarkSampling", LandmarkSampling.NAMES).of());
       seed = new LongParam(owner, "seed", "random seed of every random choice of the fit");
       rcond =
           new DoubleParam(
@@ -62,7 +61,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "rcond",
               "relative eigenvalue cut-off: eigenvalues of K_mm at or below "
                   + "rcond * lambda_max are dropped (rank thresholding) instead of inverted",
-              ParamValidators.inRange(0.0, 1.0, true, false));
+              ParamRule.inRange("rcond", 0.0, 1.0, true, false).of());
       leverageRegularization =
           new DoubleParam(
               owner,
@@ -70,13 +69,13 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "ridge lambda of the ridge "
                   + "leverage scores l_i = [K(K + n*lambda*I)^-1]_ii used by landmarkSampling = leverage, relative to "
                   + "the mean k(x,x) (> 0); smaller lambda favours rarer directions",
-              ParamValidators.gt(0.0));
+              ParamRule.finiteGt("leverageRegularization", 0.0).of());
       kmeansMaxIter =
           new IntParam(
               owner,
               "kmeansMaxIter",
               "Lloyd iterations of landmarkSampling = kmeans " + "(>= 1)",
-              ParamValidators.gtEq(1));
+              ParamRule.intGtEq("kmeansMaxIter", 1).of());
       landmarkTolerance =
           new DoubleParam(
               owner,
@@ -84,13 +83,13 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "tau of landmarkSampling = residual: "
                   + "growth stops when the mean residual k(x,x) - u'K_mm^-1 u of the held-out probe rows is <= tau times "
                   + "their mean k(x,x), and only rows whose residual exceeds that level are admitted (in (0, 1))",
-              ParamValidators.inRange(0.0, 1.0, false, false));
+              ParamRule.inRange("landmarkTolerance", 0.0, 1.0, false, false).of());
       maxLandmarks =
           new IntParam(
               owner,
               "maxLandmarks",
               "M, the most landmarks landmarkSampling = residual " + "admits (>= 1)",
-              ParamValidators.gtEq(1));
+              ParamRule.intGtEq("maxLandmarks", 1).of());
       landmarkProbeSize =
           new IntParam(
               owner,
@@ -99,7 +98,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "landmarkSampling = residual (the first P of the seeded order, at most a quarter of the rows; never "
                   + "landmarks) whose mean residual "
                   + "decides when to stop; the F-test splits them into two halves of P/2 (>= 2)",
-              ParamValidators.gtEq(2));
+              ParamRule.intGtEq("landmarkProbeSize", 2).of());
       landmarkTest =
           new Param<>(
               owner,
@@ -109,13 +108,15 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "Hallgren (2021) ch. 4 (stop when F = sum of probe residuals of one half with m landmarks over that "
                   + "of the other half with m + 1 does not exceed the 1 - landmarkAlpha quantile of F(N(n-m), N(n-m)); "
                   + "derived under Gaussian noise, not evaluated by the thesis, no correction for repeated testing)",
-              ParamValidators.inArray(io.github.sparkkpca.landmarks.ResidualGrowth.Test.NAMES));
+              ParamRule.oneOf(
+                      "landmarkTest", io.github.sparkkpca.landmarks.ResidualGrowth.Test.NAMES)
+                  .of());
       landmarkAlpha =
           new DoubleParam(
               owner,
               "landmarkAlpha",
               "level alpha of the F-test of landmarkTest = f " + "(in (0, 1))",
-              ParamValidators.inRange(0.0, 1.0, false, false));
+              ParamRule.inRange("landmarkAlpha", 0.0, 1.0, false, false).of());
       landmarkResidualCurve =
           new DoubleArrayParam(
               owner,
@@ -137,7 +138,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
                   + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
                   + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
-              ParamValidators.inArray(io.github.sparkkpca.feature.StatisticsRoute.NAMES));
+              ParamRule.oneOf("statisticsRoute", io.github.sparkkpca.feature.StatisticsRoute.NAMES)
+                  .of());
       statisticsRouteTaken =
           new Param<>(
               owner,

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
@@ -28,7 +27,7 @@ public interface RandomFeatureKernelPCAParams extends FeaturePCAParams {
               "numRandomFeatures",
               "D, the number of random Fourier features "
                   + "(> 0); on a fitted model, the D used. Do not set together with featureScale",
-              ParamValidators.gt(0));
+              ParamRule.intGt("numRandomFeatures", 0).of());
       featureScale =
           new DoubleParam(
               owner,
@@ -36,7 +35,7 @@ public interface RandomFeatureKernelPCAParams extends FeaturePCAParams {
               "c > 0: when set, D = ceil(c * sqrt(n) * ln(n)) "
                   + "for the n rows of the fit (the O(sqrt(n) log n) rate of Ullah et al. 2018) instead of "
                   + "numRandomFeatures",
-              ParamValidators.gt(0.0));
+              ParamRule.finiteGt("featureScale", 0.0).of());
       seed =
           new LongParam(
               owner,

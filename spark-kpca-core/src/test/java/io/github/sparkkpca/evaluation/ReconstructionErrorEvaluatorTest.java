@@ -9,6 +9,7 @@ import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
@@ -110,6 +111,252 @@ class ReconstructionErrorEvaluatorTest {
     assertTrue(value > 1e-3, "a non-trivial error: " + value);
   }
 
+  /** Five Gaussian blobs at 2·e_i in R^5 (σ = 0.4), row i in blob i % 5: a clear optimum of γ. */
+  static double[][] blobs(int n, long seed) {
+    java.util.Random random = new java.util.Random(seed);
+    double[][] x = new double[n][5];
+    for (int i = 0; i < n; i++) {
+      for (int t = 0; t < 5; t++) {
+        x[i][t] = (t == i % 5 ? 2.0 : 0.0) + 0.4 * random.nextGaussian();
+      }
+    }
+    return x;
+  }
+
+  private static double[][] rbf(double[][] a, double[][] b, double gamma) {
+    double[][] k = new double[a.length][b.length];
+    for (int i = 0; i < a.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        double s = 0;
+        for (int t = 0; t < a[i].length; t++) {
+          double d = a[i][t] - b[j][t];
+          s += d * d;
+        }
+        k[i][j] = Math.exp(-gamma * s);
+      }
+    }
+    return k;
+  }
+
+  /**
+   * The input-space error of exact centred kernel PCA fitted on {@code train} for the rows of
+   * {@code test}, computed densely: the centred Gram matrix's leading k eigenvectors
+   * (commons-math), the scores of both sets, the kernel ridge map (Gaussian kernel on scores, γ by
+   * the median heuristic of the training scores, ridge α) fitted on the training rows only, and the
+   * mean of ‖x − x̂‖² over the test rows.
+   */
+  static double denseInputSpaceError(
+      double[][] train, double[][] test, double gamma, int k, double alpha) {
+    int n = train.length;
+    double[][] kk = rbf(train, train, gamma);
+    double[] colMean = new double[n];
+    double all = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        colMean[j] += kk[i][j] / n;
+        all += kk[i][j] / ((double) n * n);
+      }
+    }
+    double[][] kc = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        kc[i][j] = kk[i][j] - colMean[i] - colMean[j] + all;
+      }
+    }
+    org.apache.commons.math3.linear.EigenDecomposition eigen =
+        new org.apache.commons.math3.linear.EigenDecomposition(
+            new org.apache.commons.math3.linear.Array2DRowRealMatrix(kc));
+    double[] values = eigen.getRealEigenvalues();
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(values[b], values[a]));
+    double[][] coef = new double[n][k];
+    for (int c = 0; c < k; c++) {
+      double[] v = eigen.getEigenvector(order[c]).toArray();
+      for (int i = 0; i < n; i++) {
+        coef[i][c] = v[i] / Math.sqrt(values[order[c]]);
+      }
+    }
+    double[][] kt = rbf(test, train, gamma);
+    double[][] trainScores = new double[n][k];
+    double[][] testScores = new double[test.length][k];
+    for (int i = 0; i < n; i++) {
+      for (int c = 0; c < k; c++) {
+        for (int j = 0; j < n; j++) {
+          trainScores[i][c] += kc[i][j] * coef[j][c];
+        }
+      }
+    }
+    for (int i = 0; i < test.length; i++) {
+      double rowMean = 0;
+      for (int j = 0; j < n; j++) {
+        rowMean += kt[i][j] / n;
+      }
+      for (int c = 0; c < k; c++) {
+        for (int j = 0; j < n; j++) {
+          testScores[i][c] += (kt[i][j] - rowMean - colMean[j] + all) * coef[j][c];
+        }
+      }
+    }
+    List<Double> distances = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      for (int j = i + 1; j < n; j++) {
+        double s = 0;
+        for (int c = 0; c < k; c++) {
+          double d = trainScores[i][c] - trainScores[j][c];
+          s += d * d;
+        }
+        distances.add(s);
+      }
+    }
+    java.util.Collections.sort(distances);
+    int p = distances.size();
+    double median =
+        p % 2 == 1 ? distances.get(p / 2) : 0.5 * (distances.get(p / 2 - 1) + distances.get(p / 2));
+    double scoreGamma = 1.0 / (2.0 * median);
+    double[][] system = rbf(trainScores, trainScores, scoreGamma);
+    for (int i = 0; i < n; i++) {
+      system[i][i] += alpha;
+    }
+    org.apache.commons.math3.linear.RealMatrix dual =
+        new org.apache.commons.math3.linear.LUDecomposition(
+                new org.apache.commons.math3.linear.Array2DRowRealMatrix(system))
+            .getSolver()
+            .solve(new org.apache.commons.math3.linear.Array2DRowRealMatrix(train));
+    double[][] reconstructed =
+        new org.apache.commons.math3.linear.Array2DRowRealMatrix(
+                rbf(testScores, trainScores, scoreGamma))
+            .multiply(dual)
+            .getData();
+    double sum = 0;
+    for (int i = 0; i < test.length; i++) {
+      for (int t = 0; t < test[i].length; t++) {
+        double d = test[i][t] - reconstructed[i][t];
+        sum += d * d;
+      }
+    }
+    return sum / test.length;
+  }
+
+  /**
+   * γ tuned without labels: CrossValidator over γ with the input-space error (ridge pre-images, m =
+   * n exact kernel PCA) picks an interior γ of the grid, and every fold's metric equals an
+   * independent dense computation of the same error, whose map back to the inputs is fitted on the
+   * fold's training rows only. The feature-space residual, on the same grid, picks the smallest γ.
+   */
+  @Test
+  void inputSpaceErrorPicksAnInteriorGamma() {
+    double[][] x = blobs(180, 5);
+    Dataset<Row> df =
+        LocalSpark.frame(x, 2).withColumn("fold", functions.expr("cast(id % 3 as int)"));
+    NystromKernelPCA kpca =
+        new NystromKernelPCA()
+            .setK(2)
+            .setNumLandmarks(120)
+            .setSeed(3)
+            .setResidualCol("residual")
+            .setReconstructionCol("reconstruction")
+            .setPreimageMethod("ridge");
+    double[] gammas = {0.003, 0.03, 0.3, 3.0};
+    ParamMap[] grid = new ParamGridBuilder().addGrid(kpca.gamma(), gammas).build();
+    ReconstructionErrorEvaluator evaluator =
+        new ReconstructionErrorEvaluator().setMetricName("inputSpaceError");
+    CrossValidator cv =
+        new CrossValidator()
+            .setEstimator(kpca)
+            .setEstimatorParamMaps(grid)
+            .setEvaluator(evaluator)
+            .setFoldCol("fold")
+            .setNumFolds(3);
+    CrossValidatorModel fitted = cv.fit(df);
+    double[] dense = new double[gammas.length];
+    for (int g = 0; g < gammas.length; g++) {
+      for (int f = 0; f < 3; f++) {
+        List<double[]> train = new java.util.ArrayList<>();
+        List<double[]> test = new java.util.ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+          (i % 3 == f ? test : train).add(x[i]);
+        }
+        dense[g] +=
+            denseInputSpaceError(
+                    train.toArray(new double[0][]),
+                    test.toArray(new double[0][]),
+                    gammas[g],
+                    2,
+                    0.01)
+                / 3;
+      }
+      assertEquals(dense[g], fitted.avgMetrics()[g], 1e-6 * dense[g], "γ = " + gammas[g]);
+    }
+    int best = 0;
+    for (int g = 1; g < gammas.length; g++) {
+      if (dense[g] < dense[best]) {
+        best = g;
+      }
+    }
+    assertTrue(best > 0 && best < gammas.length - 1, "interior optimum: " + Arrays.toString(dense));
+    assertTrue(
+        dense[best] < 0.9 * Math.min(dense[0], dense[gammas.length - 1]),
+        "a clear optimum: " + Arrays.toString(dense));
+    assertEquals(gammas[best], ((NystromKernelPCAModel) fitted.bestModel()).getGamma(), 0.0);
+
+    // The relative error divides by the validation rows' total variance: the same choice.
+    CrossValidatorModel relative =
+        cv.setEvaluator(new ReconstructionErrorEvaluator().setMetricName("relativeInputSpaceError"))
+            .fit(df);
+    assertEquals(gammas[best], ((NystromKernelPCAModel) relative.bestModel()).getGamma(), 0.0);
+    // The feature-space residual falls as γ falls: it picks the smallest γ, so it cannot tune γ.
+    CrossValidatorModel residual = cv.setEvaluator(new ReconstructionErrorEvaluator()).fit(df);
+    assertEquals(gammas[0], ((NystromKernelPCAModel) residual.bestModel()).getGamma(), 0.0);
+  }
+
+  /** The input-space metrics against a direct computation on collected rows. */
+  @Test
+  void inputSpaceMetricsEqualTheirDefinitions() {
+    double[][] x = blobs(60, 2);
+    Dataset<Row> df = LocalSpark.frame(x, 3);
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(2)
+            .setNumLandmarks(20)
+            .setGamma(0.3)
+            .setReconstructionCol("reconstruction")
+            .setPreimageMethod("ridge")
+            .fit(df);
+    Dataset<Row> out = model.transform(df);
+    double[][] in = LocalSpark.collect(out, "features");
+    double[][] rec = LocalSpark.collect(out, "reconstruction");
+    double error = 0;
+    double[] mean = new double[5];
+    for (int i = 0; i < in.length; i++) {
+      for (int t = 0; t < 5; t++) {
+        error += (in[i][t] - rec[i][t]) * (in[i][t] - rec[i][t]) / in.length;
+        mean[t] += in[i][t] / in.length;
+      }
+    }
+    double variance = 0;
+    for (double[] row : in) {
+      for (int t = 0; t < 5; t++) {
+        variance += (row[t] - mean[t]) * (row[t] - mean[t]) / in.length;
+      }
+    }
+    ReconstructionErrorEvaluator evaluator =
+        new ReconstructionErrorEvaluator().setMetricName("inputSpaceError");
+    assertEquals(error, evaluator.evaluate(out), 1e-12 * error);
+    assertEquals(
+        error / variance,
+        evaluator.setMetricName("relativeInputSpaceError").evaluate(out),
+        1e-12 * error / variance);
+    assertTrue(error > 1e-3, "a non-trivial error: " + error);
+    IllegalArgumentException missing =
+        assertThrows(IllegalArgumentException.class, () -> evaluator.evaluate(df));
+    assertTrue(
+        missing.getMessage().contains("reconstructionCol 'reconstruction' is not a column"),
+        missing.getMessage());
+  }
+
   @Test
   void missingResidualColumnIsNamed() {
     Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(20, 3, 1), 1);
@@ -133,6 +380,8 @@ class ReconstructionErrorEvaluatorTest {
     LocalSpark.spark();
     ReconstructionErrorEvaluator evaluator = new ReconstructionErrorEvaluator();
     assertEquals("residual", evaluator.getResidualCol());
+    assertEquals("featureSpaceResidual", evaluator.getMetricName());
+    evaluator.setMetricName("inputSpaceError").setInputCol("x").setReconstructionCol("xhat");
     assertFalse(evaluator.isLargerBetter());
     evaluator.setResidualCol("r");
     ReconstructionErrorEvaluator copy = evaluator.copy(new ParamMap());
@@ -142,6 +391,8 @@ class ReconstructionErrorEvaluatorTest {
     evaluator.save(path);
     ReconstructionErrorEvaluator loaded = ReconstructionErrorEvaluator.load(path);
     assertEquals("r", loaded.getResidualCol());
+    assertEquals("inputSpaceError", loaded.getMetricName());
+    assertEquals("xhat", loaded.getReconstructionCol());
     assertEquals(evaluator.uid(), loaded.uid());
   }
 }

@@ -177,9 +177,46 @@ class BadInputTest {
     while (root.getCause() != null && !(root instanceof IllegalArgumentException)) {
       root = root.getCause();
     }
-    assertTrue(
-        root.getMessage().contains("position 3") && root.getMessage().contains("NaN"),
+    // In partition 0 the row's number is its position: named as the fit names it.
+    assertTrue(root instanceof io.github.sparkkpca.execution.InvalidRowException, root.toString());
+    assertEquals(
+        "Column 'features': the vector in row 3 (partition 0, position 3) has a non-finite value"
+            + " (NaN)",
         root.getMessage());
+    IllegalArgumentException fit =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new NystromKernelPCA().setK(1).setNumLandmarks(2).fit(LocalSpark.vectors(bad, 1)));
+    assertEquals(root.getMessage(), fit.getMessage(), "transform and fit name the row alike");
+    // Beyond partition 0 a scoring task knows its partition and position only.
+    List<Vector> later = good(6);
+    later.set(4, Vectors.dense(0, 0, Double.POSITIVE_INFINITY));
+    Exception e2 =
+        assertThrows(
+            Exception.class, () -> model.transform(LocalSpark.vectors(later, 2)).collect());
+    Throwable root2 = e2;
+    while (root2.getCause() != null && !(root2 instanceof IllegalArgumentException)) {
+      root2 = root2.getCause();
+    }
+    assertEquals(
+        "Column 'features': the vector at position 1 of partition 1 has a non-finite value"
+            + " (Infinity)",
+        root2.getMessage());
+    // On the failure path, the input counted: the fit's words for the same rows and partitions.
+    io.github.sparkkpca.execution.InvalidRowException invalid =
+        (io.github.sparkkpca.execution.InvalidRowException) root2;
+    Dataset<Row> input = LocalSpark.vectors(later, 2);
+    IllegalArgumentException fit2 =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NystromKernelPCA().setK(1).setNumLandmarks(2).fit(input));
+    assertEquals(
+        "Column 'features': the vector in row 4 (partition 1, position 1) has a non-finite value"
+            + " (Infinity)",
+        invalid.messageWithRow(input));
+    assertEquals(fit2.getMessage(), invalid.messageWithRow(input));
+    assertEquals(null, invalid.messageWithRow(LocalSpark.vectors(good(6), 2)), "another dataset");
   }
 
   @Test

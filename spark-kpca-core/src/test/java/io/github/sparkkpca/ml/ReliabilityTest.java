@@ -90,7 +90,8 @@ class ReliabilityTest {
         assertThrows(Exception.class, () -> model.transform(LocalSpark.vectors(rows, 1)).collect());
     String message = rootIllegalArgument(e).getMessage();
     assertTrue(
-        message.contains("position 1 of partition 0") && message.contains("non-finite scores"),
+        message.contains("in row 1 (partition 0, position 1)")
+            && message.contains("non-finite scores"),
         message);
   }
 

@@ -312,7 +312,8 @@ class StreamingTransformTest {
       }
       assertNotNull(found, () -> "no IllegalArgumentException in " + e);
       assertTrue(
-          found.startsWith("Column 'features': the vector at position 1 of partition 0 "), found);
+          found.startsWith("Column 'features': the vector in row 1 (partition 0, position 1) "),
+          found);
       assertTrue(found.endsWith(c[1]), found);
       assertFalse(query.isActive());
     }
