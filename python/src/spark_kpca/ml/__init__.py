@@ -24,6 +24,7 @@ from pyspark.ml.wrapper import (
 from pyspark.sql import DataFrame
 
 from spark_kpca._java_classes import JAVA_UTILITIES
+from spark_kpca._jvm import java_class
 from spark_kpca.errors import (
     IllegalArgumentException,
     IllegalStateException,
@@ -71,10 +72,7 @@ def _jvm() -> Any:
 
 
 def _java_static(name: str) -> Any:
-    obj = _jvm()
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+    return java_class(name)
 
 
 def _check_input_column(dataset: DataFrame, column: str, what: str = "Input column") -> None:
