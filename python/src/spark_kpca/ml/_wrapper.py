@@ -10,7 +10,7 @@ from pyspark.ml.wrapper import JavaParams
 from spark_kpca._java_classes import JAVA_CLASSES
 from spark_kpca._jvm import java_class
 from spark_kpca.errors import jvm_errors
-from spark_kpca.ml._connect import ConnectReader, is_remote
+from spark_kpca.ml._connect import ConnectReader, connect_errors, is_remote
 
 T = TypeVar("T")
 
@@ -86,7 +86,7 @@ class _KpcaParams(JavaParams):
             super()._transfer_params_to_java()
 
     def _call_java(self, name: str, *args: Any) -> Any:
-        with jvm_errors():
+        with jvm_errors(), connect_errors(self, name):
             return super()._call_java(name, *args)
 
     @classmethod
