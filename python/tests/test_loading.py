@@ -304,7 +304,13 @@ def test_a_session_without_the_jar_gets_one_clear_error(installed, saved):
                 messages.append(None)
             except spark_kpca.SparkKpcaError as exc:
                 messages.append([type(exc).__name__, str(exc), isinstance(exc, RuntimeError)])
-        print(json.dumps({"messages": messages}))
+        from pyspark.ml import PipelineModel
+        try:
+            PipelineModel.load(args["pipeline"])
+            pipeline_error = None
+        except Exception as exc:
+            pipeline_error = str(exc)
+        print(json.dumps({"messages": messages, "pipeline": pipeline_error}))
         """,
         args,
     )
@@ -314,6 +320,8 @@ def test_a_session_without_the_jar_gets_one_clear_error(installed, saved):
         assert "has no class io.github.sparkkpca." in message
         for hint in ('"spark.jars", spark_kpca.jar_path()', "PYSPARK_SUBMIT_ARGS=", "spark_kpca.jar_path() = /"):
             assert hint in message, (hint, message)
+    # PipelineModel.load is PySpark's (Spark's Java reader): its error names the class it did not find.
+    assert "ClassNotFoundException" in got["pipeline"] and "io.github.sparkkpca.ml.NystromKernelPCAModel" in got["pipeline"]
     assert got["messages"][0][1].startswith(
         "MissingJarError: the Spark session's JVM has no class io.github.sparkkpca.ml.NystromKernelPCA:"
     )
