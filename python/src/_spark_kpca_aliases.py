@@ -38,7 +38,14 @@ class JavaPackageAlias(types.ModuleType):
             raise AttributeError(name)
         import importlib
 
-        target = importlib.import_module(TARGET)
+        try:
+            target = importlib.import_module(TARGET)
+        except ImportError as exc:
+            # An AttributeError, as attribute lookups expect (e.g. a tool that scans sys.modules), with the cause.
+            raise AttributeError(
+                f"module {self.__name__!r} (an alias of {TARGET}) has no attribute {name!r}: {TARGET} "
+                f"cannot be imported ({exc})"
+            ) from exc
         try:
             return getattr(target, name)
         except AttributeError:
