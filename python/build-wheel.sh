@@ -16,7 +16,7 @@ out="$1"
 shift
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-cp -r "$here/pyproject.toml" "$here/README.md" "$here/src" "$stage/"
+cp -r "$here/pyproject.toml" "$here/setup.py" "$here/README.md" "$here/src" "$stage/"
 mkdir -p "$stage/src/spark_kpca/jars"
 for jar in "$@"; do
   case "$(basename "$jar")" in

@@ -130,6 +130,15 @@ def test_model_attributes_outside_sparks_allowlist_are_refused(spark):
     with pytest.raises(Exception) as refused:
         model._call_java("eigenvalues")
     assert "eigenvalues" in str(refused.value)
+    # A property the allowlist hides: one SparkKpcaError saying why and pointing to the export option, without
+    # the server's stack trace.
+    with pytest.raises(UnsupportedOperationException) as hidden:
+        model.explainedVarianceRatio
+    message = str(hidden.value)
+    assert message.startswith("UnsupportedOperationException: NystromKernelPCAModel.explainedVarianceRatio: ")
+    assert "CONNECT_ML.ATTRIBUTE_NOT_ALLOWED" in message
+    assert 'write().option("export", "true")' in message and "\n" not in message
+    assert hidden.value.__suppress_context__
     # toString is on the allowlist (every Identifiable) and names the fitted sizes.
     assert "k=2, m=10" in model._call_java("toString")
     # The fitted kernel and m are read from the Java model's getters, which the allowlist refuses: one clear

@@ -3,6 +3,8 @@
 import functools
 
 import pytest
+from generate_params import OUTPUT_ONLY
+from generate_params import STAGES as GENERATED_STAGES
 from java_stages import java_stage as _new_java_stage
 from pyspark.ml.param import Params
 
@@ -12,6 +14,14 @@ from spark_kpca._java_classes import JAVA_CLASSES
 java_stage = functools.lru_cache(maxsize=None)(_new_java_stage)
 
 STAGES = [name for name in JAVA_CLASSES if name != "StreamingKernelPCA"]
+
+
+def output_only(name):
+    """The model's output-only Params that the Java estimator ``name`` lists too and the Python one does not."""
+    for stage, mixin, estimator in GENERATED_STAGES:
+        if stage == name and estimator:
+            return set(OUTPUT_ONLY.get(mixin, ()))
+    return set()
 
 
 def _java_default(java, param):
@@ -28,10 +38,13 @@ def _java_default(java, param):
 def test_params_equal_the_java_ones(spark, name):
     java = java_stage(spark, name)
     py = getattr(ml, name)()
+    hidden = output_only(name)
     java_names = sorted(p.name() for p in java.params())
     py_names = sorted(p.name for p in py.params)
-    assert py_names == java_names
+    assert py_names == sorted(set(java_names) - hidden)
     for param in java.params():
+        if param.name() in hidden:
+            continue
         p = py.getParam(param.name())
         assert p.doc == param.doc(), param.name()
         java_default = _java_default(java, param)
@@ -59,9 +72,23 @@ def test_every_java_setter_has_a_python_setter_and_getter(spark, name):
     for param in sorted(setters):
         cap = param[0].upper() + param[1:]
         assert callable(getattr(py_class, "set" + cap, None)), f"{name}.set{cap}"
-    for param in names:
+    assert not setters & output_only(name), name
+    for param in names - output_only(name):
         cap = param[0].upper() + param[1:]
         assert callable(getattr(py_class, "get" + cap, None)), f"{name}.get{cap}"
+
+
+def test_output_only_params_are_the_models_and_not_the_estimators():
+    """The Nyström model's fit outputs are listed by the model only; the estimator takes the pre-image Params."""
+    estimator_params = {p.name for p in ml.NystromKernelPCA().params}
+    assert output_only("NystromKernelPCA") == {
+        "landmarkConditionEstimate", "landmarkResidualCurve", "statisticsRouteCheck", "statisticsRouteTaken"
+    }
+    assert not output_only("NystromKernelPCA") & estimator_params
+    assert output_only("NystromKernelPCA") <= set(dir(ml.NystromKernelPCAModel))
+    for estimator in (ml.NystromKernelPCA, ml.RandomFeatureKernelPCA, ml.KernelPCA):
+        for param in ("reconstructionCol", "preimageMethod", "preimageMaxIter", "preimageRidge"):
+            assert param in estimator._init_params, (estimator.__name__, param)
 
 
 def test_keyword_only_constructor_and_set_params():

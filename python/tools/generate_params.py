@@ -39,6 +39,12 @@ MIXINS: List[Tuple[str, str, Sequence[str], str]] = [
         "NystromKernelPCA",
     ),
     (
+        "_NystromKernelPCAModelParams",
+        ML + "NystromKernelPCAParams",
+        ["_NystromKernelPCAParams"],
+        "NystromKernelPCAModel",
+    ),
+    (
         "_RandomFeatureKernelPCAParams",
         ML + "RandomFeatureKernelPCAParams",
         ["_FeaturePCAParams"],
@@ -59,10 +65,22 @@ MIXINS: List[Tuple[str, str, Sequence[str], str]] = [
     ),
 ]
 
+# Params that a fit sets on the model to say what it did (output only): the Java interface declares them for
+# estimator and model alike, but only the model's mixin (the next entry of MIXINS) holds them in Python, so an
+# estimator neither lists them nor takes them. The Java estimator has no setter for any of them (checked).
+OUTPUT_ONLY: Dict[str, Sequence[str]] = {
+    "_NystromKernelPCAParams": [
+        "landmarkConditionEstimate",
+        "landmarkResidualCurve",
+        "statisticsRouteCheck",
+        "statisticsRouteTaken",
+    ],
+}
+
 # Python stage base -> (Java stage, its params mixin, whether it is an estimator with keyword arguments).
 STAGES: List[Tuple[str, str, bool]] = [
     ("NystromKernelPCA", "_NystromKernelPCAParams", True),
-    ("NystromKernelPCAModel", "_NystromKernelPCAParams", False),
+    ("NystromKernelPCAModel", "_NystromKernelPCAModelParams", False),
     ("RandomFeatureKernelPCA", "_RandomFeatureKernelPCAParams", True),
     ("RandomFeatureKernelPCAModel", "_RandomFeatureKernelPCAParams", False),
     ("KernelPCA", "_KernelPCAParamsExact", True),
@@ -220,13 +238,16 @@ def generate() -> str:
     w('"""')
     w("")
     w("# fmt: off")
-    w("from typing import Any, Dict, List, Optional")
+    w("from typing import Any, Dict, List, Optional, TypeVar")
     w("")
     w("from pyspark import keyword_only")
     w("from pyspark.ml.param import Param, Params, TypeConverters")
     w("from pyspark.ml.base import _PredictorParams")
     w("")
     w("from spark_kpca._java_classes import JAVA_CLASSES")
+    w("")
+    w("#: The stage a setter is called on: setters return it, so a type checker keeps the stage's class.")
+    w('_S = TypeVar("_S", bound=Params)')
     w("")
     kinds: Dict[str, Dict[str, Tuple[str, str]]] = {}
     mixin_params: Dict[str, List[str]] = {}
@@ -240,11 +261,14 @@ def generate() -> str:
         if "_PredictorParams" in bases:
             # Spark's own Params, redefined with the JVM's doc text (PySpark's differs by a full stop).
             names = sorted(set(names) | SPARK_SHARED)
-        names = [n for n in names if n not in inherited]
+        names = [n for n in names if n not in inherited and n not in OUTPUT_ONLY.get(mixin, ())]
         mixin_params[mixin] = sorted(set(names) | inherited)
         w("")
         w(f"class {mixin}({', '.join(bases)}):")
-        w(f'    """The Params of Java\'s ``{source.rsplit(".", 1)[-1]}``."""')
+        if names and any(set(names) <= set(outputs) for outputs in OUTPUT_ONLY.values()):
+            w(f'    """The output-only Params of Java\'s ``{source.rsplit(".", 1)[-1]}`` (set by a fit; the model\'s)."""')
+        else:
+            w(f'    """The Params of Java\'s ``{source.rsplit(".", 1)[-1]}``."""')
         w("")
         kinds[mixin] = {}
         for name in names:
@@ -281,6 +305,12 @@ def generate() -> str:
     for stage_name, mixin, estimator in STAGES:
         stage = java_stage(spark, stage_name)
         names = sorted(p.name() for p in stage.params())
+        if estimator:
+            outputs = OUTPUT_ONLY.get(mixin, ())
+            names = [n for n in names if n not in outputs]
+            refused = setters(jvm, java_class(stage_name), list(outputs))
+            if refused:
+                raise SystemExit(f"{stage_name} has setters for the output-only Params {refused}")
         defaults = {}
         for name in names:
             value = default_of(stage, stage.getParam(name))
@@ -310,14 +340,14 @@ def generate() -> str:
             w("        self._set(**self._input_kwargs)")
             w("")
             w("    @keyword_only")
-            w(f"    def setParams(self, *, {args}) -> Any:")
+            w(f"    def setParams(self: _S, *, {args}) -> _S:")
             w('        """Sets the given Params (keyword arguments only); returns self."""')
             w("        kwargs = self._input_kwargs")
             w("        return self._set(**kwargs)")
         for name in settable:
             setter = "set" + name[0].upper() + name[1:]
             w("")
-            w(f"    def {setter}(self, value: {type_of[name]}) -> Any:")
+            w(f"    def {setter}(self: _S, value: {type_of[name]}) -> _S:")
             w(f'        """Sets :py:attr:`{name}`; returns self."""')
             w(f"        return self._set({name}=value)")
         w("")

@@ -10,6 +10,7 @@ The stages are in :mod:`spark_kpca.ml`; they run in the JVM, from the library ja
 """
 
 from spark_kpca._jar import jar_path, pyspark_scala_version
+from spark_kpca._jvm import MissingJarError
 from spark_kpca._version import MAVEN_VERSION, __version__
 from spark_kpca.errors import IllegalArgumentException, SparkKpcaError
 
@@ -20,4 +21,5 @@ __all__ = [
     "__version__",
     "SparkKpcaError",
     "IllegalArgumentException",
+    "MissingJarError",
 ]

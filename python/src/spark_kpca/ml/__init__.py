@@ -10,7 +10,7 @@ The JVM needs the library jar on its class path: ``spark.jars`` = :func:`spark_k
 """
 
 import sys
-from typing import Any, List, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional, TypeVar
 
 from pyspark.ml.linalg import DenseMatrix, DenseVector, Vector, VectorUDT
 from pyspark.ml.util import JavaMLReadable, JavaMLWritable
@@ -24,6 +24,7 @@ from pyspark.ml.wrapper import (
 from pyspark.sql import DataFrame
 
 from spark_kpca._java_classes import JAVA_UTILITIES
+from spark_kpca._jvm import java_class
 from spark_kpca.errors import (
     IllegalArgumentException,
     IllegalStateException,
@@ -31,6 +32,7 @@ from spark_kpca.errors import (
     jvm_errors,
 )
 from spark_kpca.ml import _action_errors, _params
+from spark_kpca.ml._datasets import as_spark_dataframe
 from spark_kpca.ml._wrapper import _install_java_package_aliases, _KpcaParams, _to_list
 
 __all__ = [
@@ -71,10 +73,7 @@ def _jvm() -> Any:
 
 
 def _java_static(name: str) -> Any:
-    obj = _jvm()
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+    return java_class(name)
 
 
 def _check_input_column(dataset: DataFrame, column: str, what: str = "Input column") -> None:
@@ -93,13 +92,18 @@ def _check_input_column(dataset: DataFrame, column: str, what: str = "Input colu
         )
 
 
-class _KpcaEstimator(_KpcaParams, JavaEstimator):
-    """A spark-kpca estimator: Java errors become one Python exception."""
+_M = TypeVar("_M", bound="_KpcaModel")
+
+
+class _KpcaEstimator(_KpcaParams, JavaEstimator[_M]):
+    """A spark-kpca estimator: Java errors become one Python exception. Generic in its model class, so that a
+    type checker knows what ``fit`` returns."""
 
     def _precheck(self, dataset: DataFrame) -> None:
         """Cheap checks in Python before the fit's JVM call (overridden by the stages)."""
 
-    def _fit(self, dataset: DataFrame) -> Any:
+    def _fit(self, dataset: DataFrame) -> _M:
+        dataset = as_spark_dataframe(dataset, f"{type(self).__name__}.fit")
         self._precheck(dataset)
         with jvm_errors():
             return super()._fit(dataset)
@@ -117,6 +121,7 @@ class _KpcaModel(_KpcaParams, JavaModel):
             self._transfer_params_from_java()
 
     def _transform(self, dataset: DataFrame) -> DataFrame:
+        dataset = as_spark_dataframe(dataset, f"{type(self).__name__}.transform")
         with jvm_errors():
             output = super()._transform(dataset)
         _action_errors.remember(output, dataset)
@@ -305,6 +310,7 @@ class _KernelPCAModelMethods(_KpcaModel):
     def update(self, dataset: DataFrame) -> Any:
         """This model with the rows of ``dataset`` absorbed: equal, to rounding, to a fit on all rows with the
         same feature map (Nyström and random-feature models; an exact model raises). Returns a new model."""
+        dataset = as_spark_dataframe(dataset, f"{type(self).__name__}.update")
         _check_input_column(dataset, self.getOrDefault("inputCol"))
         self._transfer_params_to_java()
         with jvm_errors():
@@ -407,7 +413,10 @@ class ConfidenceBound(NamedTuple):
 
 
 class NystromKernelPCA(
-    _params._NystromKernelPCABase, _KpcaEstimator, JavaMLReadable, JavaMLWritable
+    _params._NystromKernelPCABase,
+    _KpcaEstimator["NystromKernelPCAModel"],
+    JavaMLReadable["NystromKernelPCA"],
+    JavaMLWritable,
 ):
     """Kernel PCA by Nyström sampling: m landmarks, the n×m kernel computed block by block on the executors,
     an m×m system eigendecomposed on the driver. With m = n it is exact kernel PCA; with the linear kernel,
@@ -491,7 +500,10 @@ class NystromKernelPCAModel(
 
 
 class RandomFeatureKernelPCA(
-    _params._RandomFeatureKernelPCABase, _KpcaEstimator, JavaMLReadable, JavaMLWritable
+    _params._RandomFeatureKernelPCABase,
+    _KpcaEstimator["RandomFeatureKernelPCAModel"],
+    JavaMLReadable["RandomFeatureKernelPCA"],
+    JavaMLWritable,
 ):
     """Kernel PCA with D random Fourier features (rbf and laplacian kernels): the D×D feature covariance is
     accumulated on the executors and eigendecomposed on the driver."""
@@ -537,7 +549,12 @@ class RandomFeatureKernelPCAModel(
 # Exact kernel PCA
 
 
-class KernelPCA(_params._KernelPCABase, _KpcaEstimator, JavaMLReadable, JavaMLWritable):
+class KernelPCA(
+    _params._KernelPCABase,
+    _KpcaEstimator["KernelPCAModel"],
+    JavaMLReadable["KernelPCA"],
+    JavaMLWritable,
+):
     """Exact kernel PCA: the n×n kernel matrix of at most ``maxRows`` rows, eigendecomposed on the driver."""
 
     def _create_model(self, java_model: Any) -> "KernelPCAModel":
@@ -582,7 +599,9 @@ class WidthDiagnostics(NamedTuple):
     trainingLoss: List[float]
 
 
-class _KpcaPredictor(_KpcaEstimator, JavaPredictor):
+class _KpcaPredictor(
+    _KpcaEstimator["KernelPCARegressionModel"], JavaPredictor["KernelPCARegressionModel"]
+):
     def _create_model(self, java_model: Any) -> "KernelPCARegressionModel":
         return KernelPCARegressionModel(java_model)
 
@@ -596,7 +615,10 @@ class _KpcaPredictor(_KpcaEstimator, JavaPredictor):
 
 
 class KernelPCARegressor(
-    _params._KernelPCARegressorBase, _KpcaPredictor, JavaMLReadable, JavaMLWritable
+    _params._KernelPCARegressorBase,
+    _KpcaPredictor,
+    JavaMLReadable["KernelPCARegressor"],
+    JavaMLWritable,
 ):
     """Kernel principal component regression with a fixed kernel and dimension d (Braun, Buhmann and Müller
     2008): the label projected on the d leading kernel principal components."""
@@ -610,7 +632,10 @@ class KernelPCARegressor(
 
 
 class RelevantDimensionEstimator(
-    _params._RelevantDimensionEstimatorBase, _KpcaPredictor, JavaMLReadable, JavaMLWritable
+    _params._RelevantDimensionEstimatorBase,
+    _KpcaPredictor,
+    JavaMLReadable["RelevantDimensionEstimator"],
+    JavaMLWritable,
 ):
     """Kernel PCA regression whose kernel width (from ``gammaGrid``) and dimension d are chosen by Braun,
     Buhmann and Müller's likelihood ℓ(d)."""
@@ -757,6 +782,7 @@ class ReconstructionErrorEvaluator(
     """
 
     def _evaluate(self, dataset: DataFrame) -> float:
+        dataset = as_spark_dataframe(dataset, f"{type(self).__name__}.evaluate")
         if self.getMetricName() != "featureSpaceResidual":
             for param, column in (("inputCol", self.getInputCol()), ("reconstructionCol", self.getReconstructionCol())):
                 if column not in dataset.columns:

@@ -7,7 +7,8 @@ sends the Java class of ``JAVA_CLASSES`` instead; the server finds it through th
 registrations and calls its static ``load``.
 """
 
-from typing import Any, Type
+import contextlib
+from typing import Any, Iterator, Optional, Type
 
 from pyspark.ml.util import MLReader
 
@@ -72,3 +73,47 @@ class ConnectReader(MLReader):
         params = {k: deserialize_param(v) for k, v in result.params.params.items()}
         instance._set(**{k: v for k, v in params.items() if instance.hasParam(k)})
         return instance
+
+
+#: The error condition of Spark's Connect server for a model method outside its allowlist.
+ATTRIBUTE_NOT_ALLOWED = "CONNECT_ML.ATTRIBUTE_NOT_ALLOWED"
+
+
+def _condition(exc: BaseException) -> Optional[str]:
+    for getter in ("getCondition", "getErrorClass"):
+        method = getattr(exc, getter, None)
+        if method is not None:
+            try:
+                value = method()
+            except Exception:  # noqa: BLE001 - an exception without a condition
+                value = None
+            if value:
+                return str(value)
+    return None
+
+
+def attribute_not_allowed_message(owner: str, name: str) -> str:
+    """The one-line message for ``owner.name`` refused by the Connect server's attribute allowlist."""
+    return (
+        f"{owner}.{name}: the Spark Connect server does not call this method of a model of another library "
+        f"({ATTRIBUTE_NOT_ALLOWED}: its allowlist holds Spark's own models' methods and toString); save the "
+        'model with model.write().option("export", "true").save(path) and read the value from the bundle '
+        "path/export/model.json (see docs/compatibility.md), or call it on a classic session"
+    )
+
+
+@contextlib.contextmanager
+def connect_errors(owner: Any, name: str) -> Iterator[None]:
+    """Turns the Connect server's refusal of ``owner``'s method ``name`` into one
+    :class:`spark_kpca.errors.UnsupportedOperationException` (a ``SparkKpcaError``) that says why and what
+    to do instead, without the server's stack trace."""
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - only the allowlist's refusal is translated
+        if _condition(exc) != ATTRIBUTE_NOT_ALLOWED and ATTRIBUTE_NOT_ALLOWED not in str(exc).split("\n")[0]:
+            raise
+        from spark_kpca.errors import UnsupportedOperationException
+
+        raise UnsupportedOperationException(
+            attribute_not_allowed_message(type(owner).__name__, name), None
+        ) from None

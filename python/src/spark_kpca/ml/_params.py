@@ -6,13 +6,16 @@ converter; each ``_<Stage>Base`` holds a stage's Java defaults, its keyword-only
 """
 
 # fmt: off
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, TypeVar
 
 from pyspark import keyword_only
 from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.base import _PredictorParams
 
 from spark_kpca._java_classes import JAVA_CLASSES
+
+#: The stage a setter is called on: setters return it, so a type checker keeps the stage's class.
+_S = TypeVar("_S", bound=Params)
 
 
 class _KernelParams(Params):
@@ -161,18 +164,10 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
         Params._dummy(), 'landmarkAlpha',
         'level alpha of the F-test of landmarkTest = f (in (0, 1))',
         typeConverter=TypeConverters.toFloat)
-    landmarkConditionEstimate: Param = Param(
-        Params._dummy(), 'landmarkConditionEstimate',
-        'set by a fit (an output, ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate',
-        typeConverter=TypeConverters.toFloat)
     landmarkProbeSize: Param = Param(
         Params._dummy(), 'landmarkProbeSize',
         'P, the held-out probe rows of landmarkSampling = residual (the first P of the seeded order, at most a quarter of the rows; never landmarks) whose mean residual decides when to stop; the F-test splits them into two halves of P/2 (>= 2)',
         typeConverter=TypeConverters.toInt)
-    landmarkResidualCurve: Param = Param(
-        Params._dummy(), 'landmarkResidualCurve',
-        'set by a fit with landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out probe rows relative to their mean k(x,x) after each of the m landmarks was admitted',
-        typeConverter=TypeConverters.toListFloat)
     landmarkSampling: Param = Param(
         Params._dummy(), 'landmarkSampling',
         "how landmarks are chosen: uniform = exactly m rows uniformly without replacement (no extra pass); leverage = m rows sampled without replacement proportionally to approximate ridge leverage scores from a uniform pilot (one extra pass); kmeans = the m centres of Spark ML KMeans, k-means|| init (a shuffle + kmeansMaxIter passes); residual = m chosen automatically: rows in a seeded random order are admitted while their feature-space residual k(x,x) - u'K_mm^-1 u is large, until held-out probe rows are explained (landmarkTolerance or landmarkTest = f) or maxLandmarks (Hallgren 2021, sec. 3.4; numLandmarks is ignored). All are reproducible for a seed and independent of the partitioning",
@@ -209,14 +204,6 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
         Params._dummy(), 'statisticsRoute',
         "how the statistics pass forms the feature covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error <= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors (n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
         typeConverter=TypeConverters.toString)
-    statisticsRouteCheck: Param = Param(
-        Params._dummy(), 'statisticsRouteCheck',
-        "set by a fit (an output, ignored as an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's outcome with its estimates",
-        typeConverter=TypeConverters.toString)
-    statisticsRouteTaken: Param = Param(
-        Params._dummy(), 'statisticsRouteTaken',
-        'set by a fit (an output, ignored as an input): the statistics route the fit took, whitened or gram',
-        typeConverter=TypeConverters.toString)
 
     def getKmeansMaxIter(self) -> int:
         """The value of :py:attr:`kmeansMaxIter` (or its default)."""
@@ -226,17 +213,9 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
         """The value of :py:attr:`landmarkAlpha` (or its default)."""
         return self.getOrDefault(self.landmarkAlpha)
 
-    def getLandmarkConditionEstimate(self) -> float:
-        """The value of :py:attr:`landmarkConditionEstimate` (or its default)."""
-        return self.getOrDefault(self.landmarkConditionEstimate)
-
     def getLandmarkProbeSize(self) -> int:
         """The value of :py:attr:`landmarkProbeSize` (or its default)."""
         return self.getOrDefault(self.landmarkProbeSize)
-
-    def getLandmarkResidualCurve(self) -> List[float]:
-        """The value of :py:attr:`landmarkResidualCurve` (or its default)."""
-        return self.getOrDefault(self.landmarkResidualCurve)
 
     def getLandmarkSampling(self) -> str:
         """The value of :py:attr:`landmarkSampling` (or its default)."""
@@ -273,6 +252,35 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
     def getStatisticsRoute(self) -> str:
         """The value of :py:attr:`statisticsRoute` (or its default)."""
         return self.getOrDefault(self.statisticsRoute)
+
+
+class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
+    """The output-only Params of Java's ``NystromKernelPCAParams`` (set by a fit; the model's)."""
+
+    landmarkConditionEstimate: Param = Param(
+        Params._dummy(), 'landmarkConditionEstimate',
+        'set by a fit (an output, ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate',
+        typeConverter=TypeConverters.toFloat)
+    landmarkResidualCurve: Param = Param(
+        Params._dummy(), 'landmarkResidualCurve',
+        'set by a fit with landmarkSampling = residual (an output, ignored as an input): the mean residual of the held-out probe rows relative to their mean k(x,x) after each of the m landmarks was admitted',
+        typeConverter=TypeConverters.toListFloat)
+    statisticsRouteCheck: Param = Param(
+        Params._dummy(), 'statisticsRouteCheck',
+        "set by a fit (an output, ignored as an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's outcome with its estimates",
+        typeConverter=TypeConverters.toString)
+    statisticsRouteTaken: Param = Param(
+        Params._dummy(), 'statisticsRouteTaken',
+        'set by a fit (an output, ignored as an input): the statistics route the fit took, whitened or gram',
+        typeConverter=TypeConverters.toString)
+
+    def getLandmarkConditionEstimate(self) -> float:
+        """The value of :py:attr:`landmarkConditionEstimate` (or its default)."""
+        return self.getOrDefault(self.landmarkConditionEstimate)
+
+    def getLandmarkResidualCurve(self) -> List[float]:
+        """The value of :py:attr:`landmarkResidualCurve` (or its default)."""
+        return self.getOrDefault(self.landmarkResidualCurve)
 
     def getStatisticsRouteCheck(self) -> str:
         """The value of :py:attr:`statisticsRouteCheck` (or its default)."""
@@ -532,123 +540,123 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> Any:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setCentered(self, value: bool) -> Any:
+    def setCentered(self: _S, value: bool) -> _S:
         """Sets :py:attr:`centered`; returns self."""
         return self._set(centered=value)
 
-    def setCoef0(self, value: float) -> Any:
+    def setCoef0(self: _S, value: float) -> _S:
         """Sets :py:attr:`coef0`; returns self."""
         return self._set(coef0=value)
 
-    def setDegree(self, value: int) -> Any:
+    def setDegree(self: _S, value: int) -> _S:
         """Sets :py:attr:`degree`; returns self."""
         return self._set(degree=value)
 
-    def setGamma(self, value: float) -> Any:
+    def setGamma(self: _S, value: float) -> _S:
         """Sets :py:attr:`gamma`; returns self."""
         return self._set(gamma=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setK(self, value: int) -> Any:
+    def setK(self: _S, value: int) -> _S:
         """Sets :py:attr:`k`; returns self."""
         return self._set(k=value)
 
-    def setKernel(self, value: str) -> Any:
+    def setKernel(self: _S, value: str) -> _S:
         """Sets :py:attr:`kernel`; returns self."""
         return self._set(kernel=value)
 
-    def setKmeansMaxIter(self, value: int) -> Any:
+    def setKmeansMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`kmeansMaxIter`; returns self."""
         return self._set(kmeansMaxIter=value)
 
-    def setLandmarkAlpha(self, value: float) -> Any:
+    def setLandmarkAlpha(self: _S, value: float) -> _S:
         """Sets :py:attr:`landmarkAlpha`; returns self."""
         return self._set(landmarkAlpha=value)
 
-    def setLandmarkProbeSize(self, value: int) -> Any:
+    def setLandmarkProbeSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`landmarkProbeSize`; returns self."""
         return self._set(landmarkProbeSize=value)
 
-    def setLandmarkSampling(self, value: str) -> Any:
+    def setLandmarkSampling(self: _S, value: str) -> _S:
         """Sets :py:attr:`landmarkSampling`; returns self."""
         return self._set(landmarkSampling=value)
 
-    def setLandmarkTest(self, value: str) -> Any:
+    def setLandmarkTest(self: _S, value: str) -> _S:
         """Sets :py:attr:`landmarkTest`; returns self."""
         return self._set(landmarkTest=value)
 
-    def setLandmarkTolerance(self, value: float) -> Any:
+    def setLandmarkTolerance(self: _S, value: float) -> _S:
         """Sets :py:attr:`landmarkTolerance`; returns self."""
         return self._set(landmarkTolerance=value)
 
-    def setLeverageRegularization(self, value: float) -> Any:
+    def setLeverageRegularization(self: _S, value: float) -> _S:
         """Sets :py:attr:`leverageRegularization`; returns self."""
         return self._set(leverageRegularization=value)
 
-    def setMaxLandmarks(self, value: int) -> Any:
+    def setMaxLandmarks(self: _S, value: int) -> _S:
         """Sets :py:attr:`maxLandmarks`; returns self."""
         return self._set(maxLandmarks=value)
 
-    def setNumLandmarks(self, value: int) -> Any:
+    def setNumLandmarks(self: _S, value: int) -> _S:
         """Sets :py:attr:`numLandmarks`; returns self."""
         return self._set(numLandmarks=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setPreimageMaxIter(self, value: int) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
 
-    def setPreimageMethod(self, value: str) -> Any:
+    def setPreimageMethod(self: _S, value: str) -> _S:
         """Sets :py:attr:`preimageMethod`; returns self."""
         return self._set(preimageMethod=value)
 
-    def setPreimageRidge(self, value: float) -> Any:
+    def setPreimageRidge(self: _S, value: float) -> _S:
         """Sets :py:attr:`preimageRidge`; returns self."""
         return self._set(preimageRidge=value)
 
-    def setRcond(self, value: float) -> Any:
+    def setRcond(self: _S, value: float) -> _S:
         """Sets :py:attr:`rcond`; returns self."""
         return self._set(rcond=value)
 
-    def setReconstructionCol(self, value: str) -> Any:
+    def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    def setSeed(self, value: int) -> Any:
+    def setSeed(self: _S, value: int) -> _S:
         """Sets :py:attr:`seed`; returns self."""
         return self._set(seed=value)
 
-    def setSpectrum(self, value: str) -> Any:
+    def setSpectrum(self: _S, value: str) -> _S:
         """Sets :py:attr:`spectrum`; returns self."""
         return self._set(spectrum=value)
 
-    def setStatisticsRoute(self, value: str) -> Any:
+    def setStatisticsRoute(self: _S, value: str) -> _S:
         """Sets :py:attr:`statisticsRoute`; returns self."""
         return self._set(statisticsRoute=value)
 
     _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
 
 
-class _NystromKernelPCAModelBase(_NystromKernelPCAParams):
+class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
     """Generated part of :class:`NystromKernelPCAModel`: Java defaults and setters."""
 
     _java_defaults: Dict[str, Any] = {
@@ -682,35 +690,35 @@ class _NystromKernelPCAModelBase(_NystromKernelPCAParams):
     def _set_java_defaults(self) -> None:
         self._setDefault(**self._java_defaults)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setPreimageMaxIter(self, value: int) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
 
-    def setPreimageMethod(self, value: str) -> Any:
+    def setPreimageMethod(self: _S, value: str) -> _S:
         """Sets :py:attr:`preimageMethod`; returns self."""
         return self._set(preimageMethod=value)
 
-    def setPreimageRidge(self, value: float) -> Any:
+    def setPreimageRidge(self: _S, value: float) -> _S:
         """Sets :py:attr:`preimageRidge`; returns self."""
         return self._set(preimageRidge=value)
 
-    def setReconstructionCol(self, value: str) -> Any:
+    def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
@@ -742,7 +750,7 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> None:
+    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``RandomFeatureKernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['RandomFeatureKernelPCA'], self.uid)
@@ -750,60 +758,76 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> Any:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setCentered(self, value: bool) -> Any:
+    def setCentered(self: _S, value: bool) -> _S:
         """Sets :py:attr:`centered`; returns self."""
         return self._set(centered=value)
 
-    def setFeatureScale(self, value: float) -> Any:
+    def setFeatureScale(self: _S, value: float) -> _S:
         """Sets :py:attr:`featureScale`; returns self."""
         return self._set(featureScale=value)
 
-    def setGamma(self, value: float) -> Any:
+    def setGamma(self: _S, value: float) -> _S:
         """Sets :py:attr:`gamma`; returns self."""
         return self._set(gamma=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setK(self, value: int) -> Any:
+    def setK(self: _S, value: int) -> _S:
         """Sets :py:attr:`k`; returns self."""
         return self._set(k=value)
 
-    def setKernel(self, value: str) -> Any:
+    def setKernel(self: _S, value: str) -> _S:
         """Sets :py:attr:`kernel`; returns self."""
         return self._set(kernel=value)
 
-    def setNumRandomFeatures(self, value: int) -> Any:
+    def setNumRandomFeatures(self: _S, value: int) -> _S:
         """Sets :py:attr:`numRandomFeatures`; returns self."""
         return self._set(numRandomFeatures=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
+        """Sets :py:attr:`preimageMaxIter`; returns self."""
+        return self._set(preimageMaxIter=value)
+
+    def setPreimageMethod(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageMethod`; returns self."""
+        return self._set(preimageMethod=value)
+
+    def setPreimageRidge(self: _S, value: float) -> _S:
+        """Sets :py:attr:`preimageRidge`; returns self."""
+        return self._set(preimageRidge=value)
+
+    def setReconstructionCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`reconstructionCol`; returns self."""
+        return self._set(reconstructionCol=value)
+
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    def setSeed(self, value: int) -> Any:
+    def setSeed(self: _S, value: int) -> _S:
         """Sets :py:attr:`seed`; returns self."""
         return self._set(seed=value)
 
-    def setSpectrum(self, value: str) -> Any:
+    def setSpectrum(self: _S, value: str) -> _S:
         """Sets :py:attr:`spectrum`; returns self."""
         return self._set(spectrum=value)
 
-    _init_params = ['blockSize', 'centered', 'featureScale', 'gamma', 'inputCol', 'k', 'kernel', 'numRandomFeatures', 'outputCol', 'residualCol', 'seed', 'spectrum']
+    _init_params = ['blockSize', 'centered', 'featureScale', 'gamma', 'inputCol', 'k', 'kernel', 'numRandomFeatures', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol', 'seed', 'spectrum']
 
 
 class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
@@ -830,35 +854,35 @@ class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
     def _set_java_defaults(self) -> None:
         self._setDefault(**self._java_defaults)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setPreimageMaxIter(self, value: int) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
 
-    def setPreimageMethod(self, value: str) -> Any:
+    def setPreimageMethod(self: _S, value: str) -> _S:
         """Sets :py:attr:`preimageMethod`; returns self."""
         return self._set(preimageMethod=value)
 
-    def setPreimageRidge(self, value: float) -> Any:
+    def setPreimageRidge(self: _S, value: float) -> _S:
         """Sets :py:attr:`preimageRidge`; returns self."""
         return self._set(preimageRidge=value)
 
-    def setReconstructionCol(self, value: str) -> Any:
+    def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
@@ -888,7 +912,7 @@ class _KernelPCABase(_KernelPCAParamsExact):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
+    def __init__(self, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``KernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['KernelPCA'], self.uid)
@@ -896,52 +920,68 @@ class _KernelPCABase(_KernelPCAParamsExact):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, residualCol: Optional[str] = None) -> Any:
+    def setParams(self: _S, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setCentered(self, value: bool) -> Any:
+    def setCentered(self: _S, value: bool) -> _S:
         """Sets :py:attr:`centered`; returns self."""
         return self._set(centered=value)
 
-    def setCoef0(self, value: float) -> Any:
+    def setCoef0(self: _S, value: float) -> _S:
         """Sets :py:attr:`coef0`; returns self."""
         return self._set(coef0=value)
 
-    def setDegree(self, value: int) -> Any:
+    def setDegree(self: _S, value: int) -> _S:
         """Sets :py:attr:`degree`; returns self."""
         return self._set(degree=value)
 
-    def setGamma(self, value: float) -> Any:
+    def setGamma(self: _S, value: float) -> _S:
         """Sets :py:attr:`gamma`; returns self."""
         return self._set(gamma=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setK(self, value: int) -> Any:
+    def setK(self: _S, value: int) -> _S:
         """Sets :py:attr:`k`; returns self."""
         return self._set(k=value)
 
-    def setKernel(self, value: str) -> Any:
+    def setKernel(self: _S, value: str) -> _S:
         """Sets :py:attr:`kernel`; returns self."""
         return self._set(kernel=value)
 
-    def setMaxRows(self, value: int) -> Any:
+    def setMaxRows(self: _S, value: int) -> _S:
         """Sets :py:attr:`maxRows`; returns self."""
         return self._set(maxRows=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
+        """Sets :py:attr:`preimageMaxIter`; returns self."""
+        return self._set(preimageMaxIter=value)
+
+    def setPreimageMethod(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageMethod`; returns self."""
+        return self._set(preimageMethod=value)
+
+    def setPreimageRidge(self: _S, value: float) -> _S:
+        """Sets :py:attr:`preimageRidge`; returns self."""
+        return self._set(preimageRidge=value)
+
+    def setReconstructionCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`reconstructionCol`; returns self."""
+        return self._set(reconstructionCol=value)
+
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'maxRows', 'outputCol', 'residualCol']
+    _init_params = ['centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'maxRows', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
 
 
 class _KernelPCAModelBase(_KernelPCAParamsExact):
@@ -966,35 +1006,35 @@ class _KernelPCAModelBase(_KernelPCAParamsExact):
     def _set_java_defaults(self) -> None:
         self._setDefault(**self._java_defaults)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setOutputCol(self, value: str) -> Any:
+    def setOutputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
-    def setPreimageMaxIter(self, value: int) -> Any:
+    def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
 
-    def setPreimageMethod(self, value: str) -> Any:
+    def setPreimageMethod(self: _S, value: str) -> _S:
         """Sets :py:attr:`preimageMethod`; returns self."""
         return self._set(preimageMethod=value)
 
-    def setPreimageRidge(self, value: float) -> Any:
+    def setPreimageRidge(self: _S, value: float) -> _S:
         """Sets :py:attr:`preimageRidge`; returns self."""
         return self._set(preimageRidge=value)
 
-    def setReconstructionCol(self, value: str) -> Any:
+    def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
@@ -1033,68 +1073,68 @@ class _KernelPCARegressorBase(_KernelPCARegressionParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, blockSize: Optional[int] = None, coef0: Optional[float] = None, degree: Optional[int] = None, dimension: Optional[int] = None, featuresCol: Optional[str] = None, fitIntercept: Optional[bool] = None, gamma: Optional[float] = None, kernel: Optional[str] = None, labelCol: Optional[str] = None, labelMode: Optional[str] = None, maxDimension: Optional[int] = None, numLandmarks: Optional[int] = None, predictionCol: Optional[str] = None, rcond: Optional[float] = None, seed: Optional[int] = None) -> Any:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, coef0: Optional[float] = None, degree: Optional[int] = None, dimension: Optional[int] = None, featuresCol: Optional[str] = None, fitIntercept: Optional[bool] = None, gamma: Optional[float] = None, kernel: Optional[str] = None, labelCol: Optional[str] = None, labelMode: Optional[str] = None, maxDimension: Optional[int] = None, numLandmarks: Optional[int] = None, predictionCol: Optional[str] = None, rcond: Optional[float] = None, seed: Optional[int] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setCoef0(self, value: float) -> Any:
+    def setCoef0(self: _S, value: float) -> _S:
         """Sets :py:attr:`coef0`; returns self."""
         return self._set(coef0=value)
 
-    def setDegree(self, value: int) -> Any:
+    def setDegree(self: _S, value: int) -> _S:
         """Sets :py:attr:`degree`; returns self."""
         return self._set(degree=value)
 
-    def setDimension(self, value: int) -> Any:
+    def setDimension(self: _S, value: int) -> _S:
         """Sets :py:attr:`dimension`; returns self."""
         return self._set(dimension=value)
 
-    def setFeaturesCol(self, value: str) -> Any:
+    def setFeaturesCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`featuresCol`; returns self."""
         return self._set(featuresCol=value)
 
-    def setFitIntercept(self, value: bool) -> Any:
+    def setFitIntercept(self: _S, value: bool) -> _S:
         """Sets :py:attr:`fitIntercept`; returns self."""
         return self._set(fitIntercept=value)
 
-    def setGamma(self, value: float) -> Any:
+    def setGamma(self: _S, value: float) -> _S:
         """Sets :py:attr:`gamma`; returns self."""
         return self._set(gamma=value)
 
-    def setKernel(self, value: str) -> Any:
+    def setKernel(self: _S, value: str) -> _S:
         """Sets :py:attr:`kernel`; returns self."""
         return self._set(kernel=value)
 
-    def setLabelCol(self, value: str) -> Any:
+    def setLabelCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`labelCol`; returns self."""
         return self._set(labelCol=value)
 
-    def setLabelMode(self, value: str) -> Any:
+    def setLabelMode(self: _S, value: str) -> _S:
         """Sets :py:attr:`labelMode`; returns self."""
         return self._set(labelMode=value)
 
-    def setMaxDimension(self, value: int) -> Any:
+    def setMaxDimension(self: _S, value: int) -> _S:
         """Sets :py:attr:`maxDimension`; returns self."""
         return self._set(maxDimension=value)
 
-    def setNumLandmarks(self, value: int) -> Any:
+    def setNumLandmarks(self: _S, value: int) -> _S:
         """Sets :py:attr:`numLandmarks`; returns self."""
         return self._set(numLandmarks=value)
 
-    def setPredictionCol(self, value: str) -> Any:
+    def setPredictionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`predictionCol`; returns self."""
         return self._set(predictionCol=value)
 
-    def setRcond(self, value: float) -> Any:
+    def setRcond(self: _S, value: float) -> _S:
         """Sets :py:attr:`rcond`; returns self."""
         return self._set(rcond=value)
 
-    def setSeed(self, value: int) -> Any:
+    def setSeed(self: _S, value: int) -> _S:
         """Sets :py:attr:`seed`; returns self."""
         return self._set(seed=value)
 
@@ -1133,64 +1173,64 @@ class _RelevantDimensionEstimatorBase(_KernelPCARegressionParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, blockSize: Optional[int] = None, coef0: Optional[float] = None, degree: Optional[int] = None, featuresCol: Optional[str] = None, fitIntercept: Optional[bool] = None, gammaGrid: Optional[List[float]] = None, kernel: Optional[str] = None, labelCol: Optional[str] = None, labelMode: Optional[str] = None, maxDimension: Optional[int] = None, numLandmarks: Optional[int] = None, predictionCol: Optional[str] = None, rcond: Optional[float] = None, seed: Optional[int] = None) -> Any:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, coef0: Optional[float] = None, degree: Optional[int] = None, featuresCol: Optional[str] = None, fitIntercept: Optional[bool] = None, gammaGrid: Optional[List[float]] = None, kernel: Optional[str] = None, labelCol: Optional[str] = None, labelMode: Optional[str] = None, maxDimension: Optional[int] = None, numLandmarks: Optional[int] = None, predictionCol: Optional[str] = None, rcond: Optional[float] = None, seed: Optional[int] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setBlockSize(self, value: int) -> Any:
+    def setBlockSize(self: _S, value: int) -> _S:
         """Sets :py:attr:`blockSize`; returns self."""
         return self._set(blockSize=value)
 
-    def setCoef0(self, value: float) -> Any:
+    def setCoef0(self: _S, value: float) -> _S:
         """Sets :py:attr:`coef0`; returns self."""
         return self._set(coef0=value)
 
-    def setDegree(self, value: int) -> Any:
+    def setDegree(self: _S, value: int) -> _S:
         """Sets :py:attr:`degree`; returns self."""
         return self._set(degree=value)
 
-    def setFeaturesCol(self, value: str) -> Any:
+    def setFeaturesCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`featuresCol`; returns self."""
         return self._set(featuresCol=value)
 
-    def setFitIntercept(self, value: bool) -> Any:
+    def setFitIntercept(self: _S, value: bool) -> _S:
         """Sets :py:attr:`fitIntercept`; returns self."""
         return self._set(fitIntercept=value)
 
-    def setGammaGrid(self, value: List[float]) -> Any:
+    def setGammaGrid(self: _S, value: List[float]) -> _S:
         """Sets :py:attr:`gammaGrid`; returns self."""
         return self._set(gammaGrid=value)
 
-    def setKernel(self, value: str) -> Any:
+    def setKernel(self: _S, value: str) -> _S:
         """Sets :py:attr:`kernel`; returns self."""
         return self._set(kernel=value)
 
-    def setLabelCol(self, value: str) -> Any:
+    def setLabelCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`labelCol`; returns self."""
         return self._set(labelCol=value)
 
-    def setLabelMode(self, value: str) -> Any:
+    def setLabelMode(self: _S, value: str) -> _S:
         """Sets :py:attr:`labelMode`; returns self."""
         return self._set(labelMode=value)
 
-    def setMaxDimension(self, value: int) -> Any:
+    def setMaxDimension(self: _S, value: int) -> _S:
         """Sets :py:attr:`maxDimension`; returns self."""
         return self._set(maxDimension=value)
 
-    def setNumLandmarks(self, value: int) -> Any:
+    def setNumLandmarks(self: _S, value: int) -> _S:
         """Sets :py:attr:`numLandmarks`; returns self."""
         return self._set(numLandmarks=value)
 
-    def setPredictionCol(self, value: str) -> Any:
+    def setPredictionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`predictionCol`; returns self."""
         return self._set(predictionCol=value)
 
-    def setRcond(self, value: float) -> Any:
+    def setRcond(self: _S, value: float) -> _S:
         """Sets :py:attr:`rcond`; returns self."""
         return self._set(rcond=value)
 
-    def setSeed(self, value: int) -> Any:
+    def setSeed(self: _S, value: int) -> _S:
         """Sets :py:attr:`seed`; returns self."""
         return self._set(seed=value)
 
@@ -1220,11 +1260,11 @@ class _KernelPCARegressionModelBase(_KernelPCARegressionParams):
     def _set_java_defaults(self) -> None:
         self._setDefault(**self._java_defaults)
 
-    def setFeaturesCol(self, value: str) -> Any:
+    def setFeaturesCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`featuresCol`; returns self."""
         return self._set(featuresCol=value)
 
-    def setPredictionCol(self, value: str) -> Any:
+    def setPredictionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`predictionCol`; returns self."""
         return self._set(predictionCol=value)
 
@@ -1253,24 +1293,24 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> Any:
+    def setParams(self: _S, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
 
-    def setInputCol(self, value: str) -> Any:
+    def setInputCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`inputCol`; returns self."""
         return self._set(inputCol=value)
 
-    def setMetricName(self, value: str) -> Any:
+    def setMetricName(self: _S, value: str) -> _S:
         """Sets :py:attr:`metricName`; returns self."""
         return self._set(metricName=value)
 
-    def setReconstructionCol(self, value: str) -> Any:
+    def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
 
-    def setResidualCol(self, value: str) -> Any:
+    def setResidualCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 

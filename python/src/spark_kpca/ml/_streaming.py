@@ -6,6 +6,7 @@ from pyspark.ml.wrapper import JavaParams
 from pyspark.sql import DataFrame
 
 from spark_kpca._java_classes import JAVA_CLASSES
+from spark_kpca._jvm import java_class
 from spark_kpca.errors import IllegalArgumentException, jvm_errors
 
 
@@ -19,10 +20,7 @@ def _jvm() -> Any:
 
 
 def _java_class() -> Any:
-    obj = _jvm()
-    for part in JAVA_CLASSES["StreamingKernelPCA"].split("."):
-        obj = getattr(obj, part)
-    return obj
+    return java_class(JAVA_CLASSES["StreamingKernelPCA"])
 
 
 class StreamingKernelPCA:

@@ -1,7 +1,6 @@
 """Base classes of the Python stages: PySpark's Java wrappers, with spark-kpca's class names, readers and
 errors."""
 
-import sys
 import types
 from typing import Any, ClassVar, Dict, Generic, List, Optional, Type, TypeVar
 
@@ -9,8 +8,9 @@ from pyspark.ml.util import JavaMLReader, JavaMLWriter
 from pyspark.ml.wrapper import JavaParams
 
 from spark_kpca._java_classes import JAVA_CLASSES
+from spark_kpca._jvm import java_class
 from spark_kpca.errors import jvm_errors
-from spark_kpca.ml._connect import ConnectReader, is_remote
+from spark_kpca.ml._connect import ConnectReader, connect_errors, is_remote
 from spark_kpca.ml._params import PARAM_RULES
 from spark_kpca.ml._rules import check
 
@@ -24,6 +24,11 @@ class _KpcaReader(JavaMLReader, Generic[T]):
     @classmethod
     def _java_loader_class(cls, clazz: Type[Any]) -> str:
         return JAVA_CLASSES[clazz.__name__]
+
+    @classmethod
+    def _load_java_obj(cls, clazz: Type[Any]) -> Any:
+        # PySpark's walk would give a Py4J JavaPackage when the jar is missing ('not callable' later).
+        return java_class(cls._java_loader_class(clazz))
 
     def load(self, path: str) -> T:
         if not isinstance(path, str):
@@ -89,12 +94,20 @@ class _KpcaParams(JavaParams):
                 raise
         return result
 
+    @staticmethod
+    def _new_java_obj(java_class_name: str, *args: Any) -> Any:
+        # A JVM without the library jar fails here with MissingJarError, not with Py4J's "'JavaPackage'
+        # object is not callable". Over Spark Connect PySpark's method returns the class name (no JVM here).
+        if not is_remote():
+            java_class(java_class_name)
+        return JavaParams._new_java_obj(java_class_name, *args)
+
     def _transfer_params_to_java(self) -> None:
         with jvm_errors():
             super()._transfer_params_to_java()
 
     def _call_java(self, name: str, *args: Any) -> Any:
-        with jvm_errors():
+        with jvm_errors(), connect_errors(self, name):
             return super()._call_java(name, *args)
 
     @classmethod
@@ -133,13 +146,18 @@ def _install_java_package_aliases(module: types.ModuleType) -> None:
     aliases, ``io.github.sparkkpca.ml`` (and any other package a stage lives in) imports as ``module``, so
     ``Pipeline.load``, ``PipelineModel.load`` and ``CrossValidatorModel.load`` give this package's classes.
     Only those full dotted names are registered; nothing is added to the standard library's ``io`` module.
+    An installed wheel registers them at interpreter start-up already (``_spark_kpca_aliases``), so that a
+    process which never imports this package loads such models too; this replaces those placeholders.
     """
+    import _spark_kpca_aliases
+
     packages = sorted({name.rsplit(".", 1)[0] for name in JAVA_CLASSES.values()})
-    for package in packages:
-        existing = sys.modules.get(package)
-        if existing is not None and existing is not module:
-            raise ImportError(f"sys.modules[{package!r}] is already taken by {existing!r}")
-        sys.modules[package] = module
+    if tuple(packages) != _spark_kpca_aliases.JAVA_PACKAGES:
+        raise ImportError(
+            f"_spark_kpca_aliases.JAVA_PACKAGES {_spark_kpca_aliases.JAVA_PACKAGES} differ from the packages "
+            f"of JAVA_CLASSES {tuple(packages)}"
+        )
+    _spark_kpca_aliases.bind(module)
 
 
 def _to_list(java_array: Optional[Any]) -> Optional[List[Any]]:

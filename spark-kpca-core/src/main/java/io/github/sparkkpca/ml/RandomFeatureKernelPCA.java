@@ -114,6 +114,33 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     return this;
   }
 
+  /**
+   * The column of each row's pre-image (the input-space point whose feature vector is nearest the
+   * row's projection), copied to the fitted model; empty (the default) for none.
+   */
+  public RandomFeatureKernelPCA setReconstructionCol(String value) {
+    set(reconstructionCol(), value);
+    return this;
+  }
+
+  /** How the model computes pre-images (see {@code preimageMethod}), copied to the fitted model. */
+  public RandomFeatureKernelPCA setPreimageMethod(String value) {
+    set(preimageMethod(), value);
+    return this;
+  }
+
+  /** The iterations of the fixed-point pre-image, copied to the fitted model. */
+  public RandomFeatureKernelPCA setPreimageMaxIter(int value) {
+    set(preimageMaxIter(), value);
+    return this;
+  }
+
+  /** The ridge of the learned pre-image map, copied to the fitted model. */
+  public RandomFeatureKernelPCA setPreimageRidge(double value) {
+    set(preimageRidge(), value);
+    return this;
+  }
+
   public RandomFeatureKernelPCA setK(int value) {
     set(k(), value);
     return this;

@@ -1,8 +1,15 @@
 package io.github.sparkkpca.persistence;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.util.MLReader;
 
 /**
@@ -178,7 +185,38 @@ public enum ModelKind {
                         + path
                         + "': the directory holds a '"
                         + saved
-                        + "', not a kernel PCA model of this library"));
+                        + "', not a kernel PCA model of this library"
+                        + pipelineHint(path, saved, spark)));
+  }
+
+  /**
+   * For a saved {@code PipelineModel}: the directories of its stages that are kernel PCA models of
+   * this library (each loads on its own), to name in the refusal; empty for anything else.
+   */
+  private static String pipelineHint(
+      String path, String saved, org.apache.spark.sql.SparkSession spark) {
+    if (!"org.apache.spark.ml.PipelineModel".equals(saved)) {
+      return "";
+    }
+    List<String> stages = new ArrayList<>();
+    try {
+      Path dir = new Path(path, "stages");
+      FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      for (FileStatus stage : fs.listStatus(dir)) {
+        String stagePath = path + "/stages/" + stage.getPath().getName();
+        if (stage.isDirectory()
+            && ofModelClass(Persistence.savedClassName(stagePath, spark)).isPresent()) {
+          stages.add(stagePath);
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      return "";
+    }
+    Collections.sort(stages);
+    return stages.isEmpty()
+        ? "; the pipeline has no kernel PCA stage"
+        : "; a pipeline's kernel PCA stage loads on its own: give its directory, "
+            + String.join(" or ", stages);
   }
 
   /**

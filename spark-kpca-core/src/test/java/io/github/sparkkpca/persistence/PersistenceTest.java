@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.KernelPCA;
 import io.github.sparkkpca.ml.KernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
@@ -126,6 +127,35 @@ class PersistenceTest {
     assertSameOutput(fitted.transform(df), loaded.transform(df), "kpca");
     pipeline.write().save(dir.resolve("unfitted").toString());
     assertEquals(2, Pipeline.load(dir.resolve("unfitted").toString()).getStages().length);
+  }
+
+  @Test
+  void aPipelineGivenForAModelNamesItsKernelPcaStage() throws IOException {
+    Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(80, 3, 5), 2);
+    NystromKernelPCA kpca =
+        new NystromKernelPCA().setInputCol("scaled").setK(2).setNumLandmarks(10).setSeed(1);
+    PipelineModel fitted =
+        new Pipeline()
+            .setStages(
+                new PipelineStage[] {
+                  new StandardScaler().setInputCol("features").setOutputCol("scaled"), kpca
+                })
+            .fit(df);
+    String path = dir.resolve("pipeline").toString();
+    fitted.write().save(path);
+    String stage = path + "/stages/1_" + fitted.stages()[1].uid();
+    IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> AbstractKernelPCAModel.loadAny(path));
+    assertEquals(
+        "Cannot load a model from '"
+            + path
+            + "': the directory holds a 'org.apache.spark.ml.PipelineModel', not a kernel PCA model"
+            + " of this library; a pipeline's kernel PCA stage loads on its own: give its directory, "
+            + stage,
+        refused.getMessage());
+    AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(stage);
+    assertSameOutput(
+        fitted.transform(df), loaded.transform(fitted.stages()[0].transform(df)), "kpca");
   }
 
   @Test
