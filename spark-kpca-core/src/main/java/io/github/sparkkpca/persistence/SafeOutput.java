@@ -46,9 +46,9 @@ import org.apache.spark.sql.SparkSession;
  *       the swap takes longer there but keeps the same order.
  * </ol>
  *
- * <p><b>Earlier results.</b> {@link #SAVED_STAGE}: a directory holding only {@code metadata} and
- * {@code data}, whose {@code metadata} JSON names a class of this library (what every spark-kpca
- * {@code MLWriter} writes). {@link #MARKED_DIRECTORY}: a directory holding the marker file {@value
+ * <p><b>Earlier results.</b> {@link #SAVED_STAGE}: a directory holding only {@code metadata},
+ * {@code data} and its {@link Manifest}, whose {@code metadata} JSON names a class of this library
+ * (what every spark-kpca {@code MLWriter} writes; the manifest is written last, as its mark). {@link #MARKED_DIRECTORY}: a directory holding the marker file {@value
  * #MARKER}, which lists the entries written with it, and no other entries; the leading underscore
  * hides the marker from Spark's and Hadoop's file readers, so a CSV or Parquet output reads back as
  * before. A directory into which something else was put later is therefore refused too.
@@ -69,7 +69,7 @@ public final class SafeOutput {
   private static final String WRITING = "writing";
   private static final String REPLACED = "replaced";
   private static final String PACKAGE_PREFIX = "io.github.sparkkpca.";
-  private static final Set<String> STAGE_ENTRIES = Set.of("metadata", "data");
+  private static final Set<String> STAGE_ENTRIES = Set.of("metadata", "data", Manifest.NAME);
 
   /** What an existing target must be to be replaced: an earlier result of the same kind. */
   public interface Kind {
@@ -106,7 +106,8 @@ public final class SafeOutput {
             return "is a file, not a saved model";
           }
           for (FileStatus entry : fs.listStatus(path)) {
-            if (!STAGE_ENTRIES.contains(entry.getPath().getName())) {
+            String name = entry.getPath().getName();
+            if (!STAGE_ENTRIES.contains(name) && !Manifest.ignored(name)) {
               return "holds '"
                   + entry.getPath().getName()
                   + "', which is not part of a saved model";
@@ -125,6 +126,12 @@ public final class SafeOutput {
           return cls.startsWith(PACKAGE_PREFIX)
               ? null
               : "holds a saved '" + cls + "', not a spark-kpca stage";
+        }
+
+        /** The stage's {@link Manifest}, written after every other file. */
+        @Override
+        public void mark(FileSystem fs, Path written) throws IOException {
+          Manifest.write(fs, written);
         }
       };
 

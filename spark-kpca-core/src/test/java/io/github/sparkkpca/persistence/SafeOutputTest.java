@@ -112,6 +112,14 @@ class SafeOutputTest {
             FileAlreadyExistsException.class,
             () -> other.write().overwrite().save(extended.toString()));
     assertTrue(added.getMessage().contains("'notes.txt'"), added.getMessage());
+    // Kept as it was, and no longer what was saved: its manifest does not list the file.
+    IllegalArgumentException unlisted =
+        assertThrows(
+            IllegalArgumentException.class, () -> NystromKernelPCAModel.load(extended.toString()));
+    assertTrue(
+        unlisted.getMessage().contains("notes.txt is not listed in " + Manifest.NAME),
+        unlisted.getMessage());
+    Files.delete(extended.resolve("notes.txt"));
     assertEquals(model.uid(), NystromKernelPCAModel.load(extended.toString()).uid());
   }
 
@@ -212,7 +220,7 @@ class SafeOutputTest {
             + ": a stage saved by spark-kpca already exists there; to replace it, add --overwrite",
         lost.getMessage());
     assertEquals(other.uid(), NystromKernelPCAModel.load(path.toString()).uid());
-    assertEquals(List.of("data", "metadata"), names(path));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(path));
     assertEquals(List.of("raced"), names(dir));
   }
 
