@@ -179,7 +179,7 @@ class ModelPathsCliTest {
     TestSpark.Result loser = results.stream().filter(r -> r.code() != 0).findFirst().orElseThrow();
     String line = assertUsageError(loser, "--model-out " + target, "add --overwrite");
     assertFalse(line.contains("write()"), line);
-    assertEquals(List.of("data", "metadata"), names(target));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(target));
     assertEquals(N, NystromKernelPCAModel.load(target.toString()).numRows());
     assertFalse(
         names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")), names(dir).toString());
