@@ -40,7 +40,7 @@ public final class Manifest {
   public static final String NAME = "_manifest.json";
 
   /** The format tag of the manifest; readers refuse another. */
-  static final String FORMAT = "spark-kpca-manifest-1";
+  public static final String FORMAT = "spark-kpca-manifest-1";
 
   private static final Logger LOG = LoggerFactory.getLogger(Manifest.class);
 
@@ -86,12 +86,17 @@ public final class Manifest {
    *     unreadable
    */
   public static boolean verify(String path, Configuration conf, String what) {
+    return verify(path, conf, what, true);
+  }
+
+  /** As {@link #verify(String, Configuration, String)}, warning or not of a missing manifest. */
+  static boolean verify(String path, Configuration conf, String what, boolean warn) {
     Path root = new Path(path);
     try {
       FileSystem fs = root.getFileSystem(conf);
       Path manifest = new Path(root, NAME);
       if (!fs.exists(manifest)) {
-        if (fs.exists(new Path(root, "metadata"))) {
+        if (warn && fs.exists(new Path(root, "metadata"))) {
           LOG.warn(
               "{} has no {}: saved before manifests (spark-kpca 0.1.0 or an early 0.2.0), so an "
                   + "edited file can go unnoticed; save it again to add one",

@@ -131,7 +131,8 @@ public final class Persistence {
    */
   public static String savedClassName(String path, SparkSession spark) {
     String what = "Cannot load a model from '" + path + "': ";
-    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what);
+    // The reader of the class found warns of a missing manifest.
+    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
     return readMetadata(path, spark, what).path("class").asText("");
   }
 
