@@ -43,7 +43,8 @@ public class Figure2Charts {
         for (int e = 1; Files.exists(seed.resolve("evaluate-" + e + ".json")); e++) {
           evaluations.add(new ObjectMapper().readTree(seed.resolve("evaluate-" + e + ".json").toFile()));
         }
-        optimum[s] = evaluations.get(0).get("optimalVariance").asDouble();
+        JsonNode first = evaluations.get(0).get("optimalVariance"); // per model since 0.2.0
+        optimum[s] = (first.isArray() ? first.get(0) : first).asDouble();
         if (!Files.exists(seed.resolve(method + ".log"))) {
           continue; // not run with this seed
         }
@@ -66,7 +67,9 @@ public class Figure2Charts {
               points.computeIfAbsent(b, x -> new ArrayList<>()).add(new double[] {rows, seconds, captured});
               csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.2f,%.6g,%.6g%n", method,
                   seed.getFileName().toString().substring(5), b, (long) rows, seconds, captured,
-                  json.get("optimalVariance").asDouble()));
+                  (json.get("optimalVariance").isArray()
+                      ? json.get("optimalVariance").get(i)
+                      : json.get("optimalVariance")).asDouble()));
             }
           }
         }

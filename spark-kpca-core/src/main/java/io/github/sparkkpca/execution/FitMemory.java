@@ -172,20 +172,35 @@ public final class FitMemory {
 
   /**
    * Refuses, before anything is allocated, a computation that holds {@code squares} n×n matrices of
-   * doubles on the driver: n above the Java array limit (46,340), or 8·squares·n² bytes above the
-   * JVM's maximum heap.
+   * doubles on the driver: n above the Java array limit (46,340), or 8·squares·n² bytes above what
+   * the JVM's maximum heap has left beside what is in use (the session, cached rows, the sample
+   * already collected). When the first measure refuses, garbage is collected and the heap measured
+   * again, so that unreachable objects do not count as in use.
    *
    * @param n the number of rows of the n×n matrices
    * @param squares how many n×n matrices of doubles are held at once
    * @param what what is computed, e.g. "MPRESS"
    * @param limit the parameter that sets n, named in the message ("maxRows")
-   * @throws IllegalArgumentException naming n, the estimate, the heap and the parameter to lower
+   * @throws IllegalArgumentException naming n, the estimate, the heap, what is in use and the
+   *     parameter to lower
    */
   public static void checkSquares(long n, int squares, String what, String limit) {
-    checkSquares(n, squares, what, limit, Runtime.getRuntime().maxMemory());
+    Runtime runtime = Runtime.getRuntime();
+    long heap = runtime.maxMemory();
+    long inUse = runtime.totalMemory() - runtime.freeMemory();
+    if (n <= MAX_LANDMARKS && 8L * squares * n * n > heap - inUse) {
+      System.gc();
+      inUse = runtime.totalMemory() - runtime.freeMemory();
+    }
+    checkSquares(n, squares, what, limit, heap, inUse);
   }
 
   static void checkSquares(long n, int squares, String what, String limit, long heap) {
+    checkSquares(n, squares, what, limit, heap, 0);
+  }
+
+  /** As {@link #checkSquares(long, int, String, String)} for a given heap and its use in bytes. */
+  static void checkSquares(long n, int squares, String what, String limit, long heap, long inUse) {
     if (n > MAX_LANDMARKS) {
       throw new IllegalArgumentException(
           what
@@ -197,7 +212,7 @@ public final class FitMemory {
               + limit);
     }
     long bytes = 8L * squares * n * n;
-    if (bytes > heap) {
+    if (bytes > heap - inUse) {
       throw new IllegalArgumentException(
           what
               + " on n = "
@@ -208,6 +223,7 @@ public final class FitMemory {
               + squares
               + " n×n matrices of doubles) but its heap is "
               + gib(heap)
+              + (inUse > 0 ? " with " + gib(inUse) + " in use" : "")
               + "; lower "
               + limit
               + " or raise spark.driver.memory");

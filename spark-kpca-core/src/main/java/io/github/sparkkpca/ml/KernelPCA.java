@@ -294,14 +294,26 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     for (int i = 0; i < rank; i++) {
       spectrum[i] = eig.values()[i] / n;
     }
-    double positivePart = java.util.Arrays.stream(spectrum).sum();
     boolean definite = support.kernel().isPositiveDefinite();
+    // Centred, the entries of HKH carry rounding of n·ε·max|K| (sums of n terms), so its
+    // eigenvalues over n do of about n·ε·(1/n)tr K: rows that are all equal leave only that, which
+    // is reported as exactly 0 (no variance, ratios 0).
+    double floor = centered && definite ? 4.0 * n * Math.ulp(1.0) * Math.abs(trace / n) : 0.0;
+    for (int i = 0; i < rank; i++) {
+      if (Math.abs(spectrum[i]) <= floor) {
+        spectrum[i] = 0;
+      }
+    }
+    double positivePart = java.util.Arrays.stream(spectrum).sum();
     // An indefinite kernel's trace is no variance: the ratios then refer to the positive part
     // found. A
     // definite one's is clamped at that part, which it bounds in exact arithmetic (constant data:
     // 0).
     double total =
         definite ? Math.max(trace / n - (centered ? grandMean : 0.0), positivePart) : positivePart;
+    if (positivePart == 0 && total <= floor) {
+      total = 0;
+    }
     Projector projector =
         new Projector(
             new KernelExpansion(support, coefficients, centered ? k + 1 : k),

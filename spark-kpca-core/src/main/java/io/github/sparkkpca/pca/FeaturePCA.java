@@ -119,6 +119,39 @@ public record FeaturePCA(
         k);
   }
 
+  /**
+   * The rounding noise of the centred covariance's eigenvalues on rows that are all equal: the
+   * scatter is accumulated from rows centred on block means, and a mean of up to n equal rows is
+   * off by at most n·ε·‖φ‖ per feature, so the rows' deviations and the merges of blocks (Chan et
+   * al.) leave a scatter of at most about 5·n·(n·ε)²·‖φ‖² in all: eigenvalues of M/n up to
+   * 5·(n·ε)²·‖φ‖² summed over the r features; (1/n)Σk(x,x) stands for ‖φ‖², which it bounds. Twice
+   * that bound. A real spread is far above it (its eigenvalues are resolved to O(ε·√(λ·‖φ‖²))).
+   */
+  static double noiseFloor(FeatureStatistics statistics, int r) {
+    double nEps = Math.max(statistics.count(), 1) * Math.ulp(1.0);
+    double scale = Math.abs(statistics.diagonalSum()) / Math.max(statistics.count(), 1);
+    return 10.0 * r * nEps * nEps * scale + Double.MIN_NORMAL;
+  }
+
+  /**
+   * The centred spectrum with the eigenvalues within the rounding noise ({@link #noiseFloor}) set
+   * to exactly 0, so that constant rows report no variance; uncentred spectra are left as they are.
+   */
+  private static double[] withoutRoundingNoise(
+      double[] spectrum, FeatureStatistics statistics, boolean centered, int r) {
+    if (!centered || statistics.count() == 0) {
+      return spectrum;
+    }
+    double floor = noiseFloor(statistics, r);
+    double[] out = spectrum.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (Math.abs(out[i]) <= floor) {
+        out[i] = 0;
+      }
+    }
+    return out;
+  }
+
   /** [U_k | φ̄] (centred) or U_k, r×c column-major. */
   private static double[] readoutMatrix(
       double[] components, FeatureStatistics statistics, int r, int k, boolean centered) {
@@ -139,6 +172,7 @@ public record FeaturePCA(
       LinearReadout readout,
       int k) {
     int r = map.outputDim();
+    spectrum = withoutRoundingNoise(spectrum, statistics, centered, r);
     double[] mean = centered ? statistics.mean() : new double[r];
     double[] offset = new double[k];
     for (int c = 0; c < k; c++) {
@@ -177,6 +211,17 @@ public record FeaturePCA(
               centered ? "(1/n) sum ||phi(x)||^2 - ||mean phi||^2" : "(1/n) sum ||phi(x)||^2",
               statistics.trace(false),
               diagonalMean);
+    } else if (centered
+        && java.util.Arrays.stream(spectrum).allMatch(v -> v == 0)
+        && diagonalMean - meanSqNorm
+            <= 2.0 * (statistics.count() + r) * Math.ulp(1.0) * Math.abs(diagonalMean)) {
+      // Constant rows: no eigenvalue beyond rounding, and (1/n) sum k(x,x) - ||mean||^2 within the
+      // rounding of its sums: no variance, so none to explain (ratios 0).
+      total = 0;
+      method =
+          map.isExplicit()
+              ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
+              : "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
     } else if (centered) {
       // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave
       // it

@@ -307,10 +307,33 @@ public final class ModelData {
                       what),
                   diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
+      StoredNumbers.centering(metadata, centered, what);
+      double diagonalMean = stats.diagonalSum() / stats.count();
+      double meanSqNorm = 0;
+      for (double v : stats.mean()) {
+        meanSqNorm += v * v;
+      }
+      boolean definite = kernel.isPositiveDefinite();
+      StoredNumbers.featureModel(
+          st.getLong(0),
+          s.getLong(3),
+          s.getDouble(4),
+          fit.totalVariance(),
+          spectrum,
+          definite ? (centered ? diagonalMean - meanSqNorm : diagonalMean) : stats.trace(centered),
+          Math.abs(diagonalMean) + meanSqNorm + (definite ? 0 : stats.trace(false)),
+          what);
+      StoredNumbers.landmarkKernel(map, kernel, what);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
     Sizes.equal(numComponents, "numComponents", offset.length, "entries in its offset");
+    StoredNumbers.centering(metadata, centered, what);
+    StoredNumbers.uncentredOffset(centered, offset, s.getDouble(10), what);
+    double storedTotal = finite(s.getDouble(4), "the total variance");
+    if (kernel.isPositiveDefinite()) {
+      StoredNumbers.spectrum(spectrum, storedTotal, Math.abs(storedTotal), what);
+    }
     List<Row> support = read(spark, path + "/data/support", SUPPORT, what);
     int m = support.size();
     int columns = centered ? numComponents + 1 : numComponents;

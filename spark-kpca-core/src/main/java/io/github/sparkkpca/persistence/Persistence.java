@@ -91,13 +91,15 @@ public final class Persistence {
   }
 
   /**
-   * Reads {@code path/metadata} and checks that it describes an instance of {@code expected}.
+   * Checks the stage at {@code path} against its {@link Manifest}, then reads {@code path/metadata}
+   * and checks that it describes an instance of {@code expected}.
    *
-   * @throws IllegalArgumentException naming the path when the metadata is missing, unreadable, of
-   *     another class or of a newer format
+   * @throws IllegalArgumentException naming the path when a file differs from the manifest, or the
+   *     metadata is missing, unreadable, of another class or of a newer format
    */
   public static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
+    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what);
     JsonNode root = readMetadata(path, spark, what);
     String cls = root.path("class").asText("");
     if (!expected.getName().equals(cls)) {
@@ -122,14 +124,16 @@ public final class Persistence {
   }
 
   /**
-   * The class name recorded in {@code path/metadata}.
+   * The class name recorded in {@code path/metadata}, once the stage matches its {@link Manifest}.
    *
-   * @throws IllegalArgumentException naming the path when the metadata is missing or unreadable
+   * @throws IllegalArgumentException naming the path when a file differs from the manifest or the
+   *     metadata is missing or unreadable
    */
   public static String savedClassName(String path, SparkSession spark) {
-    return readMetadata(path, spark, "Cannot load a model from '" + path + "': ")
-        .path("class")
-        .asText("");
+    String what = "Cannot load a model from '" + path + "': ";
+    // The reader of the class found warns of a missing manifest.
+    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
+    return readMetadata(path, spark, what).path("class").asText("");
   }
 
   private static JsonNode readMetadata(String path, SparkSession spark, String what) {

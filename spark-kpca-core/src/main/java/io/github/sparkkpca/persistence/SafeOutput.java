@@ -22,6 +22,8 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a result (a saved stage, a command's output directory or file) so that it replaces only an
@@ -44,14 +46,19 @@ import org.apache.spark.sql.SparkSession;
  *       sibling and leaves the old result as it was; a failed swap renames the old result back.
  *       Renames are atomic on HDFS and local disks; on object stores (S3, GCS) a rename copies, so
  *       the swap takes longer there but keeps the same order.
+ *   <li>Beside the sibling, {@code .NAME.spark-kpca-ID.owner} records the writing process (pid,
+ *       host, start time) until the write ends. A write killed before it ended leaves both; the
+ *       next request to write {@code NAME} removes them, with a log line, when that process is gone
+ *       (same host) or, when it cannot be asked, after {@value #STALE_AFTER_MINUTES} minutes.
  * </ol>
  *
- * <p><b>Earlier results.</b> {@link #SAVED_STAGE}: a directory holding only {@code metadata} and
- * {@code data}, whose {@code metadata} JSON names a class of this library (what every spark-kpca
- * {@code MLWriter} writes). {@link #MARKED_DIRECTORY}: a directory holding the marker file {@value
- * #MARKER}, which lists the entries written with it, and no other entries; the leading underscore
- * hides the marker from Spark's and Hadoop's file readers, so a CSV or Parquet output reads back as
- * before. A directory into which something else was put later is therefore refused too.
+ * <p><b>Earlier results.</b> {@link #SAVED_STAGE}: a directory holding only {@code metadata},
+ * {@code data} and its {@link Manifest}, whose {@code metadata} JSON names a class of this library
+ * (what every spark-kpca {@code MLWriter} writes; the manifest is written last, as its mark).
+ * {@link #MARKED_DIRECTORY}: a directory holding the marker file {@value #MARKER}, which lists the
+ * entries written with it, and no other entries; the leading underscore hides the marker from
+ * Spark's and Hadoop's file readers, so a CSV or Parquet output reads back as before. A directory
+ * into which something else was put later is therefore refused too.
  *
  * <p>The check ({@link Builder#prepare}) reads only file metadata and runs no Spark job, so a
  * command can refuse its outputs before its first pass over the data.
@@ -68,8 +75,22 @@ public final class SafeOutput {
 
   private static final String WRITING = "writing";
   private static final String REPLACED = "replaced";
+
+  /**
+   * The suffix of the owner record beside a staging directory ({@code .NAME.spark-kpca-ID.owner}):
+   * the writing process's pid, host and start time, deleted when the write ends.
+   */
+  private static final String OWNER = "owner";
+
+  /**
+   * How old a staging directory must be to be removed when its owner cannot be asked: written by a
+   * process on another host, or left without an owner record (by an older release).
+   */
+  public static final long STALE_AFTER_MINUTES = 24 * 60;
+
+  private static final Logger LOG = LoggerFactory.getLogger(SafeOutput.class);
   private static final String PACKAGE_PREFIX = "io.github.sparkkpca.";
-  private static final Set<String> STAGE_ENTRIES = Set.of("metadata", "data");
+  private static final Set<String> STAGE_ENTRIES = Set.of("metadata", "data", Manifest.NAME);
 
   /** What an existing target must be to be replaced: an earlier result of the same kind. */
   public interface Kind {
@@ -106,7 +127,8 @@ public final class SafeOutput {
             return "is a file, not a saved model";
           }
           for (FileStatus entry : fs.listStatus(path)) {
-            if (!STAGE_ENTRIES.contains(entry.getPath().getName())) {
+            String name = entry.getPath().getName();
+            if (!STAGE_ENTRIES.contains(name) && !Manifest.ignored(name)) {
               return "holds '"
                   + entry.getPath().getName()
                   + "', which is not part of a saved model";
@@ -125,6 +147,12 @@ public final class SafeOutput {
           return cls.startsWith(PACKAGE_PREFIX)
               ? null
               : "holds a saved '" + cls + "', not a spark-kpca stage";
+        }
+
+        /** The stage's {@link Manifest}, written after every other file. */
+        @Override
+        public void mark(FileSystem fs, Path written) throws IOException {
+          Manifest.write(fs, written);
         }
       };
 
@@ -306,6 +334,7 @@ public final class SafeOutput {
           }
         }
       }
+      removeStale(fs, qualified, System.currentTimeMillis());
       SafeOutput output = new SafeOutput(fs, qualified, display, kind, overwrite, overwriteHint);
       output.checkReplaceable();
       return output;
@@ -327,7 +356,9 @@ public final class SafeOutput {
    * failure deletes the sibling and rethrows, leaving the target as it was.
    */
   public void write(Writer writer) throws IOException {
+    Path owner = ownerOf(staging);
     try {
+      writeOwner(fs, owner);
       writer.writeTo(staging.toString());
       if (!fs.exists(staging)) {
         throw new IOException(display + ": nothing was written");
@@ -337,6 +368,120 @@ public final class SafeOutput {
     } catch (IOException | RuntimeException | Error e) {
       abort();
       throw e;
+    } finally {
+      try {
+        fs.delete(owner, false);
+      } catch (IOException ignored) {
+        // A leftover record names a finished process: the next run removes it.
+      }
+    }
+  }
+
+  /** The owner record of a staging directory. */
+  private static Path ownerOf(Path staging) {
+    String name = staging.getName();
+    return new Path(
+        staging.getParent(), name.substring(0, name.length() - WRITING.length()) + OWNER);
+  }
+
+  /** Records this process as the writer of a staging directory. */
+  private static void writeOwner(FileSystem fs, Path owner) throws IOException {
+    ProcessHandle self = ProcessHandle.current();
+    ObjectNode record = JSON.createObjectNode();
+    record.put("writer", "spark-kpca");
+    record.put("pid", self.pid());
+    record.put("host", localHost());
+    record.put("started", self.info().startInstant().map(i -> i.toEpochMilli()).orElse(-1L));
+    try (OutputStream out = fs.create(owner, true)) {
+      out.write(JSON.writeValueAsBytes(record));
+    }
+  }
+
+  private static String localHost() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /**
+   * Removes the staging directories of {@code target} that a killed write left behind, with a log
+   * line each: those whose owner record names a process of this host that is gone (or a newer
+   * process with its pid), and those older than {@value #STALE_AFTER_MINUTES} minutes whose owner
+   * cannot be asked (another host, or no record). Only hidden siblings named as this class names
+   * them are looked at; a write still running keeps its directory.
+   */
+  static void removeStale(FileSystem fs, Path target, long now) throws IOException {
+    Path parent = target.getParent();
+    if (parent == null || !fs.exists(parent)) {
+      return;
+    }
+    String prefix = "." + target.getName() + SIBLING_TAG;
+    String host = localHost();
+    for (FileStatus entry : fs.listStatus(parent)) {
+      String name = entry.getPath().getName();
+      if (!name.startsWith(prefix)) {
+        continue;
+      }
+      boolean writing = name.endsWith("." + WRITING);
+      boolean ownerRecord = name.endsWith("." + OWNER);
+      if (!writing && !ownerRecord) {
+        continue;
+      }
+      Path staging =
+          writing
+              ? entry.getPath()
+              : new Path(parent, name.substring(0, name.length() - OWNER.length()) + WRITING);
+      if (ownerRecord && fs.exists(staging)) {
+        continue; // handled with its staging directory
+      }
+      Path owner = ownerOf(staging);
+      String why = null;
+      long ageMinutes = (now - entry.getModificationTime()) / 60_000;
+      if (fs.exists(owner)) {
+        com.fasterxml.jackson.databind.JsonNode record;
+        try (var in = fs.open(owner)) {
+          record = JSON.readTree(in);
+        } catch (IOException e) {
+          record = null;
+        }
+        if (record != null && host.equals(record.path("host").asText())) {
+          long pid = record.path("pid").asLong(-1);
+          long started = record.path("started").asLong(-1);
+          boolean alive =
+              ProcessHandle.of(pid)
+                  .filter(ProcessHandle::isAlive)
+                  .filter(
+                      h ->
+                          started < 0
+                              || h.info()
+                                  .startInstant()
+                                  .map(i -> i.toEpochMilli() == started)
+                                  .orElse(true))
+                  .isPresent();
+          if (!alive) {
+            why = "its writer, process " + pid + " on " + host + ", is gone";
+          }
+        } else if (ageMinutes >= STALE_AFTER_MINUTES) {
+          why =
+              "it is "
+                  + ageMinutes
+                  + " minutes old and its writer"
+                  + (record == null ? "'s record is unreadable" : " ran on another host");
+        }
+      } else if (ageMinutes >= STALE_AFTER_MINUTES) {
+        why = "it is " + ageMinutes + " minutes old and records no writer";
+      }
+      if (why != null) {
+        LOG.warn(
+            "removing {}, a staging directory of {} that a killed write left: {}",
+            staging,
+            target,
+            why);
+        fs.delete(staging, true);
+        fs.delete(owner, false);
+      }
     }
   }
 
@@ -428,13 +573,15 @@ public final class SafeOutput {
 
   /**
    * Whether a directory entry is a hidden sibling this class left behind: a write or a swap killed
-   * before it finished ({@code .NAME.spark-kpca-ID.writing} or {@code .replaced}). Such an entry
-   * never holds the only copy of a committed result.
+   * before it finished ({@code .NAME.spark-kpca-ID.writing}, {@code .replaced} or {@code .owner}).
+   * Such an entry never holds the only copy of a committed result.
    */
   public static boolean isLeftover(String name) {
     return name.startsWith(".")
         && name.contains(SIBLING_TAG)
-        && (name.endsWith("." + WRITING) || name.endsWith("." + REPLACED));
+        && (name.endsWith("." + WRITING)
+            || name.endsWith("." + REPLACED)
+            || name.endsWith("." + OWNER));
   }
 
   private Path sibling(String suffix) {

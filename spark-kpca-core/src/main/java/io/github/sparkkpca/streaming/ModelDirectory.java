@@ -318,8 +318,20 @@ public final class ModelDirectory {
     if (!fs.exists(marker)) {
       return null;
     }
-    try (var in = fs.open(marker)) {
+    return readJson(fs, marker);
+  }
+
+  /**
+   * A JSON file of the directory.
+   *
+   * @throws IllegalArgumentException naming the file when it is not JSON
+   */
+  private static JsonNode readJson(FileSystem fs, Path file) throws IOException {
+    try (var in = fs.open(file)) {
       return JSON.readTree(in);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          file + " is not readable JSON (" + e.getOriginalMessage() + "): the file is corrupt", e);
     }
   }
 
@@ -471,9 +483,7 @@ public final class ModelDirectory {
     if (!fs.exists(state)) {
       return null;
     }
-    try (var in = fs.open(state)) {
-      return JSON.readTree(in).path("queryId").asText(null);
-    }
+    return readJson(fs, state).path("queryId").asText(null);
   }
 
   /** The path of the version of a batch. */
@@ -671,7 +681,16 @@ public final class ModelDirectory {
 
   /** The rows of a pending micro-batch. */
   public Dataset<Row> readPending(SparkSession spark, long batchId) {
-    return spark.read().parquet(pendingPath(batchId).toString());
+    try {
+      return spark.read().parquet(pendingPath(batchId).toString());
+    } catch (Exception e) { // AnalysisException (no Parquet file to infer a schema from)
+      throw new IllegalArgumentException(
+          pendingPath(batchId)
+              + ": the pending micro-batch has no readable Parquet file ("
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+              + "): the directory is corrupt",
+          e);
+    }
   }
 
   /**
@@ -720,8 +739,6 @@ public final class ModelDirectory {
   /** The state file of a version (batch id, algorithm, rows, Oja steps, query id), for tools. */
   public static JsonNode versionState(String version, Configuration conf) throws IOException {
     Path state = new Path(version, STATE_FILE);
-    try (var in = state.getFileSystem(conf).open(state)) {
-      return JSON.readTree(in);
-    }
+    return readJson(state.getFileSystem(conf), state);
   }
 }

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.execution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.feature.FeatureStatistics;
@@ -57,6 +58,31 @@ class FitMemoryTest {
             IllegalArgumentException.class,
             () -> FitMemory.checkSquares(46_341, 1, "MPRESS", "maxRows", Long.MAX_VALUE));
     assertTrue(array.getMessage().contains("46340"), array.getMessage());
+  }
+
+  /**
+   * MPRESS holds 6 n×n matrices at its peak (the kernel matrix, the decomposition's vectors, Q and
+   * the deleted rows' coordinates of Mpress$Downdates, K₍₋ᵢ₎ and a fallback's copy of it): n = 4600
+   * is 0.95 GiB, within a 1 GiB heap but not beside the 0.2 GiB a Spark driver has in use.
+   */
+  @Test
+  void squaresAreCheckedAgainstWhatTheHeapHasLeft() {
+    long heap = 1L << 30;
+    int squares = 6; // Mpress.DRIVER_SQUARES
+    FitMemory.checkSquares(4600, squares, "MPRESS", "maxRows", heap, 0);
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> FitMemory.checkSquares(4600, squares, "MPRESS", "maxRows", heap, 200L << 20));
+    assertTrue(
+        e.getMessage().contains("n = 4600")
+            && e.getMessage().contains("0.9 GiB")
+            && e.getMessage().contains("heap is 1.0 GiB with 0.2 GiB in use"),
+        e.getMessage());
+    // The live check: a square as large as the whole heap is refused, whatever is in use.
+    long side = (long) Math.ceil(Math.sqrt(Runtime.getRuntime().maxMemory() / 8.0));
+    assertThrows(
+        IllegalArgumentException.class, () -> FitMemory.checkSquares(side, 1, "MPRESS", "maxRows"));
   }
 
   /** The largest m accepted is accepted, and one more is refused: the inverse of the check. */

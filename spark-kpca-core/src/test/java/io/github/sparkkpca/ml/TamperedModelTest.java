@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.persistence.Manifest;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.testing.LocalSpark;
 import java.io.IOException;
@@ -41,8 +42,13 @@ class TamperedModelTest {
     return path;
   }
 
-  /** Replaces {@code field} of every row of the table {@code data/<table>} by {@code value}. */
+  /**
+   * Replaces {@code field} of every row of the table {@code data/<table>} by {@code value}, and
+   * drops the stage's manifest (as in a model saved before manifests), so that what refuses it is
+   * the check of the numbers.
+   */
   static void setField(String path, String table, String field, Object value) throws IOException {
+    Files.deleteIfExists(Path.of(path, Manifest.NAME));
     Dataset<Row> df = LocalSpark.spark().read().parquet(path + "/data/" + table);
     StructType schema = df.schema();
     int index = schema.fieldIndex(field);
@@ -62,8 +68,11 @@ class TamperedModelTest {
         .parquet(path + "/data/" + table);
   }
 
-  /** Rewrites the metadata JSON through {@code edit}. */
+  /**
+   * Rewrites the metadata JSON through {@code edit}, dropping the manifest as {@link #setField}.
+   */
   static void editMetadata(String path, Function<ObjectNode, ObjectNode> edit) throws IOException {
+    Files.deleteIfExists(Path.of(path, Manifest.NAME));
     try (var files = Files.list(Path.of(path, "metadata"))) {
       for (Path f : files.toList()) {
         String name = f.getFileName().toString();

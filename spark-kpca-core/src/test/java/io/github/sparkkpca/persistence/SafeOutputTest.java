@@ -112,6 +112,14 @@ class SafeOutputTest {
             FileAlreadyExistsException.class,
             () -> other.write().overwrite().save(extended.toString()));
     assertTrue(added.getMessage().contains("'notes.txt'"), added.getMessage());
+    // Kept as it was, and no longer what was saved: its manifest does not list the file.
+    IllegalArgumentException unlisted =
+        assertThrows(
+            IllegalArgumentException.class, () -> NystromKernelPCAModel.load(extended.toString()));
+    assertTrue(
+        unlisted.getMessage().contains("notes.txt is not listed in " + Manifest.NAME),
+        unlisted.getMessage());
+    Files.delete(extended.resolve("notes.txt"));
     assertEquals(model.uid(), NystromKernelPCAModel.load(extended.toString()).uid());
   }
 
@@ -212,7 +220,7 @@ class SafeOutputTest {
             + ": a stage saved by spark-kpca already exists there; to replace it, add --overwrite",
         lost.getMessage());
     assertEquals(other.uid(), NystromKernelPCAModel.load(path.toString()).uid());
-    assertEquals(List.of("data", "metadata"), names(path));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(path));
     assertEquals(List.of("raced"), names(dir));
   }
 
@@ -289,5 +297,82 @@ class SafeOutputTest {
     assertTrue(
         foreign.getMessage().contains("'mine.txt', which spark-kpca did not write there"),
         foreign.getMessage());
+  }
+
+  /**
+   * A write killed before it ended leaves its staging directory and owner record; the next request
+   * to write the same target (with or without overwrite) removes those whose writer is gone or that
+   * are too old to ask, and keeps a write that is still running and other targets' siblings.
+   */
+  @Test
+  void staleStagingDirectoriesOfTheTargetAreRemoved() throws Exception {
+    Path out = dir.resolve("model");
+    // A process that has ended: its pid is gone (or reused by a process started later).
+    Process done = new ProcessBuilder("true").start();
+    done.waitFor();
+    String host = java.net.InetAddress.getLocalHost().getHostName();
+    Path killed = staging(out, "deadbeef", done.pid(), host, 0);
+    Path running =
+        staging(
+            out,
+            "0a1b2c3d",
+            ProcessHandle.current().pid(),
+            host,
+            ProcessHandle.current().info().startInstant().get().toEpochMilli());
+    Path elsewhere = staging(out, "11111111", 1, "another-host", 0);
+    Path oldElsewhere = staging(out, "22222222", 1, "another-host", 0);
+    Path oldUnowned = Files.createDirectories(dir.resolve(".model.spark-kpca-33333333.writing"));
+    Path newUnowned = Files.createDirectories(dir.resolve(".model.spark-kpca-44444444.writing"));
+    Path otherTarget = Files.createDirectories(dir.resolve(".other.spark-kpca-55555555.writing"));
+    long twoDaysAgo = System.currentTimeMillis() - 2L * 24 * 3600 * 1000;
+    for (Path old : List.of(oldElsewhere, oldUnowned, otherTarget)) {
+      Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(twoDaysAgo));
+    }
+    Files.setLastModifiedTime(
+        dir.resolve(".model.spark-kpca-22222222.owner"),
+        java.nio.file.attribute.FileTime.fromMillis(twoDaysAgo));
+
+    SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+        .prepare(conf())
+        .write(
+            staging ->
+                Files.writeString(
+                    Files.createDirectories(local(staging)).resolve("part-0.csv"), "1\n"));
+
+    for (Path gone : List.of(killed, oldElsewhere, oldUnowned)) {
+      assertFalse(Files.exists(gone), gone + " was left");
+    }
+    assertFalse(Files.exists(dir.resolve(".model.spark-kpca-deadbeef.owner")));
+    for (Path kept : List.of(running, elsewhere, newUnowned, otherTarget)) {
+      assertTrue(Files.exists(kept), kept + " was removed");
+    }
+    assertTrue(Files.exists(dir.resolve(".model.spark-kpca-0a1b2c3d.owner")));
+    // The write's own owner record is gone with it.
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(
+          List.of(".model.spark-kpca-0a1b2c3d.owner", ".model.spark-kpca-11111111.owner"),
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".owner"))
+              .sorted()
+              .toList());
+    }
+  }
+
+  /** A staging directory of {@code target} with an owner record, as a write leaves it. */
+  private Path staging(Path target, String id, long pid, String host, long started)
+      throws IOException {
+    String base = "." + target.getFileName() + ".spark-kpca-" + id + ".";
+    Path staging = Files.createDirectories(target.resolveSibling(base + "writing"));
+    Files.writeString(staging.resolve("part-0.csv"), "partial\n");
+    Files.writeString(
+        target.resolveSibling(base + "owner"),
+        String.format(
+            java.util.Locale.ROOT,
+            "{\"writer\":\"spark-kpca\",\"pid\":%d,\"host\":\"%s\",\"started\":%d}",
+            pid,
+            host,
+            started));
+    return staging;
   }
 }

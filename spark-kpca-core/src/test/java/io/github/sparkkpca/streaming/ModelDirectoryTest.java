@@ -46,6 +46,37 @@ class ModelDirectoryTest {
     assertTrue(other.getMessage().contains("algorithm exact, not oja"), other.getMessage());
   }
 
+  /**
+   * A pending micro-batch whose Parquet part was deleted (Spark: UNABLE_TO_INFER_SCHEMA), and a
+   * marker that is not JSON, are refused with one line naming the path.
+   */
+  @Test
+  void aPendingBatchWithoutItsPartAndAMarkerThatIsNotJsonAreNamed() throws IOException {
+    Path models = dir.resolve("models");
+    ModelDirectory directory = new ModelDirectory(models.toString(), "exact");
+    directory.open(conf);
+    Path pending = Files.createDirectories(models.resolve("pending-000000000001"));
+    Files.writeString(pending.resolve("_streaming.json"), "{}");
+    IllegalArgumentException noPart =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> directory.readPending(io.github.sparkkpca.testing.LocalSpark.spark(), 1));
+    assertTrue(
+        noPart.getMessage().startsWith(directory.pendingPath(1).toString())
+            && noPart.getMessage().contains("no readable Parquet file")
+            && !noPart.getMessage().contains("\n"),
+        noPart.getMessage());
+
+    Files.writeString(models.resolve(ModelDirectory.MARKER), "{not json");
+    Files.deleteIfExists(models.resolve("." + ModelDirectory.MARKER + ".crc"));
+    IllegalArgumentException marker =
+        assertThrows(IllegalArgumentException.class, () -> directory.open(conf));
+    assertTrue(
+        marker.getMessage().contains(ModelDirectory.MARKER)
+            && marker.getMessage().contains("is not readable JSON"),
+        marker.getMessage());
+  }
+
   @Test
   void aForeignDirectoryIsNeverWrittenInto() throws IOException {
     Files.writeString(dir.resolve("notes.txt"), "mine");

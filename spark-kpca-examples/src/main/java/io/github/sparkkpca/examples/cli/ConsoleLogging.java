@@ -23,11 +23,17 @@ import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
  * {@code conf/log4j2.properties} quiets the start-up lines. Without log4j-core on the classpath it
  * does nothing.
  *
- * <p>Log lines carry no stack traces: a failure reaches the user as the command's one-line error
- * (with the full trace under {@code --debug}); a user's own log4j configuration can still ask for
- * them.
+ * <p>Log lines carry no stack traces, and Spark's reports of failed tasks ({@link
+ * #TASK_FAILURE_LOGGERS}: the executor's, whose task-set message holds the whole trace) are off: a
+ * failure reaches the user as the command's one-line error (with the full trace under {@code
+ * --debug}); a user's own log4j configuration can still ask for them.
  */
 final class ConsoleLogging {
+
+  /** Spark's loggers of task failures, silenced on the CLI's console (not in a user's config). */
+  static final java.util.List<String> TASK_FAILURE_LOGGERS =
+      java.util.List.of(
+          "org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager");
 
   private ConsoleLogging() {}
 
@@ -55,6 +61,12 @@ final class ConsoleLogging {
       // Which BLAS netlib falls back to (e.g. no incubator Vector API) is a hint, not a problem.
       b.add(b.newLogger("dev.ludovic.netlib", Level.ERROR));
       b.add(b.newLogger("org.apache.parquet.CorruptStatistics", Level.ERROR));
+      // A failed task fails its job, which the command reports as its one error line; Spark's own
+      // reports of the task (the executor's, and the task set's, whose message holds the task's
+      // whole stack trace) would repeat it in 30 to 50 lines.
+      for (String logger : TASK_FAILURE_LOGGERS) {
+        b.add(b.newLogger(logger, Level.OFF));
+      }
       Configurator.reconfigure(b.build());
     } catch (LinkageError | RuntimeException e) {
       // Not log4j-core 2 (or an incompatible one): keep whatever logging there is.

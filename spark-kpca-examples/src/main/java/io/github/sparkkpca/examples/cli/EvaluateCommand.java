@@ -39,8 +39,8 @@ public final class EvaluateCommand implements Callable<Integer> {
       List.of("capturedVariance", "optimalVariance", "n", "sampleRows", "k", "method");
 
   /**
-   * With several models: the JSON's last key, their paths (capturedVariance and method are then
-   * arrays).
+   * With several models: the JSON's last key, their paths (capturedVariance, optimalVariance and
+   * method are then arrays, one entry per model).
    */
   static final String MODELS_KEY = "models";
 
@@ -85,7 +85,8 @@ public final class EvaluateCommand implements Callable<Integer> {
       paramLabel = "FILE.json",
       description =
           "Also write the result as JSON: capturedVariance, optimalVariance, n, sampleRows, k, method "
-              + "(several models: capturedVariance and method are arrays, followed by models, their paths).")
+              + "(several models: capturedVariance, optimalVariance and method are arrays, followed by "
+              + "models, their paths).")
   Path summaryOut;
 
   @Mixin OverwriteOption output;
@@ -174,7 +175,12 @@ public final class EvaluateCommand implements Callable<Integer> {
             several
                 ? results.stream().map(CapturedVariance.Result::capturedVariance).toList()
                 : result.capturedVariance());
-        json.put("optimalVariance", result.optimalVariance());
+        // Each model's own optimum: models on an indefinite kernel each have their own surrogate.
+        json.put(
+            "optimalVariance",
+            several
+                ? results.stream().map(CapturedVariance.Result::optimalVariance).toList()
+                : result.optimalVariance());
         json.put("n", result.n());
         json.put("sampleRows", result.sampleRows());
         json.put("k", first.numComponents());

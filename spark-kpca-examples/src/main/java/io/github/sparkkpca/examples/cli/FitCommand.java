@@ -114,7 +114,12 @@ public final class FitCommand implements Callable<Integer> {
                     : "m = " + options.landmarks + ", " + options.landmarkSampling + " landmarks");
         long start = System.nanoTime();
         // The cached DataFrame itself (not a projection of it), so the estimator sees it is cached.
-        AbstractKernelPCAModel<?> model = estimator.fit(data.data());
+        AbstractKernelPCAModel<?> model;
+        try {
+          model = estimator.fit(data.data());
+        } catch (RuntimeException e) {
+          throw overflow(e, data);
+        }
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         SparkKpcaCli.progress(out, "landmarks: %s", model.landmarkSelection());
         FitSummary summary = FitSummary.of(model, fitSeconds);
@@ -140,5 +145,26 @@ public final class FitCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * A fit that failed on a non-finite number although every input value is finite: the kernel's
+   * values overflowed double precision (e.g. the linear kernel on values near 1e153, whose squares
+   * and their sums pass 1.8e308). Refused as bad input naming the largest value's row and column;
+   * any other failure is returned as it is.
+   */
+  static RuntimeException overflow(RuntimeException e, LoadedData data) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ArithmeticException
+          && String.valueOf(t.getMessage()).contains("finite")
+          && SparkKpcaCli.rootIllegalArgument(e) == null) {
+        return new IllegalArgumentException(
+            "the kernel's values overflow double precision on this input (its largest value is "
+                + data.largestValue()
+                + "): scale the input, e.g. standardize its columns",
+            e);
+      }
+    }
+    return e;
   }
 }

@@ -130,9 +130,13 @@ public final class SparkKpcaCli implements Callable<Integer> {
             e.printStackTrace(err);
           }
           Throwable badInput = rootIllegalArgument(e);
+          String unreadable = badInput == null ? unreadableFile(e) : null;
           int code;
           if (badInput != null) {
             err.println(ERROR_PREFIX + oneLine(message(badInput)));
+            code = EXIT_USAGE;
+          } else if (unreadable != null) {
+            err.println(ERROR_PREFIX + oneLine(unreadable));
             code = EXIT_USAGE;
           } else {
             err.println(
@@ -237,6 +241,53 @@ public final class SparkKpcaCli implements Callable<Integer> {
       }
     }
     return found;
+  }
+
+  /** Where Spark's and Parquet's messages name a file they could not read. */
+  private static final java.util.List<java.util.regex.Pattern> UNREADABLE_FILE =
+      java.util.List.of(
+          java.util.regex.Pattern.compile(
+              "Encountered error while reading file (\\S+?)\\.?(\\s|$)"),
+          java.util.regex.Pattern.compile("^(\\S+) is not a Parquet file"),
+          java.util.regex.Pattern.compile("Could not read footer for file: \\S*?path=([^;,}\\s]+)"),
+          java.util.regex.Pattern.compile("Could not read footer for file (\\S+)"),
+          java.util.regex.Pattern.compile("in block -?\\d+ in file (\\S+)"));
+
+  /**
+   * For a failure to read a corrupt or truncated file (a Parquet file of a model, a version or a
+   * pending micro-batch): one line naming the file and the deepest cause; null for other failures.
+   * It is the file's fault, not the command's, so it is reported as bad input (exit code 2).
+   */
+  static String unreadableFile(Throwable e) {
+    String file = null;
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 50; t = t.getCause(), depth++) {
+      String m = t.getMessage();
+      if (m == null) {
+        continue;
+      }
+      for (java.util.regex.Pattern p : UNREADABLE_FILE) {
+        java.util.regex.Matcher matcher = p.matcher(m);
+        if (matcher.find()) {
+          file = matcher.group(1);
+        }
+      }
+    }
+    if (file == null) {
+      return null;
+    }
+    Throwable deepest = e;
+    depth = 0;
+    for (Throwable t = e; t != null && depth < 50; t = t.getCause(), depth++) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        deepest = t;
+      }
+    }
+    String detail = oneLine(describe(deepest));
+    if (detail.length() > 200) {
+      detail = detail.substring(0, 200) + "...";
+    }
+    return "cannot read " + file + ": the file is corrupt or truncated (" + detail + ")";
   }
 
   /** A message for an unexpected failure: the deepest cause that has a message. */

@@ -166,6 +166,44 @@ public final class LoadedData {
   }
 
   /**
+   * Where the input's largest value in magnitude lies, e.g. "column 2 = 1.0e+153 in row 3 (line 4)
+   * of data.csv", for a message about values too large for a kernel (after {@link
+   * #persistAndValidate()}).
+   */
+  public String largestValue() {
+    boolean files = orderCols.contains(FILE_COL) && orderCols.contains(POS_COL);
+    Dataset<Row> rows =
+        files
+            ? data.select(column(featuresCol), col(FILE_COL), col(POS_COL))
+            : data.select(column(featuresCol));
+    Row top =
+        rows.toJavaRDD()
+            .map(
+                r -> {
+                  double[] v = ((org.apache.spark.ml.linalg.Vector) r.get(0)).toArray();
+                  int at = 0;
+                  for (int j = 1; j < v.length; j++) {
+                    if (Math.abs(v[j]) > Math.abs(v[at])) {
+                      at = j;
+                    }
+                  }
+                  double value = v.length == 0 ? 0 : v[at];
+                  return files
+                      ? org.apache.spark.sql.RowFactory.create(
+                          Math.abs(value), at, value, r.getString(1), r.getLong(2))
+                      : org.apache.spark.sql.RowFactory.create(
+                          Math.abs(value), at, value, null, 0L);
+                })
+            .reduce((a, b) -> a.getDouble(0) >= b.getDouble(0) ? a : b);
+    String where =
+        "column "
+            + (top.getInt(1) + 1)
+            + " = "
+            + String.format(java.util.Locale.ROOT, "%.4g", top.getDouble(2));
+    return files ? where + " in " + rowOf(top.getString(3), top.getLong(4)) : where;
+  }
+
+  /**
    * "row R (line L) of FILE" for the row at {@code position} of {@code file} (its data rows
    * counted; the line assumes one header line and no blank lines).
    */

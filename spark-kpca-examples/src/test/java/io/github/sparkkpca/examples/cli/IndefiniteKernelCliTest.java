@@ -87,6 +87,66 @@ class IndefiniteKernelCliTest {
     assertTrue(captured > 0 && captured <= optimal * (1 + 1e-10), captured + " > " + optimal);
   }
 
+  /**
+   * Two sigmoid models with other landmarks have other positive-part surrogates, so other optima:
+   * evaluated together, the JSON carries each model's own, equal to what it gets alone.
+   */
+  @Test
+  void evaluateOfTwoModelsCarriesEachModelsOwnOptimum() throws IOException {
+    Path other = dir.resolve("model-20");
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            csv.toString(),
+            "--kernel",
+            "sigmoid",
+            "--k",
+            "3",
+            "--landmarks",
+            "20",
+            "--model-out",
+            other.toString());
+    assertEquals(0, fit.code(), fit::toString);
+    double[] alone = new double[2];
+    Path[] models = {model, other};
+    for (int i = 0; i < 2; i++) {
+      Path summary = dir.resolve("alone-" + i + ".json");
+      TestSpark.Result r =
+          TestSpark.cli(
+              "evaluate",
+              "--model",
+              models[i].toString(),
+              "--input",
+              heldOut.toString(),
+              "--summary-out",
+              summary.toString());
+      assertEquals(0, r.code(), r::toString);
+      alone[i] = new ObjectMapper().readTree(summary.toFile()).get("optimalVariance").asDouble();
+    }
+    assertTrue(Math.abs(alone[0] - alone[1]) > 1e-6 * alone[0], alone[0] + " = " + alone[1]);
+    Path both = dir.resolve("both.json");
+    TestSpark.Result r =
+        TestSpark.cli(
+            "evaluate",
+            "--model",
+            model.toString(),
+            other.toString(),
+            "--input",
+            heldOut.toString(),
+            "--summary-out",
+            both.toString());
+    assertEquals(0, r.code(), r::toString);
+    JsonNode json = new ObjectMapper().readTree(both.toFile());
+    for (int i = 0; i < 2; i++) {
+      double optimal = json.get("optimalVariance").get(i).asDouble();
+      assertEquals(alone[i], optimal, 1e-12 * alone[i], "model " + i);
+      double captured = json.get("capturedVariance").get(i).asDouble();
+      assertTrue(
+          captured <= optimal * (1 + 1e-10), "model " + i + ": " + captured + " > " + optimal);
+    }
+  }
+
   @Test
   void residualIsRefused() {
     TestSpark.Result r =

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.persistence.Manifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,7 +149,7 @@ class ModelPathsCliTest {
     assertUsageError(
         TestSpark.cli("export", "--model", model.toString(), "--out", dir.toString()),
         "--out " + dir + ": it contains the input " + model + " (--model)");
-    assertEquals(List.of("data", "metadata"), names(model));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(model));
     assertEquals(List.of("data.csv"), names(data));
     assertEquals(N, NystromKernelPCAModel.load(model.toString()).numRows());
   }
@@ -178,7 +179,7 @@ class ModelPathsCliTest {
     TestSpark.Result loser = results.stream().filter(r -> r.code() != 0).findFirst().orElseThrow();
     String line = assertUsageError(loser, "--model-out " + target, "add --overwrite");
     assertFalse(line.contains("write()"), line);
-    assertEquals(List.of("data", "metadata"), names(target));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(target));
     assertEquals(N, NystromKernelPCAModel.load(target.toString()).numRows());
     assertFalse(
         names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")), names(dir).toString());
