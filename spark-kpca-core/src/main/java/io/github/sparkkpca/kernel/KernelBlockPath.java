@@ -29,10 +29,12 @@ import java.util.Locale;
 public record KernelBlockPath(boolean sparse, String reason) implements Serializable {
 
   /**
-   * The landmark density at or below which the sparse block runs: the crossover measured on 2
-   * cores, at which the sparse block costs what the dense GEMM does, is about twice this.
+   * The landmark density at or below which the sparse block runs. Measured ({@code
+   * KernelBlockPathBench}, docs/design.md): at this density the sparse block took 0.13–0.16 of the
+   * dense one's time (m = 500, d = 256 and 1024), and the two cost the same between 0.2 and 0.4;
+   * the margin leaves the dense path to data a faster native BLAS would favour.
    */
-  public static final double MAX_SPARSE_DENSITY = 0.05;
+  public static final double MAX_SPARSE_DENSITY = 0.1;
 
   /** Dense landmarks above this size (256 MiB) take the sparse path when the kernel allows it. */
   public static final long MAX_DENSE_LANDMARK_BYTES = 256L << 20;
