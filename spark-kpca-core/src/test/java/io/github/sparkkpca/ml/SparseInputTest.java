@@ -2,6 +2,7 @@ package io.github.sparkkpca.ml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.kernel.Kernel;
@@ -254,5 +255,45 @@ class SparseInputTest {
             .first()
             .getDouble(0);
     assertTrue(residual >= -1e-9, "residual " + residual);
+
+    // Pre-images are dense d-wide vectors: refused up front with one line, before any allocation.
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> model.setPreimageMethod("ridge").setReconstructionCol("recon").transform(df));
+    String message = refused.getMessage();
+    assertTrue(
+        message.startsWith("reconstructionCol 'recon': pre-images are dense vectors of d = 1048576")
+            && message.contains("m = 200")
+            && !message.contains("\n"),
+        message);
+    model.setReconstructionCol("");
+  }
+
+  /** The export bundle of a sparse-landmark model holds its landmarks as a CSR triple. */
+  @Test
+  void exportWritesSparseLandmarksAsCsr(@TempDir Path dir) throws Exception {
+    List<Vector> rows = sparseRows(120, 3000, 6, 6);
+    NystromKernelPCAModel model =
+        estimator(new String[] {"rbf", "0.5"}, 3, 20).fit(LocalSpark.vectors(rows, 2));
+    String out = dir.resolve("bundle").toString();
+    io.github.sparkkpca.persistence.ModelExport.write(
+        model, out, LocalSpark.spark().sparkContext().hadoopConfiguration());
+    List<String> indptr = Files.readAllLines(dir.resolve("bundle/landmarks_indptr.csv"));
+    List<String> indices = Files.readAllLines(dir.resolve("bundle/landmarks_indices.csv"));
+    List<String> data = Files.readAllLines(dir.resolve("bundle/landmarks_data.csv"));
+    assertTrue(!Files.exists(dir.resolve("bundle/landmarks.csv")));
+    assertTrue(Files.readString(dir.resolve("bundle/model.json")).contains("landmarks_indptr.csv"));
+    Vector[] landmarks = model.landmarkVectors();
+    assertEquals(landmarks.length + 1, indptr.size());
+    for (int j = 0; j < landmarks.length; j++) {
+      SparseVector z = (SparseVector) landmarks[j];
+      int from = Integer.parseInt(indptr.get(j));
+      assertEquals(z.indices().length, Integer.parseInt(indptr.get(j + 1)) - from);
+      for (int p = 0; p < z.indices().length; p++) {
+        assertEquals(z.indices()[p], Integer.parseInt(indices.get(from + p)));
+        assertEquals(z.values()[p], Double.parseDouble(data.get(from + p)));
+      }
+    }
   }
 }
