@@ -82,15 +82,17 @@ public final class RidgeLeverageScores implements Serializable {
   public SmallestKeys samplePartition(
       Iterator<Vector> vectors, long firstRow, int blockSize, String column) {
     int p = pilot.numLandmarks();
-    int d = pilot.dim();
     SmallestKeys keep = new SmallestKeys(m);
-    RowBlock block = new RowBlock(blockSize, d);
+    RowBlock block = pilot.newBlock(blockSize);
+    Vector[] rows = new Vector[blockSize];
     double[] kernel = new double[p * blockSize];
     double[] projected = new double[p * blockSize];
     double[] scores = new double[blockSize];
     long blockStart = firstRow;
     while (vectors.hasNext()) {
-      block.add(vectors.next(), column);
+      Vector v = vectors.next();
+      rows[block.size()] = v;
+      block.add(v, column);
       if (block.isFull() || !vectors.hasNext()) {
         int b = block.size();
         scores(block, kernel, projected, scores);
@@ -98,7 +100,7 @@ public final class RidgeLeverageScores implements Serializable {
           long row = blockStart + i;
           double key = -Math.log(RowHash.uniform(seed ^ STREAM, row)) / scores[i];
           if (keep.accepts(key, row)) {
-            keep.offer(key, row, java.util.Arrays.copyOfRange(block.values(), i * d, (i + 1) * d));
+            keep.offer(key, row, rows[i]);
           }
         }
         blockStart += b;

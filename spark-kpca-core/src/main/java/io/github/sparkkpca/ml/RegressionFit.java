@@ -183,15 +183,13 @@ final class RegressionFit
   /** Per kernel scale, the Nyström map of the uniformly drawn landmarks. */
   @Override
   public List<FeatureMap> support(KernelPcaFit.Context c) {
-    double[] landmarkRows = c.scanned().scan().sampleRowMajor();
-    int m = c.scanned().scan().sampleSize();
+    io.github.sparkkpca.linalg.RowSet landmarkRows = c.scanned().scan().sampleRows();
     scaleValues = gammas != null ? gammas.clone() : new double[] {c.gamma()};
     List<FeatureMap> maps = new ArrayList<>(scales());
     for (double gamma : scaleValues) {
       maps.add(
           NystromFeatureMap.fit(
-              new LandmarkKernel(c.kernelWithGamma(gamma), landmarkRows, m, c.d()),
-              stage.getRcond()));
+              new LandmarkKernel(c.kernelWithGamma(gamma), landmarkRows), stage.getRcond()));
     }
     return maps;
   }

@@ -39,7 +39,8 @@ public final class LabelledPass {
       scratchSize = Math.max(scratchSize, map.scratchSize(blockSize));
       maxDim = Math.max(maxDim, map.outputDim());
     }
-    RowBlock block = new RowBlock(blockSize, dim);
+    // Every width shares the landmarks, so one block form serves all maps.
+    RowBlock block = maps.get(0).newBlock(blockSize);
     double[] scratch = new double[scratchSize];
     double[] features = new double[maxDim * blockSize];
     double[] labels = new double[c * blockSize];
@@ -154,7 +155,7 @@ public final class LabelledPass {
       scratchSize = Math.max(scratchSize, s.scores().scratchSize(blockSize));
       maxK = Math.max(maxK, s.scores().numComponents());
     }
-    RowBlock block = new RowBlock(blockSize, dim);
+    RowBlock block = scorers.get(0).scores().newBlock(blockSize);
     double[] scratch = new double[scratchSize];
     double[] t = new double[maxK * blockSize];
     double[] labels = new double[c * blockSize];

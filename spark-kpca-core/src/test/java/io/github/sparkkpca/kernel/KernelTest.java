@@ -134,6 +134,95 @@ class KernelTest {
     org.junit.jupiter.api.Assertions.assertArrayEquals(a, b, 0);
   }
 
+  /**
+   * The sparse kernel-block path against the direct evaluation {@code apply} on dense arrays, for
+   * every family: rows in sparse and in dense blocks (one of them a dense vector in a sparse
+   * block), K_mm, and the median heuristic on sparse points equal to the one on the same dense
+   * points.
+   */
+  @ParameterizedTest
+  @EnumSource(KernelType.class)
+  void sparsePathEqualsDirectEvaluation(KernelType type) {
+    Random random = new Random(11);
+    int d = 40;
+    int m = 7;
+    int b = 5;
+    double[] z = new double[m * d];
+    for (int j = 0; j < m; j++) {
+      for (int e = 0; e < 4; e++) {
+        z[j * d + random.nextInt(12)] = random.nextGaussian(); // shared columns 0..11
+      }
+    }
+    io.github.sparkkpca.linalg.RowSet points = io.github.sparkkpca.linalg.RowSet.compact(z, m, d);
+    assertTrue(points.isSparse());
+    Kernel kernel = Kernel.of(type, 0.3, 2, 0.5);
+    LandmarkKernel lk = new LandmarkKernel(kernel, points, new KernelBlockPath(true, "test"));
+    assertTrue(lk.isSparse());
+    double[][] rows = new double[b][d];
+    RowBlock sparse = lk.newBlock(b);
+    RowBlock dense = new RowBlock(b, d);
+    for (int i = 0; i < b; i++) {
+      for (int e = 0; e < 5; e++) {
+        rows[i][random.nextInt(16)] = random.nextGaussian() * 2;
+      }
+      sparse.add(i == 0 ? Vectors.dense(rows[i]) : Vectors.dense(rows[i]).toSparse(), "x");
+      dense.add(Vectors.dense(rows[i]).toSparse(), "x");
+    }
+    double[] fromSparse = new double[m * b];
+    double[] fromDense = new double[m * b];
+    lk.compute(sparse, fromSparse);
+    lk.compute(dense, fromDense);
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < m; j++) {
+        double expected =
+            kernel.apply(rows[i], java.util.Arrays.copyOfRange(z, j * d, (j + 1) * d));
+        double tolerance = 1e-13 * Math.max(1, Math.abs(expected));
+        assertEquals(expected, fromSparse[i * m + j], tolerance, type + " sparse block " + i + j);
+        assertEquals(expected, fromDense[i * m + j], tolerance, type + " dense block " + i + j);
+      }
+    }
+    double[] gram = lk.gram();
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        double expected =
+            kernel.apply(
+                java.util.Arrays.copyOfRange(z, i * d, (i + 1) * d),
+                java.util.Arrays.copyOfRange(z, j * d, (j + 1) * d));
+        assertEquals(
+            expected, gram[i + j * m], 1e-13 * Math.max(1, Math.abs(expected)), type + " K_mm");
+        assertEquals(gram[i + j * m], gram[j + i * m], 0.0, type + " K_mm symmetric");
+      }
+    }
+    if (type.usesGamma()) {
+      assertEquals(
+          type.medianHeuristicGamma(z, m, d, 1000),
+          Kernel.medianHeuristicGamma(type, points),
+          0.0,
+          type + " median heuristic on sparse points");
+    }
+  }
+
+  /**
+   * The rule: sparse landmarks take the sparse path, dense ones the dense path, by density alone.
+   */
+  @Test
+  void pathRuleReadsTheDensityNotTheStorage() {
+    double[] z = new double[4 * 100];
+    z[3] = 1;
+    z[150] = 2;
+    io.github.sparkkpca.linalg.RowSet dense = io.github.sparkkpca.linalg.RowSet.dense(z, 4, 100);
+    KernelBlockPath a = KernelBlockPath.choose(KernelType.RBF, dense);
+    KernelBlockPath b = KernelBlockPath.choose(KernelType.RBF, dense.toSparse());
+    assertTrue(a.sparse() && b.sparse(), a.reason());
+    assertEquals(a, b);
+    double[] full = new double[4 * 100];
+    java.util.Arrays.fill(full, 1.0);
+    KernelBlockPath c =
+        KernelBlockPath.choose(
+            KernelType.RBF, io.github.sparkkpca.linalg.RowSet.dense(full, 4, 100));
+    assertTrue(!c.sparse() && c.reason().startsWith("dense: landmark density 1"), c.reason());
+  }
+
   @Test
   void medianHeuristicIsOneOverTwiceTheMedianSquaredDistance() {
     // Points 0, 1, 3 on a line: squared distances 1, 4, 9 → median 4 → γ = 1/8.

@@ -147,6 +147,9 @@ public record FitSummary(
         json.put("statisticsRouteCheck", s.statisticsRouteCheck());
       }
     }
+    if (s.kernelBlockPath() != null) {
+      json.put("kernelBlockPath", s.kernelBlockPath());
+    }
     return json;
   }
 
