@@ -157,3 +157,21 @@ def test_an_unregistered_class_name_is_refused_by_the_server(spark):
     with pytest.raises(Exception) as refused:
         estimator.fit(df)
     assert "io.github.sparkkpca.ml.NoSuchStage" in str(refused.value)
+
+
+def test_parameters_are_checked_on_the_client_with_the_java_rules_words(spark):
+    """A bad value is refused when it is set, in the Connect client, before any request reaches the server."""
+    from spark_kpca.errors import SparkKpcaError
+
+    with pytest.raises(SparkKpcaError) as refused:
+        NystromKernelPCA(k=2, numLandmarks=5, gamma=float("inf"))
+    assert "gamma must be finite and > 0; got Infinity" in str(refused.value)
+    estimator = NystromKernelPCA(k=2, numLandmarks=5)
+    with pytest.raises(SparkKpcaError, match="kernel must be one of rbf, gaussian, "):
+        estimator.setKernel("foo")
+    with pytest.raises(SparkKpcaError, match="k must be"):
+        estimator.setK(0)
+    # A refused value is not left set: the estimator still fits with its earlier values.
+    assert estimator.getK() == 2 and estimator.getKernel() == "rbf"
+    _, df = _data(spark, 30, 4)
+    assert estimator.fit(df).transform(df).count() == 30
