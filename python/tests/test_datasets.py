@@ -94,7 +94,7 @@ def test_fit_is_typed_with_the_model_and_setters_with_their_stage():
 def test_estimators_take_the_pre_image_params_and_not_the_models_outputs(spark, blobs):
     df, data = blobs
     output_only = {"statisticsRouteTaken", "statisticsRouteCheck", "landmarkConditionEstimate",
-                   "landmarkResidualCurve"}
+                   "landmarkResidualCurve", "kernelBlockPath"}
     estimator = ml.NystromKernelPCA(k=3, numLandmarks=200, kernel="rbf", gamma=0.2, seed=1,
                                     reconstructionCol="denoised", preimageMethod="ridge", preimageRidge=0.5)
     assert not output_only & {p.name for p in estimator.params}
@@ -102,6 +102,7 @@ def test_estimators_take_the_pre_image_params_and_not_the_models_outputs(spark, 
     model = estimator.fit(df)
     assert output_only <= {p.name for p in model.params}
     assert isinstance(model.getStatisticsRouteTaken(), str) and model.getStatisticsRouteTaken()
+    assert model.getKernelBlockPath().startswith("dense: ")
     assert (model.getReconstructionCol(), model.getPreimageMethod(), model.getPreimageRidge()) == ("denoised", "ridge", 0.5)
     denoised = np.array([r.denoised.toArray() for r in model.transform(df).select("denoised").collect()])
     assert denoised.shape == data.shape and np.all(np.isfinite(denoised))

@@ -70,6 +70,7 @@ MIXINS: List[Tuple[str, str, Sequence[str], str]] = [
 # estimator neither lists them nor takes them. The Java estimator has no setter for any of them (checked).
 OUTPUT_ONLY: Dict[str, Sequence[str]] = {
     "_NystromKernelPCAParams": [
+        "kernelBlockPath",
         "landmarkConditionEstimate",
         "landmarkResidualCurve",
         "statisticsRouteCheck",

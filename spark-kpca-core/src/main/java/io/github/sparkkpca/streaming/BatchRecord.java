@@ -3,6 +3,7 @@ package io.github.sparkkpca.streaming;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkkpca.persistence.Manifest;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.InputStream;
@@ -163,7 +164,11 @@ record BatchRecord(
     files.sort(null);
     byte[] buffer = new byte[1 << 16];
     for (String relative : files) {
-      if (relative.equals(recordPath) || relative.equals(SafeOutput.MARKER)) {
+      // The stage's manifest is rewritten after the record (SafeOutput writes it last, over every
+      // file); it holds only digests of the files digested here.
+      if (relative.equals(recordPath)
+          || relative.equals(SafeOutput.MARKER)
+          || relative.equals(Manifest.NAME)) {
         continue;
       }
       sha.update(relative.getBytes(java.nio.charset.StandardCharsets.UTF_8));

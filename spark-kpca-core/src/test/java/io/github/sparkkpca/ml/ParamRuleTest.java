@@ -52,7 +52,8 @@ class ParamRuleTest {
           "landmarkResidualCurve",
           "statisticsRouteTaken",
           "statisticsRouteCheck",
-          "landmarkConditionEstimate");
+          "landmarkConditionEstimate",
+          "kernelBlockPath");
 
   /** The exact refusal of one value per validated Param. */
   private static final Map<String, Object[]> EXPECTED =
