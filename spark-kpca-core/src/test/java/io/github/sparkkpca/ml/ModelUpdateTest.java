@@ -167,6 +167,7 @@ class ModelUpdateTest {
 
   @Test
   void formatOneModelsRefuseToUpdate() throws Exception {
+    LocalSpark.spark(); // the reader needs a session; this test may run first in the class
     NystromKernelPCAModel old =
         NystromKernelPCAModel.load(
             SavedModelCompatibilityTest.fixture("format1", "nystrom-rbf-centered")
