@@ -5,7 +5,8 @@ fit is timed (loading excluded); run by `spark-kpca bench sparse --compare sklea
     python3 sklearn_sparse.py --input text.libsvm --num-features 262144 --kernel cosine --m 500 --k 10 \
         --seed 1 --json-out sk.json
 
-The fit is what a scikit-learn user writes:
+The fit is what a scikit-learn user writes (with --landmark-rows, Nystroem is fitted on those m rows, the
+landmarks spark-kpca used, and then transforms every row):
 
     features = Nystroem(kernel=kernel, gamma=gamma, n_components=m, random_state=seed).fit_transform(X)
     pca = PCA(n_components=k, random_state=seed).fit(features)
@@ -24,6 +25,18 @@ from sklearn.decomposition import PCA
 from sklearn.kernel_approximation import Nystroem
 
 
+def peak_rss_mb():
+    """VmHWM of this process (ru_maxrss may keep the parent JVM's peak across fork and exec)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--input", required=True)
@@ -33,13 +46,28 @@ def main():
     p.add_argument("--m", type=int, required=True)
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--landmark-rows", default=None,
+                   help="a file of m zero-based row numbers: Nystroem is fitted on exactly these rows "
+                        "(spark-kpca's landmarks), else it samples its own")
     p.add_argument("--json-out", required=True)
     a = p.parse_args()
     x, _ = load_svmlight_file(a.input, n_features=a.num_features)
     n, d = x.shape
+    rows = None
+    if a.landmark_rows:
+        with open(a.landmark_rows) as f:
+            rows = [int(t) for t in f.read().split()]
+        if len(rows) != a.m:
+            raise SystemExit(f"--landmark-rows: {len(rows)} rows for m = {a.m}")
     start = time.perf_counter()
     params = {} if a.gamma is None or a.kernel == "cosine" else {"gamma": a.gamma}
-    features = Nystroem(kernel=a.kernel, n_components=a.m, random_state=a.seed, **params).fit_transform(x)
+    nystroem = Nystroem(kernel=a.kernel, n_components=a.m, random_state=a.seed, **params)
+    if a.landmark_rows:
+        # n_components = m rows given: Nystroem keeps all of them (in a permuted order).
+        nystroem.fit(x[rows])
+        features = nystroem.transform(x)
+    else:
+        features = nystroem.fit_transform(x)
     pca = PCA(n_components=a.k, random_state=a.seed).fit(features)
     fit_s = time.perf_counter() - start
     scale = (n - 1) / n
@@ -52,7 +80,7 @@ def main():
         "fit_s": fit_s,
         "explained_variance": [float(v) * scale for v in pca.explained_variance_],
         "explained_variance_ratio": [float(v) for v in pca.explained_variance_ratio_],
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        "peak_rss_mb": peak_rss_mb(),
         "pca_svd_solver": getattr(pca, "_fit_svd_solver", ""),
     }
     with open(a.json_out, "w") as f:

@@ -45,9 +45,10 @@ import picocli.CommandLine.Spec;
  * <p>Each (data, m) gets one line of {@code --out}: rows, d, non-zeros, m, k, the fit seconds of
  * both (spark-kpca: {@code NystromKernelPCA.fit} on the loaded, cached rows; scikit-learn: {@code
  * fit_transform} + {@code PCA.fit}, loading excluded), their ratio, the largest relative difference
- * of their k explained variances (landmarks differ: each samples its own uniformly), and the peak
- * resident set and heap of this JVM so far. Peak memory per size is measured by one run per size (a
- * fresh JVM), as the bench README shows.
+ * of their k explained variances (with {@code --landmarks same}, the default, both use the same m
+ * rows as landmarks, so these must agree to rounding), and the peak resident set and heap of this
+ * JVM so far. Peak memory per size is measured by one run per size (a fresh JVM), as the bench
+ * README shows.
  */
 @Command(
     name = "sparse",
@@ -63,7 +64,7 @@ public final class SparseBench implements Callable<Integer> {
 
   /** The columns of {@code --out}. */
   public static final String COLUMNS =
-      "data,rows,d,nnz,kernel,gamma,m,k,spark_fit_s,sklearn_fit_s,ratio,"
+      "data,rows,d,nnz,kernel,gamma,m,k,landmarks,spark_fit_s,sklearn_fit_s,ratio,"
           + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb";
 
   private static final int TOPICS = 4;
@@ -127,6 +128,16 @@ public final class SparseBench implements Callable<Integer> {
       description = "rbf gamma of the one-hot fits. Default: ${DEFAULT-VALUE}.")
   double gamma;
 
+  @Option(
+      names = "--landmarks",
+      paramLabel = "HOW",
+      defaultValue = "same",
+      description =
+          "same: both fit on the same m rows (a seeded uniform sample, given to spark-kpca as "
+              + "landmark vectors and to scikit-learn as row numbers), so their explained variances "
+              + "must agree to rounding; own: each samples its own. Default: ${DEFAULT-VALUE}.")
+  String landmarks;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Default: 1.")
   long seed;
 
@@ -189,6 +200,9 @@ public final class SparseBench implements Callable<Integer> {
           "--data: expected text or onehot, got '" + kind + "'");
     }
     require(
+        landmarks.equals("same") || landmarks.equals("own"),
+        "--landmarks: expected same or own, got '" + landmarks + "'");
+    require(
         compare == null || compare.equals("sklearn"),
         "--compare: expected sklearn, got '" + compare + "'");
     if (compare != null) {
@@ -238,6 +252,11 @@ public final class SparseBench implements Callable<Integer> {
             if (kernel.equals("rbf")) {
               estimator.setGamma(gamma);
             }
+            int[] landmarkRows = null;
+            if (landmarks.equals("same")) {
+              landmarkRows = sampleRows(m);
+              estimator.setLandmarks(readRows(file, landmarkRows));
+            }
             long start = System.nanoTime();
             NystromKernelPCAModel model = estimator.fit(loaded.data());
             double sparkSeconds = (System.nanoTime() - start) / 1e9;
@@ -249,7 +268,7 @@ public final class SparseBench implements Callable<Integer> {
             double diff = Double.NaN;
             double skRss = Double.NaN;
             if (compare != null) {
-              JsonNode sk = sklearn(file, kernel, m);
+              JsonNode sk = sklearn(file, kernel, m, landmarkRows);
               skSeconds = sk.get("fit_s").asDouble();
               skRss = sk.path("peak_rss_mb").asDouble(Double.NaN);
               JsonNode skEv = sk.get("explained_variance");
@@ -279,6 +298,7 @@ public final class SparseBench implements Callable<Integer> {
                     kernel.equals("rbf") ? fmt(gamma) : "",
                     Integer.toString(m),
                     Integer.toString(k),
+                    landmarks,
                     fmt(sparkSeconds),
                     fmt(skSeconds),
                     fmt(sparkSeconds / skSeconds),
@@ -434,7 +454,45 @@ public final class SparseBench implements Callable<Integer> {
     return Math.min(r >= 0 ? r : -r - 1, cumulative.length - 1);
   }
 
-  private JsonNode sklearn(Generated file, String kernel, int m)
+  /** m distinct row numbers, a seeded uniform sample, ascending. */
+  int[] sampleRows(int m) {
+    SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    java.util.TreeSet<Long> chosen = new java.util.TreeSet<>();
+    while (chosen.size() < m) {
+      chosen.add(random.nextLong(rows));
+    }
+    return chosen.stream().mapToInt(Long::intValue).toArray();
+  }
+
+  /** The sparse vectors of the given (ascending) rows of a generated libsvm file. */
+  static org.apache.spark.ml.linalg.Vector[] readRows(Generated file, int[] wanted)
+      throws IOException {
+    org.apache.spark.ml.linalg.Vector[] out = new org.apache.spark.ml.linalg.Vector[wanted.length];
+    try (java.io.BufferedReader reader = Files.newBufferedReader(file.path)) {
+      int next = 0;
+      String line;
+      for (int row = 0; next < wanted.length && (line = reader.readLine()) != null; row++) {
+        if (row != wanted[next]) {
+          continue;
+        }
+        String[] items = line.trim().split(" ");
+        int[] indices = new int[items.length - 1];
+        double[] values = new double[items.length - 1];
+        for (int p = 1; p < items.length; p++) {
+          int colon = items[p].indexOf(':');
+          indices[p - 1] = Integer.parseInt(items[p].substring(0, colon)) - 1;
+          values[p - 1] = Double.parseDouble(items[p].substring(colon + 1));
+        }
+        out[next++] = new org.apache.spark.ml.linalg.SparseVector(file.columns, indices, values);
+      }
+      if (next < wanted.length) {
+        throw new IllegalStateException(file.path + " has fewer rows than row " + wanted[next]);
+      }
+    }
+    return out;
+  }
+
+  private JsonNode sklearn(Generated file, String kernel, int m, int[] landmarkRows)
       throws IOException, InterruptedException {
     Path json = Files.createTempFile(work, "sklearn-", ".json");
     List<String> command =
@@ -458,6 +516,12 @@ public final class SparseBench implements Callable<Integer> {
                 Long.toString(seed),
                 "--json-out",
                 json.toString()));
+    Path rowsFile = null;
+    if (landmarkRows != null) {
+      rowsFile = Files.createTempFile(work, "landmark-rows-", ".txt");
+      Files.write(rowsFile, Arrays.stream(landmarkRows).mapToObj(Integer::toString).toList());
+      command.addAll(List.of("--landmark-rows", rowsFile.toString()));
+    }
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     builder.environment().remove("OPENBLAS_NUM_THREADS");
     builder.environment().remove("OMP_NUM_THREADS");
@@ -468,6 +532,9 @@ public final class SparseBench implements Callable<Integer> {
     }
     JsonNode node = new ObjectMapper().readTree(json.toFile());
     Files.deleteIfExists(json);
+    if (rowsFile != null) {
+      Files.deleteIfExists(rowsFile);
+    }
     return node;
   }
 
