@@ -26,6 +26,8 @@ import io.github.sparkkpca.ml.NystromKernelPCAParams;
  * @param statisticsRoute the statistics route a Nyström fit took (whitened or gram), or null
  * @param landmarkConditionEstimate cond(K_mm) over the retained spectrum (NaN when unknown)
  * @param statisticsRouteCheck why the route was taken (null when unknown)
+ * @param kernelBlockPath how a Nyström fit computed kernel blocks and why ({@code sparse: …} or
+ *     {@code dense: …}), or null
  * @param totalVarianceMethod how the total variance was obtained, in words (for a kernel that is
  *     not positive definite it names the positive-part surrogate and gives (1/n)Σ‖φ(x)‖² next to
  *     (1/n)Σk(x,x))
@@ -47,7 +49,8 @@ public record ModelSummary(
     String statisticsRoute,
     double landmarkConditionEstimate,
     String statisticsRouteCheck,
-    String totalVarianceMethod) {
+    String totalVarianceMethod,
+    String kernelBlockPath) {
 
   /** The summary of a fitted model. */
   public static ModelSummary of(AbstractKernelPCAModel<?> model) {
@@ -70,7 +73,8 @@ public record ModelSummary(
         nystrom == null ? null : nystrom.getStatisticsRouteTaken(),
         nystrom == null ? Double.NaN : nystrom.getLandmarkConditionEstimate(),
         nystrom == null ? null : nystrom.getStatisticsRouteCheck(),
-        model.totalVarianceMethod());
+        model.totalVarianceMethod(),
+        nystrom == null ? null : nystrom.getKernelBlockPath());
   }
 
   /** The sum of the explained variance ratios of the k components. */

@@ -61,7 +61,22 @@ public final class BlockedRows {
       int blockSize,
       int partition,
       Scorer scorer) {
-    RowBlock block = new RowBlock(blockSize, dim);
+    return map(input, inputIndex, inputCol, new RowBlock(blockSize, dim), partition, scorer);
+  }
+
+  /**
+   * The same with a given (empty) block, sparse or dense as the scorer reads it: its dimension is
+   * the size the vectors must have, its capacity the rows scored at once.
+   */
+  public static Iterator<Row> map(
+      Iterator<Row> input,
+      int inputIndex,
+      String inputCol,
+      RowBlock block,
+      int partition,
+      Scorer scorer) {
+    int dim = block.dim();
+    int blockSize = block.capacity();
     List<Row> pending = new ArrayList<>(blockSize);
     return new Iterator<>() {
       private long position;

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import scala.Tuple2;
 
@@ -43,6 +43,12 @@ public final class DataScan implements Serializable {
 
   private final SmallestKeys sample;
 
+  /** Stored entries of the rows scanned (a sparse vector's non-zeros, a dense vector's d). */
+  private long storedEntries;
+
+  /** The most stored entries of one row. */
+  private int maxStoredEntries;
+
   public DataScan(int capacity, int dim, long seed, String column) {
     this.capacity = capacity;
     this.dim = dim;
@@ -69,8 +75,13 @@ public final class DataScan implements Serializable {
         if (problem != null) {
           recordError(partition, position, problem);
           failed = true;
-        } else if (capacity > 0) {
-          offer(v, firstRow + position);
+        } else {
+          int stored = v instanceof SparseVector sv ? sv.indices().length : dim;
+          storedEntries += stored;
+          maxStoredEntries = Math.max(maxStoredEntries, stored);
+          if (capacity > 0) {
+            offer(v, firstRow + position);
+          }
         }
       }
       position++;
@@ -120,7 +131,7 @@ public final class DataScan implements Serializable {
   private void offer(Vector v, long row) {
     double key = RowHash.uniform(seed, row);
     if (sample.accepts(key, row)) {
-      sample.offer(key, row, v instanceof DenseVector dv ? dv.values().clone() : v.toArray());
+      sample.offer(key, row, v);
     }
   }
 
@@ -131,6 +142,8 @@ public final class DataScan implements Serializable {
       recordError(other.errorPartition, other.errorPosition, other.error);
     }
     sample.merge(other.sample);
+    storedEntries += other.storedEntries;
+    maxStoredEntries = Math.max(maxStoredEntries, other.maxStoredEntries);
     return this;
   }
 
@@ -186,6 +199,24 @@ public final class DataScan implements Serializable {
    */
   public double[] sampleRowMajor() {
     return sample.rowsByKey(dim);
+  }
+
+  /**
+   * The sampled rows ordered by key, sparse rows kept as their non-zeros ({@link
+   * SmallestKeys#rowSetByKey}): the same points as {@link #sampleRowMajor}.
+   */
+  public io.github.sparkkpca.linalg.RowSet sampleRows() {
+    return sample.rowSetByKey(dim);
+  }
+
+  /** Stored entries of the rows scanned: Σ nnz for sparse vectors, d per dense vector. */
+  public long storedEntries() {
+    return storedEntries;
+  }
+
+  /** The most stored entries of one row. */
+  public int maxStoredEntries() {
+    return maxStoredEntries;
   }
 
   public int sampleSize() {

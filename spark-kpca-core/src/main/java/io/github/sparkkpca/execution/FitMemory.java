@@ -44,13 +44,34 @@ public final class FitMemory {
 
   /** Bytes the driver needs for m landmarks of dimension d. */
   static long driverBytes(long m, long d) {
-    return 8L * (DRIVER_SQUARES * m * m + 2 * m * d);
+    return driverBytesPerRow(m, 8L * d);
+  }
+
+  /**
+   * Bytes the driver needs for m landmarks of {@code rowBytes} bytes each (8·d dense, about 12·nnz
+   * sparse).
+   */
+  static long driverBytesPerRow(long m, long rowBytes) {
+    return 8L * DRIVER_SQUARES * m * m + 2 * m * rowBytes;
   }
 
   /** Bytes one executor needs with {@code tasks} concurrent tasks of b-row blocks. */
   static long executorBytes(long m, long d, long b, int tasks) {
-    long perTask = 8L * (m * m + b * (2 * m + d));
-    return 8L * (2 * m * m + m * d) + tasks * perTask;
+    return executorBytesPerRow(m, 8L * d, b, tasks);
+  }
+
+  /** The same with landmarks and block rows of {@code rowBytes} bytes each. */
+  static long executorBytesPerRow(long m, long rowBytes, long b, int tasks) {
+    long perTask = 8L * (m * m + 2 * b * m) + b * rowBytes;
+    return 8L * 2 * m * m + m * rowBytes + tasks * perTask;
+  }
+
+  /**
+   * Bytes a landmark or a block row takes on the sparse kernel-block path: 12 per stored entry
+   * (index and value) plus a row offset, for rows of at most {@code maxEntries} stored entries.
+   */
+  public static long sparseRowBytes(long maxEntries) {
+    return 12L * maxEntries + 4;
   }
 
   /**
@@ -68,6 +89,17 @@ public final class FitMemory {
    * @throws IllegalArgumentException naming m, the estimate and the memory available
    */
   public static void check(SparkContext sc, int m, int d, int blockSize, String what, int maps) {
+    checkRowBytes(sc, m, 8L * d, blockSize, what, maps);
+  }
+
+  /**
+   * The same with landmarks and block rows of {@code rowBytes} bytes each: 8·d on the dense
+   * kernel-block path, {@link #sparseRowBytes} on the sparse one (memory ∝ the non-zeros, not d).
+   *
+   * @throws IllegalArgumentException naming m, the estimate and the memory available
+   */
+  public static void checkRowBytes(
+      SparkContext sc, int m, long rowBytes, int blockSize, String what, int maps) {
     if (m > MAX_LANDMARKS) {
       throw new IllegalArgumentException(
           what
@@ -88,8 +120,8 @@ public final class FitMemory {
                 sc.getConf().getInt("spark.executor.cores", 1)
                     / Math.max(1, sc.getConf().getInt("spark.task.cpus", 1)));
     long extra = 8L * (maps - 1) * m * m;
-    long executor = executorBytes(m, d, blockSize, tasks) + extra * (2 + tasks);
-    long driver = driverBytes(m, d) + 2 * extra + (local ? executor : 0);
+    long executor = executorBytesPerRow(m, rowBytes, blockSize, tasks) + extra * (2 + tasks);
+    long driver = driverBytesPerRow(m, rowBytes) + 2 * extra + (local ? executor : 0);
     if (driver > heap) {
       throw new IllegalArgumentException(
           what

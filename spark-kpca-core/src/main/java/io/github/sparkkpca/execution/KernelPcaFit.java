@@ -1,6 +1,7 @@
 package io.github.sparkkpca.execution;
 
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelBlockPath;
 import io.github.sparkkpca.kernel.KernelFamily;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
@@ -59,9 +60,6 @@ public final class KernelPcaFit {
     }
   }
 
-  /** m×d row-major points and their count: the sample the median heuristic reads. */
-  public record Points(double[] rows, int count) {}
-
   /**
    * The rank of the fitted support, for the check k ≤ rank (and ≤ n − 1 when centred).
    *
@@ -95,6 +93,15 @@ public final class KernelPcaFit {
       return null;
     }
 
+    /**
+     * Whether the support's kernel blocks may run on the sparse path ({@link
+     * io.github.sparkkpca.kernel.KernelBlockPath}): then memory is checked from the rows' stored
+     * entries after the scan, not from d before it, when the rows are sparse or d is wide.
+     */
+    default boolean sparseKernelBlocks() {
+      return false;
+    }
+
     /** Runs before the validating scan (e.g. another column's own scan). */
     default void beforeScan(Dataset<?> dataset) {}
 
@@ -105,8 +112,8 @@ public final class KernelPcaFit {
     default void checkRows(long n) {}
 
     /** The points the median heuristic reads: the scan's sample unless the stage has its own. */
-    default Points gammaPoints(DataScan scan) {
-      return new Points(scan.sampleRowMajor(), scan.sampleSize());
+    default io.github.sparkkpca.linalg.RowSet gammaPoints(DataScan scan) {
+      return scan.sampleRows();
     }
 
     /** Builds the support (landmarks and feature map, or random features). */
@@ -179,8 +186,7 @@ public final class KernelPcaFit {
         } else if (!Double.isNaN(settings.gamma())) {
           gamma = settings.gamma();
         } else {
-          Points points = steps.gammaPoints(scanned.scan());
-          gamma = Kernel.medianHeuristicGamma(family, points.rows(), points.count(), d);
+          gamma = Kernel.medianHeuristicGamma(family, steps.gammaPoints(scanned.scan()));
         }
       }
       return gamma;
@@ -221,7 +227,15 @@ public final class KernelPcaFit {
             ? steps.knownDimension()
             : FeaturePasses.inputDimension(dataset, settings.column());
     steps.checkDimension(d);
-    checkMemory(sc, steps.memoryBeforeScan(d), d, settings);
+    Need before = steps.memoryBeforeScan(d);
+    // Dense landmarks too large for the dense path mean the sparse one: the scan measures the rows.
+    boolean wide =
+        steps.sparseKernelBlocks()
+            && before != null
+            && 8.0 * before.size() * d > KernelBlockPath.MAX_DENSE_LANDMARK_BYTES;
+    if (!wide) {
+      checkMemory(sc, before, d, settings);
+    }
     steps.beforeScan(dataset);
     int sample = steps.sampleCapacity(!Double.isNaN(settings.gamma()));
     try (FeaturePasses.Scanned scanned =
@@ -229,6 +243,20 @@ public final class KernelPcaFit {
             dataset, settings.column(), d, sample, settings.seed(), false, settings.jobs())) {
       long n = scanned.count();
       checkMemory(sc, steps.memoryForRows(n, d), d, settings);
+      if (steps.sparseKernelBlocks() && before != null) {
+        DataScan scan = scanned.scan();
+        double density = n == 0 ? 1.0 : scan.storedEntries() / ((double) n * d);
+        if (wide || density <= KernelBlockPath.MAX_SPARSE_DENSITY) {
+          int b = settings.blockSizes().of(before.size(), d, before.size());
+          FitMemory.checkRowBytes(
+              sc,
+              before.size(),
+              Math.min(8L * d, FitMemory.sparseRowBytes(scan.maxStoredEntries())),
+              b,
+              before.what(),
+              before.maps());
+        }
+      }
       steps.checkRows(n);
       Context context = new Context(dataset, settings, d, scanned, steps);
       S support = steps.support(context);

@@ -58,8 +58,7 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
         input,
         inputIndex,
         inputCol,
-        dim,
-        blockSize,
+        p.newBlock(blockSize),
         org.apache.spark.TaskContext.getPartitionId(),
         new BlockedRows.Scorer() {
           @Override

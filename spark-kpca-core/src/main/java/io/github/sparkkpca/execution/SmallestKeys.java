@@ -1,8 +1,13 @@
 package io.github.sparkkpca.execution;
 
+import io.github.sparkkpca.linalg.RowSet;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.HashMap;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 
 /**
  * The {@code capacity} distinct rows with the smallest keys seen so far (a bounded max-heap),
@@ -40,15 +45,96 @@ public final class SmallestKeys implements Serializable {
     this.capacity = capacity;
   }
 
-  /** A row's values, equal to another's when they are the same point (0.0 and −0.0 alike). */
-  private record Point(double[] values) implements Serializable {
+  /**
+   * A row's values, equal to another's when they are the same point (0.0 and −0.0 alike): dense
+   * (indices null, all d values) or sparse (its non-zero values at increasing indices), whichever
+   * form the row came in, so a sparse row is held by its non-zeros and a dense one as today. The
+   * hash is over the non-zero values and their indices, the same in both forms.
+   */
+  private record Point(int[] indices, double[] values) implements Serializable {
+
+    Point(double[] values) {
+      this(null, values);
+    }
+
+    static Point of(Vector v) {
+      if (v instanceof SparseVector sv) {
+        int[] idx = sv.indices();
+        double[] val = sv.values();
+        int nnz = 0;
+        for (double x : val) {
+          if (x != 0) {
+            nnz++;
+          }
+        }
+        int[] keptIdx = new int[nnz];
+        double[] keptVal = new double[nnz];
+        for (int i = 0, p = 0; i < idx.length; i++) {
+          if (val[i] != 0) {
+            keptIdx[p] = idx[i];
+            keptVal[p++] = val[i];
+          }
+        }
+        return new Point(keptIdx, keptVal);
+      }
+      return new Point(null, v instanceof DenseVector dv ? dv.values().clone() : v.toArray());
+    }
+
+    Vector vector(int d) {
+      return indices == null ? new DenseVector(values) : Vectors.sparse(d, indices, values);
+    }
+
+    /** The value at index t (0 where a sparse point has none). */
+    private double at(int t) {
+      if (indices == null) {
+        return values[t];
+      }
+      int p = Arrays.binarySearch(indices, t);
+      return p < 0 ? 0.0 : values[p];
+    }
+
     @Override
     public boolean equals(Object other) {
-      if (!(other instanceof Point p) || p.values.length != values.length) {
+      if (!(other instanceof Point p)) {
         return false;
       }
-      for (int i = 0; i < values.length; i++) {
-        if (values[i] != p.values[i]) {
+      if (indices == null && p.indices == null) {
+        if (p.values.length != values.length) {
+          return false;
+        }
+        for (int i = 0; i < values.length; i++) {
+          if (values[i] != p.values[i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      if (indices != null && p.indices != null) {
+        return Arrays.equals(indices, p.indices) && sameValues(values, p.values);
+      }
+      Point sparse = indices != null ? this : p;
+      Point dense = indices != null ? p : this;
+      int nonZeros = 0;
+      for (double v : dense.values) {
+        if (v != 0) {
+          nonZeros++;
+        }
+      }
+      if (nonZeros != sparse.values.length) {
+        return false;
+      }
+      for (int i = 0; i < sparse.indices.length; i++) {
+        if (sparse.indices[i] >= dense.values.length
+            || dense.at(sparse.indices[i]) != sparse.values[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static boolean sameValues(double[] a, double[] b) {
+      for (int i = 0; i < a.length; i++) {
+        if (a[i] != b[i]) {
           return false;
         }
       }
@@ -58,9 +144,13 @@ public final class SmallestKeys implements Serializable {
     @Override
     public int hashCode() {
       int h = 1;
-      for (double v : values) {
-        long bits = v == 0.0 ? 0L : Double.doubleToLongBits(v);
-        h = 31 * h + Long.hashCode(bits);
+      int n = values.length;
+      for (int i = 0; i < n; i++) {
+        double v = values[i];
+        if (v != 0) {
+          int t = indices == null ? i : indices[i];
+          h = 31 * (31 * h + t) + Long.hashCode(Double.doubleToLongBits(v));
+        }
       }
       return h;
     }
@@ -83,10 +173,22 @@ public final class SmallestKeys implements Serializable {
    * Offers the row at {@code position} with its values (kept, not copied, when it enters the heap).
    */
   public void offer(double key, long position, double[] row) {
-    if (!accepts(key, position)) {
-      return;
+    if (accepts(key, position)) {
+      offer(key, position, new Point(row));
     }
-    Point point = new Point(row);
+  }
+
+  /**
+   * Offers a vector: a sparse one is held by its non-zeros (never as d values), a dense one as a
+   * copy of its values.
+   */
+  public void offer(double key, long position, Vector row) {
+    if (accepts(key, position)) {
+      offer(key, position, Point.of(row));
+    }
+  }
+
+  private void offer(double key, long position, Point point) {
     Integer held = slots().get(point);
     if (held != null) {
       int slot = held;
@@ -138,7 +240,9 @@ public final class SmallestKeys implements Serializable {
   /** Adds another partition's rows (returns this). */
   public SmallestKeys merge(SmallestKeys other) {
     for (int i = 0; i < other.size; i++) {
-      offer(other.keys[i], other.positions[i], other.points[i].values());
+      if (accepts(other.keys[i], other.positions[i])) {
+        offer(other.keys[i], other.positions[i], other.points[i]);
+      }
     }
     return this;
   }
@@ -150,6 +254,41 @@ public final class SmallestKeys implements Serializable {
 
   /** The kept rows ordered by (key, position), as a size×d row-major array. */
   public double[] rowsByKey(int d) {
+    Integer[] order = order();
+    double[] out = new double[size * d];
+    for (int i = 0; i < size; i++) {
+      Point p = points[order[i]];
+      if (p.indices() == null) {
+        System.arraycopy(p.values(), 0, out, i * d, d);
+      } else {
+        RowSet.scatter(p.vector(d), out, i * d);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The kept rows ordered by (key, position): dense as {@link #rowsByKey} gives them when every row
+   * came dense, else as compressed rows (a sparse row is never widened to d values unless most
+   * values are non-zero, see {@link RowSet#of}).
+   */
+  public RowSet rowSetByKey(int d) {
+    boolean anySparse = false;
+    for (int i = 0; i < size; i++) {
+      anySparse |= points[i].indices() != null;
+    }
+    if (!anySparse) {
+      return RowSet.dense(rowsByKey(d), size, d);
+    }
+    Integer[] order = order();
+    Vector[] rows = new Vector[size];
+    for (int i = 0; i < size; i++) {
+      rows[i] = points[order[i]].vector(d);
+    }
+    return RowSet.of(rows, d);
+  }
+
+  private Integer[] order() {
     Integer[] order = new Integer[size];
     for (int i = 0; i < size; i++) {
       order[i] = i;
@@ -160,11 +299,7 @@ public final class SmallestKeys implements Serializable {
             before(keys[a], positions[a], keys[b], positions[b])
                 ? -1
                 : before(keys[b], positions[b], keys[a], positions[a]) ? 1 : 0);
-    double[] out = new double[size * d];
-    for (int i = 0; i < size; i++) {
-      System.arraycopy(points[order[i]].values(), 0, out, i * d, d);
-    }
-    return out;
+    return order;
   }
 
   private boolean larger(int a, int b) {

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.execution;
 
+import io.github.sparkkpca.linalg.RowSet;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,14 +16,13 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Landmarks given by the user instead of sampled: m×d row-major, validated (same size, finite
- * values), and their place in a saved estimator ({@code data/landmarks}: index, landmark).
+ * Landmarks given by the user instead of sampled: validated (same size, finite values), sparse
+ * vectors kept as their non-zeros ({@link RowSet#of}), and their place in a saved estimator ({@code
+ * data/landmarks}: index, landmark, sparse vectors stored sparse).
  *
- * @param rows m×d row-major
- * @param count m
- * @param dim d
+ * @param points the m landmarks
  */
-public record SuppliedLandmarks(double[] rows, int count, int dim) {
+public record SuppliedLandmarks(RowSet points) {
 
   private static final String DIRECTORY = "data/landmarks";
 
@@ -40,12 +40,25 @@ public record SuppliedLandmarks(double[] rows, int count, int dim) {
       throw new IllegalArgumentException("landmarks: landmark 0 is null");
     }
     int d = landmarks[0].size();
-    double[] rows = new double[Math.multiplyExact(landmarks.length, d)];
     for (int j = 0; j < landmarks.length; j++) {
       InputVectors.require(landmarks[j], d, "landmarks: landmark " + j);
-      System.arraycopy(landmarks[j].toArray(), 0, rows, j * d, d);
     }
-    return new SuppliedLandmarks(rows, landmarks.length, d);
+    return new SuppliedLandmarks(RowSet.of(landmarks.clone(), d));
+  }
+
+  /** m×d row-major (a new array when the landmarks are held sparse). */
+  public double[] rows() {
+    return points.toDense();
+  }
+
+  /** m. */
+  public int count() {
+    return points.count();
+  }
+
+  /** d. */
+  public int dim() {
+    return points.dim();
   }
 
   /**
@@ -61,15 +74,15 @@ public record SuppliedLandmarks(double[] rows, int count, int dim) {
     return of(landmarks);
   }
 
-  /** Landmark j as a vector. */
+  /** Landmark j as a vector (sparse when the landmarks are held sparse). */
   public Vector landmark(int j) {
-    return new DenseVector(Arrays.copyOfRange(rows, j * dim, (j + 1) * dim));
+    return points.row(j);
   }
 
   /** Writes the landmarks under {@code path/data/landmarks}. */
   public void save(String path, SparkSession spark) {
-    List<Row> table = new ArrayList<>(count);
-    for (int j = 0; j < count; j++) {
+    List<Row> table = new ArrayList<>(count());
+    for (int j = 0; j < count(); j++) {
       table.add(RowFactory.create(j, landmark(j)));
     }
     StructType schema =

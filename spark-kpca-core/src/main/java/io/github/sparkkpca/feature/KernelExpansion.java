@@ -58,6 +58,11 @@ public final class KernelExpansion implements LinearReadout {
   }
 
   @Override
+  public RowBlock newBlock(int capacity) {
+    return support.newBlock(capacity);
+  }
+
+  @Override
   public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
     LinearReadout.requireLeading(leading, columns);
     int m = support.numLandmarks();

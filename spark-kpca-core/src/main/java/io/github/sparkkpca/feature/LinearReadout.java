@@ -29,6 +29,14 @@ public interface LinearReadout extends Serializable {
   int scratchSize(int b);
 
   /**
+   * A block of {@code capacity} rows in the form {@link #apply} reads fastest: sparse when the
+   * kernel blocks run on the sparse path (memory ∝ the rows' non-zeros), else dense.
+   */
+  default RowBlock newBlock(int capacity) {
+    return new RowBlock(capacity, inputDim());
+  }
+
+  /**
    * Writes the first {@code leading} functionals of Aᵀφ(x_i) for the rows of the block into {@code
    * out} ({@code leading}×b column-major) and, when {@code sqNorms} is not null, the squared norm
    * of each row's whole feature vector in the space the principal components live in: k(x,x) for

@@ -364,6 +364,11 @@ public final class NystromFeatureMap implements FeatureMap {
     }
 
     @Override
+    public RowBlock newBlock(int capacity) {
+      return landmarkKernel.newBlock(capacity);
+    }
+
+    @Override
     public void map(RowBlock block, double[] scratch, double[] out) {
       landmarkKernel.compute(block, out);
     }
@@ -435,6 +440,11 @@ public final class NystromFeatureMap implements FeatureMap {
   @Override
   public int scratchSize(int b) {
     return triangular ? 0 : landmarkKernel.numLandmarks() * b;
+  }
+
+  @Override
+  public RowBlock newBlock(int capacity) {
+    return landmarkKernel.newBlock(capacity);
   }
 
   @Override

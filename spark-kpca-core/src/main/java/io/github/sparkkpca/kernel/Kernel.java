@@ -217,6 +217,15 @@ public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
     return type.medianHeuristicGamma(points, m, d, maxPoints);
   }
 
+  /**
+   * {@link #medianHeuristicGamma} on up to {@value #MEDIAN_HEURISTIC_POINTS} points of a set that
+   * may be sparse ({@link KernelFamily#medianHeuristicGamma(RowSet, int)}).
+   */
+  public static double medianHeuristicGamma(
+      KernelFamily type, io.github.sparkkpca.linalg.RowSet points) {
+    return type.medianHeuristicGamma(points, MEDIAN_HEURISTIC_POINTS);
+  }
+
   /** {@link #medianHeuristicGamma} on up to {@value #MEDIAN_HEURISTIC_POINTS} points. */
   public static double medianHeuristicGamma(KernelFamily type, double[] points, int m, int d) {
     return medianHeuristicGamma(type, points, m, d, MEDIAN_HEURISTIC_POINTS);

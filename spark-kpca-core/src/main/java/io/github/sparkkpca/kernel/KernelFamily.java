@@ -1,5 +1,6 @@
 package io.github.sparkkpca.kernel;
 
+import io.github.sparkkpca.linalg.RowSet;
 import java.io.Serializable;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -89,6 +90,33 @@ public interface KernelFamily extends Serializable {
   }
 
   /**
+   * Whether the kernel is a function of ‖x − z‖₁ alone (laplacian), so that a block of sparse rows
+   * is computed at sparse cost from ‖x − z‖₁ = ‖x‖₁ + ‖z‖₁ − Σ_{t∈both}(|x_t| + |z_t| − |x_t −
+   * z_t|) and {@link #mapL1Distances}.
+   */
+  default boolean hasL1Form() {
+    return false;
+  }
+
+  /**
+   * Turns the L1 distances out[0..n) into kernel values in place (families with {@link
+   * #hasL1Form}).
+   */
+  default void mapL1Distances(Kernel kernel, double[] out, int n) {
+    throw new IllegalStateException("no L1-distance form for " + paramName());
+  }
+
+  /**
+   * Whether blocks of sparse rows can be computed from their non-zeros (the sparse kernel-block
+   * path, see {@link LandmarkKernel}): an inner-product form ({@link #mapInnerProducts}, with ‖x‖²,
+   * ‖z‖² and the sparse ⟨x,z⟩) or an L1 form ({@link #mapL1Distances}). A family with neither gets
+   * the dense path whatever its data.
+   */
+  default boolean hasSparseForm() {
+    return hasInnerProductForm() || hasL1Form();
+  }
+
+  /**
    * The block of b rows against m landmarks computed directly, for families without an
    * inner-product form (same layout as {@link Kernel#block}).
    */
@@ -104,6 +132,16 @@ public interface KernelFamily extends Serializable {
    * @throws IllegalArgumentException when no γ can be derived from the points
    */
   double medianHeuristicGamma(double[] points, int m, int d, int maxPoints);
+
+  /**
+   * {@link #medianHeuristicGamma(double[], int, int, int)} on a set that may be sparse. The default
+   * densifies the first min(m, maxPoints) points; the built-in families read sparse points by their
+   * non-zeros (or not at all) and give the same value as on the dense points.
+   */
+  default double medianHeuristicGamma(RowSet points, int maxPoints) {
+    RowSet head = points.head(Math.min(points.count(), maxPoints));
+    return medianHeuristicGamma(head.toDense(), head.count(), points.dim(), maxPoints);
+  }
 
   /** The default γ in words, for help texts (e.g. {@code 1/(2*median ||x-y||^2)}). */
   default String gammaDefault() {

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.kernel;
 
 import io.github.sparkkpca.linalg.FastExp;
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -67,6 +68,11 @@ public enum KernelType implements KernelFamily {
     }
 
     @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
+      return 1.0 / (2.0 * PairwiseMedian.of(points, maxPoints, true));
+    }
+
+    @Override
     public String gammaDefault() {
       return "1/(2*median ||x-y||^2)";
     }
@@ -109,6 +115,19 @@ public enum KernelType implements KernelFamily {
     }
 
     @Override
+    public boolean hasL1Form() {
+      return true;
+    }
+
+    @Override
+    public void mapL1Distances(Kernel k, double[] out, int n) {
+      double gamma = k.gamma();
+      for (int i = 0; i < n; i++) {
+        out[i] = Math.exp(-gamma * out[i]);
+      }
+    }
+
+    @Override
     public void directBlock(
         Kernel k, double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
       double gamma = k.gamma();
@@ -128,6 +147,11 @@ public enum KernelType implements KernelFamily {
     @Override
     public double medianHeuristicGamma(double[] points, int m, int d, int maxPoints) {
       return 1.0 / PairwiseMedian.of(points, m, d, maxPoints, false);
+    }
+
+    @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
+      return 1.0 / PairwiseMedian.of(points, maxPoints, false);
     }
 
     @Override
@@ -199,6 +223,11 @@ public enum KernelType implements KernelFamily {
     public double medianHeuristicGamma(double[] points, int m, int d, int maxPoints) {
       return 1.0 / d;
     }
+
+    @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
+      return 1.0 / points.dim();
+    }
   },
 
   LINEAR("linear", "<x,y>") {
@@ -223,6 +252,11 @@ public enum KernelType implements KernelFamily {
 
     @Override
     public double medianHeuristicGamma(double[] points, int m, int d, int maxPoints) {
+      return 1.0;
+    }
+
+    @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
       return 1.0;
     }
   },
@@ -270,6 +304,11 @@ public enum KernelType implements KernelFamily {
     }
 
     @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
+      return 1.0;
+    }
+
+    @Override
     public double diagonalBound() {
       return 1.0;
     }
@@ -307,6 +346,11 @@ public enum KernelType implements KernelFamily {
     @Override
     public double medianHeuristicGamma(double[] points, int m, int d, int maxPoints) {
       return 1.0 / d;
+    }
+
+    @Override
+    public double medianHeuristicGamma(RowSet points, int maxPoints) {
+      return 1.0 / points.dim();
     }
   };
 

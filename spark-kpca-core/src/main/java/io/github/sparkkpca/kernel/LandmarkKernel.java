@@ -1,6 +1,8 @@
 package io.github.sparkkpca.kernel;
 
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.linalg.RowSet;
+import io.github.sparkkpca.linalg.SymmetricStorage;
 import java.io.Serializable;
 
 /**
@@ -20,13 +22,38 @@ import java.io.Serializable;
  * from its saved landmarks computes bit-identical kernel values without storing it. Other kernels
  * use the raw values (the laplacian kernel sums coordinate differences directly and needs no
  * shift).
+ *
+ * <p><b>Sparse path.</b> When {@link KernelBlockPath#choose} says so (sparse landmarks, a kernel
+ * with a sparse form), the landmarks are kept as their non-zeros, transposed by feature ({@link
+ * SparseLandmarks}), and a row's kernel vector comes from its non-zeros: the inner products ⟨x,z_j⟩
+ * (or, for the laplacian kernel, the L1 overlaps) at Σ_{t∈nz(x)} nnz(Z[:,t]) ≤ m·nnz(x)
+ * multiply-adds, then the family's map with ‖x‖², ‖z‖² (rbf: ‖x−z‖² = ‖x‖² + ‖z‖² − 2⟨x,z⟩, clamped
+ * at 0) or ‖x‖₁, ‖z‖₁. Nothing of size d is allocated per row or per landmark: rows come in a
+ * sparse {@link RowBlock} ({@link #newBlock}); a dense block is read by the landmarks' columns.
+ * There is no centre shift on this path: x − c has the support of c, so shifting would make every
+ * row dense. The rbf distances then carry the expansion's error ε·(‖x‖² + ‖z‖²) instead of
+ * ε·(‖x−c‖² + ‖z−c‖²), which is harmless for sparse data: most coordinates are exactly 0, so the
+ * data sit at the origin rather than far from it, and two sparse rows share few non-zeros, so
+ * ‖x−z‖² is of the order of ‖x‖² + ‖z‖² itself and the error stays a few ε relative to the distance
+ * (the 1e8 + N(0,1) case the shift exists for is dense by construction and takes the dense path).
  */
 public final class LandmarkKernel implements Serializable {
 
   private final Kernel kernel;
+  private final RowSet points;
+  private final KernelBlockPath path;
+
+  /** The dense path's m×d row-major landmarks; null on the sparse path. */
   private final double[] landmarks;
+
   private final int m;
   private final int d;
+
+  /** The sparse path's landmarks transposed by feature; null on the dense path. */
+  private final SparseLandmarks sparse;
+
+  /** ‖z_j‖₁ on the sparse path of a kernel with an L1 form, else null. */
+  private final double[] landmarkL1Norms;
 
   /** c (length d) for a shift-invariant kernel with an inner-product form (rbf), else null. */
   private final double[] centre;
@@ -47,14 +74,33 @@ public final class LandmarkKernel implements Serializable {
    * @param d dimension
    */
   public LandmarkKernel(Kernel kernel, double[] landmarks, int m, int d) {
-    if (landmarks.length != (long) m * d) {
-      throw new IllegalArgumentException(
-          "landmark array has " + landmarks.length + " entries, expected " + m + "×" + d);
-    }
+    this(kernel, RowSet.dense(landmarks, m, d));
+  }
+
+  /** The kernel bound to these landmarks, on the path {@link KernelBlockPath#choose} gives. */
+  public LandmarkKernel(Kernel kernel, RowSet points) {
+    this(kernel, points, KernelBlockPath.choose(kernel.type(), points));
+  }
+
+  /** On a given path (the measurement of the crossover compares both on the same landmarks). */
+  LandmarkKernel(Kernel kernel, RowSet points, KernelBlockPath path) {
     this.kernel = kernel;
-    this.landmarks = landmarks;
-    this.m = m;
-    this.d = d;
+    this.points = points;
+    this.m = points.count();
+    this.d = points.dim();
+    this.path = path;
+    if (path.sparse()) {
+      this.landmarks = null;
+      this.centre = null;
+      this.blockLandmarks = null;
+      this.sparse = new SparseLandmarks(points);
+      this.landmarkSqNorms = points.sqNorms();
+      this.landmarkL1Norms = kernel.type().hasInnerProductForm() ? null : points.l1Norms();
+      return;
+    }
+    this.sparse = null;
+    this.landmarkL1Norms = null;
+    this.landmarks = points.toDense();
     this.centre =
         kernel.type().isShiftInvariant() && kernel.type().hasInnerProductForm() && m > 0
             ? centreOf(landmarks, m, d)
@@ -110,7 +156,9 @@ public final class LandmarkKernel implements Serializable {
 
   /** K_bm for the rows in {@code block}, as m×b column-major in {@code out} (length ≥ m·b). */
   public void compute(RowBlock block, double[] out) {
-    if (centre == null) {
+    if (sparse != null) {
+      computeSparse(block, out);
+    } else if (centre == null) {
       kernel.block(
           block.values(), block.sqNorms(), block.size(), landmarks, landmarkSqNorms, m, d, out);
     } else {
@@ -127,11 +175,94 @@ public final class LandmarkKernel implements Serializable {
     }
   }
 
+  /** The sparse path's block: pair sums from the non-zeros, then the family's map. */
+  private void computeSparse(RowBlock block, double[] out) {
+    int b = block.size();
+    if (b == 0) {
+      return;
+    }
+    KernelFamily family = kernel.type();
+    boolean l1 = landmarkL1Norms != null;
+    for (int i = 0; i < b; i++) {
+      sparse.pairSums(block, i, out, i * m, l1);
+    }
+    if (!l1) {
+      family.mapInnerProducts(kernel, out, block.sqNorms(), b, landmarkSqNorms, m);
+      return;
+    }
+    for (int i = 0; i < b; i++) {
+      double rowL1 = block.isSparse() ? block.l1Norms()[i] : denseL1(block, i);
+      for (int j = 0, o = i * m; j < m; j++) {
+        out[o + j] = Math.max(rowL1 + landmarkL1Norms[j] - out[o + j], 0.0);
+      }
+    }
+    family.mapL1Distances(kernel, out, b * m);
+  }
+
+  private static double denseL1(RowBlock block, int i) {
+    double[] values = block.values();
+    double s = 0;
+    for (int t = i * block.dim(), end = t + block.dim(); t < end; t++) {
+      s += Math.abs(values[t]);
+    }
+    return s;
+  }
+
   /** The m×m landmark kernel matrix K_mm, column-major. */
   public double[] gram() {
     double[] out = new double[m * m];
+    if (sparse != null) {
+      if (m > 0) {
+        RowBlock block = RowBlock.sparse(m, d);
+        for (int j = 0; j < m; j++) {
+          block.add(points.row(j), "landmarks");
+        }
+        computeSparse(block, out);
+        SymmetricStorage.mirrorUpper(out, m);
+      }
+      return out;
+    }
     kernel.gram(blockLandmarks, landmarkSqNorms, m, d, out);
     return out;
+  }
+
+  /**
+   * A block of {@code capacity} rows in the form this kernel's path reads: sparse on the sparse
+   * path (memory ∝ the rows' non-zeros), dense otherwise.
+   */
+  public RowBlock newBlock(int capacity) {
+    return RowBlock.of(capacity, d, sparse != null);
+  }
+
+  /**
+   * Landmark j as a vector, as a model stores it: sparse (its non-zeros) on the sparse path, dense
+   * on the dense path.
+   */
+  public org.apache.spark.ml.linalg.Vector landmark(int j) {
+    return sparse != null
+        ? points.toSparse().row(j)
+        : new org.apache.spark.ml.linalg.DenseVector(
+            java.util.Arrays.copyOfRange(landmarks, j * d, (j + 1) * d));
+  }
+
+  /** Which path computes the blocks, and why. */
+  public KernelBlockPath path() {
+    return path;
+  }
+
+  /** Whether blocks are computed from the rows' non-zeros ({@link KernelBlockPath}). */
+  public boolean isSparse() {
+    return sparse != null;
+  }
+
+  /** The landmarks as given (dense or sparse; shared, do not modify). */
+  public RowSet points() {
+    return points;
+  }
+
+  /** Bytes the landmarks take in this kernel: 8·m·d (dense path) or about 12·nnz(Z) (sparse). */
+  public long landmarkBytes() {
+    return sparse != null ? points.bytes() + sparse.bytes() : 8L * landmarks.length;
   }
 
   /** k(x_i, x_i) for row i of the block. */
@@ -143,9 +274,12 @@ public final class LandmarkKernel implements Serializable {
     return kernel;
   }
 
-  /** The landmarks, m×d row-major (shared, do not modify). */
+  /**
+   * The landmarks, m×d row-major (shared, do not modify). On the sparse path this builds the dense
+   * array (8·m·d bytes): code that can read sparse landmarks reads {@link #points()}.
+   */
   public double[] landmarks() {
-    return landmarks;
+    return landmarks != null ? landmarks : points.toDense();
   }
 
   /**

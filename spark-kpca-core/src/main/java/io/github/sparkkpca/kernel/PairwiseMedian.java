@@ -1,5 +1,6 @@
 package io.github.sparkkpca.kernel;
 
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.Arrays;
 
 /**
@@ -32,6 +33,49 @@ public final class PairwiseMedian {
         distances[c++] = s;
       }
     }
+    return median(distances, p, squaredEuclidean);
+  }
+
+  /**
+   * The same for a set that may be sparse: dense points as above; sparse ones by merging their
+   * non-zeros (the coordinates where both are 0 add nothing), which sums the same differences in
+   * the same order, so the median is the same as on the dense points.
+   */
+  public static double of(RowSet points, int maxPoints, boolean squaredEuclidean) {
+    if (!points.isSparse()) {
+      return of(points.values(), points.count(), points.dim(), maxPoints, squaredEuclidean);
+    }
+    int p = Math.min(points.count(), maxPoints);
+    int[] off = points.offsets();
+    int[] idx = points.indices();
+    double[] val = points.values();
+    double[] distances = new double[p * (p - 1) / 2];
+    int c = 0;
+    for (int i = 0; i < p; i++) {
+      for (int j = i + 1; j < p; j++) {
+        double s = 0;
+        int a = off[i];
+        int b = off[j];
+        while (a < off[i + 1] || b < off[j + 1]) {
+          int ta = a < off[i + 1] ? idx[a] : Integer.MAX_VALUE;
+          int tb = b < off[j + 1] ? idx[b] : Integer.MAX_VALUE;
+          double diff;
+          if (ta == tb) {
+            diff = val[a++] - val[b++];
+          } else if (ta < tb) {
+            diff = val[a++];
+          } else {
+            diff = -val[b++];
+          }
+          s += squaredEuclidean ? diff * diff : Math.abs(diff);
+        }
+        distances[c++] = s;
+      }
+    }
+    return median(distances, p, squaredEuclidean);
+  }
+
+  private static double median(double[] distances, int p, boolean squaredEuclidean) {
     Arrays.sort(distances);
     double median =
         distances.length == 0

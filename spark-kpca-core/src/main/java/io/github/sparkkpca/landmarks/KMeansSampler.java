@@ -56,8 +56,7 @@ public final class KMeansSampler implements LandmarkSampler {
                     input.seed(),
                     maxIter));
     return new Landmarks(
-        centres.rowMajor(),
-        centres.count(),
+        io.github.sparkkpca.linalg.RowSet.dense(centres.rowMajor(), centres.count(), input.d()),
         "kmeans: "
             + centres.count()
             + " distinct centres of Spark ML KMeans (k = "

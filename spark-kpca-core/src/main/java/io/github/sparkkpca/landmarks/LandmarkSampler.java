@@ -2,6 +2,7 @@ package io.github.sparkkpca.landmarks;
 
 import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.linalg.RowSet;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.SparkSession;
@@ -31,14 +32,24 @@ public interface LandmarkSampler {
       String jobPrefix) {}
 
   /**
-   * Landmarks as chosen: m×d row-major rows, their count (fewer than asked when the data have fewer
-   * distinct candidates), how they were obtained, in words, and, for {@link ResidualGrowth}, the
-   * mean residual of its held-out probe rows relative to their mean k(x,x) after each landmark
-   * (else null).
+   * Landmarks as chosen: the rows (sparse rows kept as their non-zeros), their count (fewer than
+   * asked when the data have fewer distinct candidates), how they were obtained, in words, and, for
+   * {@link ResidualGrowth}, the mean residual of its held-out probe rows relative to their mean
+   * k(x,x) after each landmark (else null).
    */
-  record Landmarks(double[] rows, int count, String description, double[] residualCurve) {
-    public Landmarks(double[] rows, int count, String description) {
-      this(rows, count, description, null);
+  record Landmarks(RowSet points, String description, double[] residualCurve) {
+    public Landmarks(RowSet points, String description) {
+      this(points, description, null);
+    }
+
+    /** m. */
+    public int count() {
+      return points.count();
+    }
+
+    /** m×d row-major (a new array when the rows are held sparse). */
+    public double[] rows() {
+      return points.toDense();
     }
   }
 

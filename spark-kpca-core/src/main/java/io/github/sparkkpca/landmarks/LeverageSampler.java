@@ -24,7 +24,7 @@ final class LeverageSampler implements LandmarkSampler {
     int d = input.d();
     RidgeLeverageScores sampler =
         new RidgeLeverageScores(
-            new LandmarkKernel(input.kernel(), scan.sampleRowMajor(), scan.sampleSize(), d),
+            new LandmarkKernel(input.kernel(), scan.sampleRows()),
             input.n(),
             regularization,
             m,
@@ -45,8 +45,7 @@ final class LeverageSampler implements LandmarkSampler {
                 shared.samplePartition(rows, firstRows[partition], blockSize, column),
             SmallestKeys::merge);
     return new Landmarks(
-        kept.rowsByKey(d),
-        kept.size(),
+        kept.rowSetByKey(d),
         "leverage: "
             + kept.size()
             + " distinct rows of "

@@ -217,7 +217,10 @@ public final class ResidualGrowth implements LandmarkSampler {
             reason,
             scanned,
             passes);
-    return new Landmarks(growth.landmarkRows(), m, description, growth.curve());
+    return new Landmarks(
+        io.github.sparkkpca.linalg.RowSet.dense(growth.landmarkRows(), m, d),
+        description,
+        growth.curve());
   }
 
   /**

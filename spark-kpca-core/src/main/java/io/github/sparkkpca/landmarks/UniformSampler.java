@@ -11,8 +11,7 @@ final class UniformSampler implements LandmarkSampler {
   public Landmarks select(Input input) {
     DataScan scan = input.scan();
     return new Landmarks(
-        scan.sampleRowMajor(),
-        scan.sampleSize(),
+        scan.sampleRows(),
         "uniform: "
             + scan.sampleSize()
             + " distinct rows of "

@@ -5,10 +5,19 @@ import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 
 /**
- * A reusable buffer of up to {@code capacity} rows of dimension d, stored row-major (equivalently:
- * a d×b column-major matrix for BLAS), with each row's squared norm. Sparse vectors are scattered
- * into the block, so at most one block is ever dense. Allocated once per partition; no allocation
- * per row.
+ * A reusable buffer of up to {@code capacity} rows of dimension d, with each row's squared norm.
+ * Allocated once per partition; no allocation per row (a sparse block's arrays grow to the largest
+ * block's non-zeros and stay). Two forms, fixed when the block is made:
+ *
+ * <ul>
+ *   <li><b>dense</b> ({@link #RowBlock(int, int)}): rows row-major (equivalently a d×b column-major
+ *       matrix for BLAS), 8·b·d bytes; sparse vectors are scattered into it;
+ *   <li><b>sparse</b> ({@link #sparse(int, int)}): the rows' non-zeros in compressed rows ({@link
+ *       #offsets()}, {@link #indices()}, {@link #sparseValues()}), 12 bytes per non-zero, never
+ *       scattered into b×d: dense vectors are stored by their non-zeros too, so a column mixing
+ *       sparse and dense vectors is one kind of block. {@link #values()} scatters such a block into
+ *       a dense buffer on demand (allocated on first use), for code that needs the dense rows.
+ * </ul>
  *
  * <p>{@link #shift} gives the rows minus a centre, with their squared norms, in a second buffer of
  * the same size (allocated on first use): shift-invariant kernels use it so that squared distances
@@ -18,21 +27,63 @@ public final class RowBlock {
 
   private final int capacity;
   private final int dim;
-  private final double[] values;
+  private final boolean sparse;
+  private double[] values;
   private final double[] sqNorms;
   private int size;
+
+  /** Sparse form: row i's entries are [offsets[i], offsets[i+1]). */
+  private int[] offsets;
+
+  private int[] indices;
+  private double[] sparseValues;
+
+  /** Sparse form: ‖x_i‖₁. */
+  private double[] l1Norms;
+
+  /** Sparse form: the number of rows scattered into {@link #values} (−1: none yet). */
+  private int scattered = -1;
+
   private double[] shiftedValues;
   private double[] shiftedSqNorms;
 
+  /** A dense block. */
   public RowBlock(int capacity, int dim) {
+    this(capacity, dim, false);
+  }
+
+  private RowBlock(int capacity, int dim, boolean sparse) {
     if (capacity < 1 || dim < 1) {
       throw new IllegalArgumentException(
           "capacity and dimension must be >= 1, got " + capacity + ", " + dim);
     }
     this.capacity = capacity;
     this.dim = dim;
-    this.values = new double[Math.multiplyExact(capacity, dim)];
+    this.sparse = sparse;
     this.sqNorms = new double[capacity];
+    if (sparse) {
+      this.offsets = new int[capacity + 1];
+      this.indices = new int[16];
+      this.sparseValues = new double[16];
+      this.l1Norms = new double[capacity];
+    } else {
+      this.values = new double[Math.multiplyExact(capacity, dim)];
+    }
+  }
+
+  /** A sparse block: memory proportional to the rows' non-zeros, never b×d. */
+  public static RowBlock sparse(int capacity, int dim) {
+    return new RowBlock(capacity, dim, true);
+  }
+
+  /** A sparse block when {@code sparse}, else a dense one. */
+  public static RowBlock of(int capacity, int dim, boolean sparse) {
+    return new RowBlock(capacity, dim, sparse);
+  }
+
+  /** Whether rows are held by their non-zeros ({@link #sparse}). */
+  public boolean isSparse() {
+    return sparse;
   }
 
   /**
@@ -43,6 +94,10 @@ public final class RowBlock {
    *     library's one input check, which names the row)
    */
   public void add(Vector v, String column) {
+    if (sparse) {
+      addSparse(v, column);
+      return;
+    }
     int offset = size * dim;
     double sq = 0;
     if (v instanceof SparseVector sv) {
@@ -61,6 +116,12 @@ public final class RowBlock {
         sq += val[i] * val[i];
       }
     }
+    requireFinite(sq, column);
+    sqNorms[size] = sq;
+    size++;
+  }
+
+  private static void requireFinite(double sq, String column) {
     if (!Double.isFinite(sq)) {
       throw new IllegalArgumentException(
           "Column '"
@@ -68,8 +129,53 @@ public final class RowBlock {
               + "' has a vector with a NaN or infinite value, or "
               + "values whose squared norm overflows a double");
     }
+  }
+
+  /** Appends v's non-zeros (a dense vector's too) to the compressed rows. */
+  private void addSparse(Vector v, String column) {
+    int start = offsets[size];
+    int p = start;
+    double sq = 0;
+    double l1 = 0;
+    if (v instanceof SparseVector sv) {
+      int[] idx = sv.indices();
+      double[] val = sv.values();
+      reserve(start + idx.length);
+      for (int i = 0; i < idx.length; i++) {
+        double x = val[i];
+        if (x != 0) {
+          indices[p] = idx[i];
+          sparseValues[p++] = x;
+          sq += x * x;
+          l1 += Math.abs(x);
+        }
+      }
+    } else {
+      double[] val = v instanceof DenseVector dv ? dv.values() : v.toArray();
+      reserve(start + val.length);
+      for (int t = 0; t < val.length; t++) {
+        double x = val[t];
+        if (x != 0) {
+          indices[p] = t;
+          sparseValues[p++] = x;
+          sq += x * x;
+          l1 += Math.abs(x);
+        }
+      }
+    }
+    requireFinite(sq, column);
     sqNorms[size] = sq;
-    size++;
+    l1Norms[size] = l1;
+    offsets[++size] = p;
+    scattered = -1;
+  }
+
+  private void reserve(int entries) {
+    if (entries > indices.length) {
+      int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(entries, 2L * indices.length));
+      indices = java.util.Arrays.copyOf(indices, grown);
+      sparseValues = java.util.Arrays.copyOf(sparseValues, grown);
+    }
   }
 
   /**
@@ -78,6 +184,15 @@ public final class RowBlock {
   public void fill(double[] rowMajor, int b) {
     if (b > capacity) {
       throw new IllegalArgumentException("block capacity " + capacity + " < " + b + " rows");
+    }
+    if (sparse) {
+      clear();
+      for (int i = 0; i < b; i++) {
+        addSparse(
+            new DenseVector(java.util.Arrays.copyOfRange(rowMajor, i * dim, (i + 1) * dim)),
+            "rows");
+      }
+      return;
     }
     System.arraycopy(rowMajor, 0, values, 0, b * dim);
     for (int i = 0; i < b; i++) {
@@ -99,6 +214,7 @@ public final class RowBlock {
    * @return the shifted rows (rows [0, size) are valid)
    */
   public double[] shift(double[] centre) {
+    double[] values = values();
     if (shiftedValues == null) {
       shiftedValues = new double[values.length];
       shiftedSqNorms = new double[capacity];
@@ -137,9 +253,45 @@ public final class RowBlock {
     return capacity;
   }
 
-  /** The row-major values; rows [0, size) are valid. */
+  /**
+   * The row-major values; rows [0, size) are valid. A sparse block scatters its rows into a b×d
+   * buffer here (allocated on first use, kept until the block's rows change): code on the sparse
+   * path reads {@link #offsets()}, {@link #indices()} and {@link #sparseValues()} instead.
+   */
   public double[] values() {
+    if (sparse && scattered != size) {
+      if (values == null) {
+        values = new double[Math.multiplyExact(capacity, dim)];
+      }
+      java.util.Arrays.fill(values, 0, size * dim, 0.0);
+      for (int i = 0; i < size; i++) {
+        for (int p = offsets[i]; p < offsets[i + 1]; p++) {
+          values[i * dim + indices[p]] = sparseValues[p];
+        }
+      }
+      scattered = size;
+    }
     return values;
+  }
+
+  /** Sparse form: row i's entries are [offsets[i], offsets[i+1]) of the two arrays below. */
+  public int[] offsets() {
+    return offsets;
+  }
+
+  /** Sparse form: the column of each entry (increasing within a row). */
+  public int[] indices() {
+    return indices;
+  }
+
+  /** Sparse form: the value of each entry (non-zero). */
+  public double[] sparseValues() {
+    return sparseValues;
+  }
+
+  /** Sparse form: ‖x_i‖₁ of each row. */
+  public double[] l1Norms() {
+    return l1Norms;
   }
 
   public double[] sqNorms() {
@@ -148,5 +300,6 @@ public final class RowBlock {
 
   public void clear() {
     size = 0;
+    scattered = -1;
   }
 }

@@ -306,7 +306,24 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * The m×d support points (landmarks), one per row.
+   * The m support points (landmarks) as vectors: sparse where the model holds them sparse (a model
+   * fitted on sparse data), so nothing of size m×d is built.
+   *
+   * @throws UnsupportedOperationException for a model without landmarks (random features)
+   */
+  public org.apache.spark.ml.linalg.Vector[] landmarkVectors() {
+    LandmarkKernel lk = landmarkExpansion("landmarkVectors()").support();
+    org.apache.spark.ml.linalg.Vector[] out =
+        new org.apache.spark.ml.linalg.Vector[lk.numLandmarks()];
+    for (int j = 0; j < out.length; j++) {
+      out[j] = lk.landmark(j);
+    }
+    return out;
+  }
+
+  /**
+   * The m×d support points (landmarks), one per row: a dense m×d matrix (see {@link
+   * #landmarkVectors()} for wide sparse data).
    *
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */

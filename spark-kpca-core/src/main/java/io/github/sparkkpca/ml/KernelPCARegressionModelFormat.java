@@ -112,12 +112,7 @@ final class KernelPCARegressionModelFormat {
         for (int col = 0; col < c; col++) {
           coefficients[col] = alpha[j + col * m];
         }
-        rows.add(
-            RowFactory.create(
-                j,
-                new DenseVector(
-                    java.util.Arrays.copyOfRange(support.landmarks(), j * d, (j + 1) * d)),
-                new DenseVector(coefficients)));
+        rows.add(RowFactory.create(j, support.landmark(j), new DenseVector(coefficients)));
       }
       spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
       List<Row> widthRows = new ArrayList<>();
@@ -206,14 +201,15 @@ final class KernelPCARegressionModelFormat {
                 + m
                 + " landmarks");
       }
-      double[] points = new double[Math.multiplyExact(m, d)];
+      Vector[] points = new Vector[m];
       double[] alpha = new double[m * c];
       boolean[] seen = new boolean[m];
       for (Row row : support) {
         int j = row.getInt(0);
-        double[] point = finite((Vector) row.get(1), what + "data/support row " + j);
+        Vector point =
+            ModelData.Finite.require((Vector) row.get(1), what + "data/support row " + j);
         double[] coefficients = finite((Vector) row.get(2), what + "data/support row " + j);
-        if (j < 0 || j >= m || seen[j] || point.length != d || coefficients.length != c) {
+        if (j < 0 || j >= m || seen[j] || point.size() != d || coefficients.length != c) {
           throw new IllegalArgumentException(
               what
                   + "data/support row "
@@ -226,14 +222,17 @@ final class KernelPCARegressionModelFormat {
                   + c);
         }
         seen[j] = true;
-        System.arraycopy(point, 0, points, j * d, d);
+        points[j] = point;
         for (int col = 0; col < c; col++) {
           alpha[j + col * m] = coefficients[col];
         }
       }
       Projector predictor =
           new Projector(
-              new KernelExpansion(new LandmarkKernel(kernel, points, m, d), alpha, c),
+              new KernelExpansion(
+                  new LandmarkKernel(kernel, io.github.sparkkpca.linalg.RowSet.of(points, d)),
+                  alpha,
+                  c),
               c,
               offset,
               0.0);

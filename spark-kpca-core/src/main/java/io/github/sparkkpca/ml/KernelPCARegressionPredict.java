@@ -46,8 +46,7 @@ final class KernelPCARegressionPredict implements MapPartitionsFunction<Row, Row
         input,
         inputIndex,
         inputCol,
-        dim,
-        blockSize,
+        p.newBlock(blockSize),
         org.apache.spark.TaskContext.getPartitionId(),
         new BlockedRows.Scorer() {
           @Override

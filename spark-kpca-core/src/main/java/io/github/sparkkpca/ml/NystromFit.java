@@ -95,6 +95,11 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   }
 
   @Override
+  public boolean sparseKernelBlocks() {
+    return settings.family().hasSparseForm();
+  }
+
+  @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
     return new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
   }
@@ -124,11 +129,9 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   }
 
   @Override
-  public KernelPcaFit.Points gammaPoints(DataScan scan) {
+  public io.github.sparkkpca.linalg.RowSet gammaPoints(DataScan scan) {
     SuppliedLandmarks supplied = options.supplied();
-    return supplied != null
-        ? new KernelPcaFit.Points(supplied.rows(), supplied.count())
-        : KernelPcaFit.Steps.super.gammaPoints(scan);
+    return supplied != null ? supplied.points() : KernelPcaFit.Steps.super.gammaPoints(scan);
   }
 
   @Override
@@ -141,7 +144,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     LandmarkSampler.Landmarks chosen =
         supplied != null
             ? new LandmarkSampler.Landmarks(
-                supplied.rows(), supplied.count(), "supplied: " + supplied.count() + " landmarks")
+                supplied.points(), "supplied: " + supplied.count() + " landmarks")
             : LandmarkSampler.of(
                     options.selection(),
                     options.leverageRegularization(),
@@ -175,8 +178,10 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               chosen.description());
     }
     NystromFeatureMap map =
-        NystromFeatureMap.fit(
-            new LandmarkKernel(kernel, chosen.rows(), chosen.count(), c.d()), options.rcond());
+        NystromFeatureMap.fit(new LandmarkKernel(kernel, chosen.points()), options.rcond());
+    settings
+        .log()
+        .info("{}: kernel-block path {}", settings.stage(), map.landmarkKernel().path().reason());
     return new Support(chosen, map);
   }
 

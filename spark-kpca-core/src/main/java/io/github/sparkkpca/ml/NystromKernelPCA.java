@@ -250,9 +250,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * NystromKernelPCAModel#update}).
    */
   public NystromKernelPCA setLandmarksFrom(AbstractKernelPCAModel<?> model) {
-    SuppliedLandmarks landmarks =
-        SuppliedLandmarks.ofRows(
-            model.landmarks().transpose().toArray(), model.numSupportPoints(), model.numFeatures());
+    SuppliedLandmarks landmarks = SuppliedLandmarks.of(model.landmarkVectors());
     Kernel kernel = model.fittedKernel();
     setKernel(kernel.type().paramName());
     if (kernel.type().usesGamma()) {
@@ -345,6 +343,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     copyValues(model, ParamMap.empty());
     model.set(model.statisticsRouteTaken(), fit.route().paramName());
     model.set(model.statisticsRouteCheck(), fit.routeCheck());
+    model.set(model.kernelBlockPath(), fit.map().landmarkKernel().path().reason());
     model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
     if (chosen.residualCurve() != null) {
       model.set(model.landmarkResidualCurve(), chosen.residualCurve());

@@ -33,6 +33,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     final Param<String> statisticsRouteTaken;
     final Param<String> statisticsRouteCheck;
     final DoubleParam landmarkConditionEstimate;
+    final Param<String> kernelBlockPath;
 
     Definitions(Params owner) {
       numLandmarks =
@@ -151,6 +152,14 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "set by a fit (an output, ignored as "
                   + "an input): why the route was taken: requested, cost, a-priori bound, or the a-posteriori check's "
                   + "outcome with its estimates");
+      kernelBlockPath =
+          new Param<>(
+              owner,
+              "kernelBlockPath",
+              "set by a fit (an output, ignored as an input): how kernel blocks are computed and "
+                  + "why: 'dense: …' (rows scattered, one GEMM against dense landmarks, 2·m·d flops "
+                  + "per row) or 'sparse: …' (rows and landmarks by their non-zeros, at most "
+                  + "2·m·nnz(x) flops per row), with the landmark density the rule measured");
       landmarkConditionEstimate =
           new DoubleParam(
               owner,
@@ -258,6 +267,20 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
    */
   default String getStatisticsRouteTaken() {
     return isDefined(statisticsRouteTaken()) ? getOrDefault(statisticsRouteTaken()) : null;
+  }
+
+  /** Output of a fit: the kernel-block path, sparse or dense, and why. */
+  default Param<String> kernelBlockPath() {
+    return nystromParams().kernelBlockPath;
+  }
+
+  /**
+   * How the fit computed kernel blocks and why ({@code sparse: …} or {@code dense: …}, see {@link
+   * io.github.sparkkpca.kernel.KernelBlockPath}); null when unknown (older models). A loaded model
+   * takes the same path: the rule reads only the kernel and the landmarks.
+   */
+  default String getKernelBlockPath() {
+    return isDefined(kernelBlockPath()) ? getOrDefault(kernelBlockPath()) : null;
   }
 
   /** Output of a fit: why the statistics route was taken. */

@@ -60,6 +60,11 @@ public final class Projector implements Serializable {
    * @return the index in the block of the first row whose score or residual is not finite (a kernel
    *     value overflowed: polynomial kernels of large inputs), or -1
    */
+  /** A block of {@code capacity} rows in the form the readout reads fastest (sparse or dense). */
+  public RowBlock newBlock(int capacity) {
+    return readout.newBlock(capacity);
+  }
+
   public int project(RowBlock block, double[] scratch, double[] scores, double[] residuals) {
     int b = block.size();
     // Centred, the mean is column k + 1 of the readout; only residuals need it (the scores subtract

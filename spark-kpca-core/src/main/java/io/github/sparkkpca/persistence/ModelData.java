@@ -8,6 +8,7 @@ import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.RowSet;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -190,7 +192,7 @@ public final class ModelData {
       int m = support.numLandmarks();
       int d = support.dim();
       int c = expansion.columns();
-      Finite.require(support.landmarks(), "the support points");
+      Finite.require(support.points().values(), "the support points");
       Finite.require(expansion.coefficients(), "the expansion coefficients");
       List<Row> rows = new ArrayList<>(m);
       double[] b = expansion.coefficients();
@@ -199,12 +201,7 @@ public final class ModelData {
         for (int t = 0; t < c; t++) {
           coefficients[t] = b[j + t * m];
         }
-        rows.add(
-            RowFactory.create(
-                j,
-                new DenseVector(
-                    java.util.Arrays.copyOfRange(support.landmarks(), j * d, (j + 1) * d)),
-                new DenseVector(coefficients)));
+        rows.add(RowFactory.create(j, support.landmark(j), new DenseVector(coefficients)));
       }
       spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
     }
@@ -322,7 +319,7 @@ public final class ModelData {
         centered ? "numComponents + 1 (centred)" : "numComponents",
         "data/support",
         "coefficients");
-    double[] points = new double[Math.multiplyExact(m, d)];
+    Vector[] points = new Vector[m];
     double[] coefficients = new double[m * columns];
     boolean[] seen = new boolean[m];
     for (Row row : support) {
@@ -343,12 +340,7 @@ public final class ModelData {
                 + " coefficients");
       }
       seen[j] = true;
-      System.arraycopy(
-          Finite.require(point.toArray(), "data/support row " + j + ": the point"),
-          0,
-          points,
-          j * d,
-          d);
+      points[j] = Finite.require(point, "data/support row " + j + ": the point");
       double[] values = Finite.require(b.toArray(), "data/support row " + j + ": the coefficients");
       for (int c = 0; c < columns; c++) {
         coefficients[j + c * m] = values[c];
@@ -356,7 +348,8 @@ public final class ModelData {
     }
     Projector projector =
         new Projector(
-            new KernelExpansion(new LandmarkKernel(kernel, points, m, d), coefficients, columns),
+            new KernelExpansion(
+                new LandmarkKernel(kernel, RowSet.of(points, d)), coefficients, columns),
             numComponents,
             offset,
             s.getDouble(10));
@@ -635,6 +628,15 @@ public final class ModelData {
   /** The finiteness check of everything written and read. */
   public static final class Finite {
     private Finite() {}
+
+    /**
+     * Returns {@code v}, or throws naming {@code what} and the first non-finite stored value (a
+     * sparse vector's non-zeros, never its d values).
+     */
+    public static Vector require(Vector v, String what) {
+      require(v instanceof SparseVector sv ? sv.values() : v.toArray(), what);
+      return v;
+    }
 
     /** Returns {@code values}, or throws naming {@code what} and the first non-finite entry. */
     public static double[] require(double[] values, String what) {

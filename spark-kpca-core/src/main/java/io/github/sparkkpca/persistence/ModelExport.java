@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.linalg.RowSet;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
 import java.io.IOException;
@@ -24,10 +25,14 @@ import org.apache.hadoop.fs.Path;
  *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, gamma, degree,
  *       coef0, centered, n, d, m (landmark models) or D (random features), k, eigenvalues,
  *       totalVariance, explainedVariance, explainedVarianceRatio, the formula and the file names;
- *   <li>landmark models: {@code landmarks.csv} (m rows of d values), {@code projector.csv} (m rows
- *       of k values: P); the scores of a row x are y(x) = Pᵀk_x − o with k_x = (k(x, z_1), …, k(x,
- *       z_m)) over the landmarks z_j, and the kernels as in scikit-learn (rbf exp(−γ‖x−z‖²),
- *       polynomial (γxᵀz + c₀)^p, …);
+ *   <li>landmark models: {@code landmarks.csv} (m rows of d values), or for a model whose kernel
+ *       blocks run on the sparse path (wide sparse data) the landmarks as compressed sparse rows,
+ *       scipy.sparse's CSR triple, in three files of one value per line: {@code
+ *       landmarks_indptr.csv} (m + 1 offsets), {@code landmarks_indices.csv} and {@code
+ *       landmarks_data.csv} (one line per stored value: its column and its value); {@code
+ *       projector.csv} (m rows of k values: P); the scores of a row x are y(x) = Pᵀk_x − o with k_x
+ *       = (k(x, z_1), …, k(x, z_m)) over the landmarks z_j, and the kernels as in scikit-learn (rbf
+ *       exp(−γ‖x−z‖²), polynomial (γxᵀz + c₀)^p, …);
  *   <li>random feature models: {@code omega.csv} (D rows of d values: ω_j), {@code phase.csv} (D
  *       values, one per line: b_j), {@code projector.csv} (D rows of k values: P = U_k); the scores
  *       are y(x) = Pᵀz(x) − o with z(x)_j = √(2/D)·cos(ω_jᵀx + b_j);
@@ -112,6 +117,11 @@ public final class ModelExport {
     if (randomFeatures) {
       files.put("omega", "omega.csv");
       files.put("phase", "phase.csv");
+    } else if (projector.kernelExpansion().support().isSparse()) {
+      ObjectNode csr = files.putObject("landmarksCsr");
+      csr.put("indptr", "landmarks_indptr.csv");
+      csr.put("indices", "landmarks_indices.csv");
+      csr.put("data", "landmarks_data.csv");
     } else {
       files.put("landmarks", "landmarks.csv");
     }
@@ -135,8 +145,22 @@ public final class ModelExport {
     } else {
       KernelExpansion expansion = projector.kernelExpansion();
       int m = expansion.support().numLandmarks();
-      double[] points = expansion.support().landmarks();
-      write(fs, new Path(root, "landmarks.csv"), w -> matrix(w, m, d, (i, j) -> points[i * d + j]));
+      if (expansion.support().isSparse()) {
+        RowSet z = expansion.support().points().toSparse();
+        int[] indptr = z.offsets();
+        int[] indices = z.indices();
+        double[] data = z.values();
+        write(fs, new Path(root, "landmarks_indptr.csv"), w -> integers(w, indptr));
+        write(fs, new Path(root, "landmarks_indices.csv"), w -> integers(w, indices));
+        write(
+            fs,
+            new Path(root, "landmarks_data.csv"),
+            w -> matrix(w, data.length, 1, (i, j) -> data[i]));
+      } else {
+        double[] points = expansion.support().landmarks();
+        write(
+            fs, new Path(root, "landmarks.csv"), w -> matrix(w, m, d, (i, j) -> points[i * d + j]));
+      }
       double[] p = expansion.coefficients();
       write(fs, new Path(root, "projector.csv"), w -> matrix(w, m, k, (i, j) -> p[i + j * m]));
     }
@@ -169,6 +193,14 @@ public final class ModelExport {
         line.append(entry.at(i, j));
       }
       w.write(line.append('\n').toString());
+    }
+  }
+
+  private static void integers(Writer w, int[] values) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int v : values) {
+      line.setLength(0);
+      w.write(line.append(v).append('\n').toString());
     }
   }
 

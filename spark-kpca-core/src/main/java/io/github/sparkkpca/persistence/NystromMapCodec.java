@@ -4,6 +4,7 @@ import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -40,7 +41,7 @@ final class NystromMapCodec implements FeatureMapCodec {
     int m = lk.numLandmarks();
     int d = lk.dim();
     int r = map.rank();
-    ModelData.Finite.require(lk.landmarks(), "the landmarks");
+    ModelData.Finite.require(lk.points().values(), "the landmarks");
     ModelData.Finite.require(map.weights(), "the whitening W");
     spark
         .createDataFrame(List.of(RowFactory.create(r, map.isTriangular())), HEADER)
@@ -54,11 +55,7 @@ final class NystromMapCodec implements FeatureMapCodec {
       for (int c = 0; c < r; c++) {
         weights[c] = w[j + c * m];
       }
-      rows.add(
-          RowFactory.create(
-              j,
-              new DenseVector(java.util.Arrays.copyOfRange(lk.landmarks(), j * d, (j + 1) * d)),
-              new DenseVector(weights)));
+      rows.add(RowFactory.create(j, lk.landmark(j), new DenseVector(weights)));
     }
     spark.createDataFrame(rows, LANDMARKS).write().parquet(dataDir + "/landmarks");
   }
@@ -87,7 +84,7 @@ final class NystromMapCodec implements FeatureMapCodec {
     ModelData.Sizes.vectors(
         rows, 1, dim, "numFeatures", "data/landmarks", "values in its landmark");
     ModelData.Sizes.sized(rows, 2, r, "data/nystrom records rank", "data/landmarks", "weights");
-    double[] points = new double[Math.multiplyExact(m, dim)];
+    Vector[] points = new Vector[m];
     double[] w = new double[Math.multiplyExact(m, r)];
     boolean[] seen = new boolean[m];
     for (Row row : rows) {
@@ -106,18 +103,14 @@ final class NystromMapCodec implements FeatureMapCodec {
                 + r);
       }
       seen[j] = true;
-      System.arraycopy(
-          ModelData.Finite.require(point.toArray(), "data/landmarks row " + j + ": the landmark"),
-          0,
-          points,
-          j * dim,
-          dim);
+      points[j] = ModelData.Finite.require(point, "data/landmarks row " + j + ": the landmark");
       double[] values =
           ModelData.Finite.require(weights.toArray(), "data/landmarks row " + j + ": the weights");
       for (int c = 0; c < r; c++) {
         w[j + c * m] = values[c];
       }
     }
-    return NystromFeatureMap.of(new LandmarkKernel(kernel, points, m, dim), w, r, triangular);
+    return NystromFeatureMap.of(
+        new LandmarkKernel(kernel, RowSet.of(points, dim)), w, r, triangular);
   }
 }
