@@ -40,11 +40,12 @@ import java.util.SplittableRandom;
  * <p><b>Cost.</b> A dense block of b rows is one D×d·d×b GEMM, then the phase and a vectorised
  * cosine ({@link FastCos}) for D·b values. A block whose rows hold at most {@link #SPARSE_DENSITY}
  * of non-zeros (sparse input: text, hashed or one-hot features) takes the sparse path instead:
- * ω_jᵀx = Σ_{t: x_t ≠ 0} ω_jt·x_t for each feature j, D·nnz multiply-adds per row instead of D·d
- * (the non-zeros of the block's rows are gathered once per block, and each ω_j is read at the
- * block's non-zero columns only). The two paths agree to rounding; dense data always take the GEMM,
- * unchanged. The map is explicit: z(x) is the whole feature vector, ‖z(x)‖² is its squared norm
- * ({@link #isExplicit()}).
+ * ω_jᵀx = Σ_{t: x_t ≠ 0} ω_jt·x_t for each feature j, D·nnz multiply-adds per row instead of D·d,
+ * each ω_j read at the block's non-zero columns only. The map's blocks ({@link #newBlock}) hold
+ * rows by their non-zeros, so a sparse row is never made d-wide; a dense block given by a caller is
+ * checked for its density and its non-zeros gathered. The two paths agree to rounding; dense data
+ * always take the GEMM, unchanged. The map is explicit: z(x) is the whole feature vector, ‖z(x)‖²
+ * is its squared norm ({@link #isExplicit()}).
  */
 public final class RandomFourierFeatureMap implements FeatureMap {
 
@@ -237,25 +238,17 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       return;
     }
     int features = numFeatures;
-    if (isSparse(block)) {
-      projectSparse(block, out);
+    if (block.isSparse()) {
+      int[] offsets = block.offsets();
+      if (offsets[b] <= SPARSE_DENSITY * b * (double) dim) {
+        projectSparse(offsets, block.indices(), block.sparseValues(), b, out);
+      } else {
+        gemm(block.values(), b, out);
+      }
+    } else if (isSparse(block)) {
+      projectScattered(block, out);
     } else {
-      // Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major.
-      Blas.blas()
-          .dgemm(
-              "T",
-              "N",
-              features,
-              b,
-              dim,
-              1.0,
-              frequencies,
-              dim,
-              block.values(),
-              dim,
-              0.0,
-              out,
-              features);
+      gemm(block.values(), b, out);
     }
     double[] row = new double[features];
     FastCos cos = new FastCos(features);
@@ -270,8 +263,23 @@ public final class RandomFourierFeatureMap implements FeatureMap {
   }
 
   /**
-   * Whether the block's rows hold at most {@link #SPARSE_DENSITY} of non-zeros (one pass over the
-   * block's values, 1/D of the GEMM it may save).
+   * A sparse block ({@link RowBlock#sparse}): rows are held by their non-zeros, so a sparse row
+   * never becomes d-wide; a block of dense rows is scattered once for the GEMM.
+   */
+  @Override
+  public RowBlock newBlock(int capacity) {
+    return RowBlock.sparse(capacity, dim);
+  }
+
+  /** Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major. */
+  private void gemm(double[] x, int b, double[] out) {
+    Blas.blas()
+        .dgemm("T", "N", numFeatures, b, dim, 1.0, frequencies, dim, x, dim, 0.0, out, numFeatures);
+  }
+
+  /**
+   * Whether a dense block's rows hold at most {@link #SPARSE_DENSITY} of non-zeros (one pass over
+   * the block's values, 1/D of the GEMM it may save).
    */
   private boolean isSparse(RowBlock block) {
     double[] x = block.values();
@@ -285,16 +293,11 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     return true;
   }
 
-  /**
-   * ω_jᵀx_i for each row as Σ_{t: x_t ≠ 0} ω_jt·x_t: the block's non-zeros are gathered once, then
-   * each ω_j is read at those columns only (D·nnz multiply-adds; each row's sum runs over its
-   * non-zeros in column order, whatever the other rows of the block).
-   */
-  private void projectSparse(RowBlock block, double[] out) {
+  /** A dense block of sparse rows: their non-zeros gathered, then {@link #projectSparse}. */
+  private void projectScattered(RowBlock block, double[] out) {
     double[] x = block.values();
     int b = block.size();
-    int features = numFeatures;
-    int[] start = new int[b + 1];
+    int[] offsets = new int[b + 1];
     int nonZeros = 0;
     for (int t = 0, end = b * dim; t < end; t++) {
       if (x[t] != 0.0) {
@@ -305,7 +308,7 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     double[] values = new double[nonZeros];
     int p = 0;
     for (int i = 0; i < b; i++) {
-      start[i] = p;
+      offsets[i] = p;
       for (int t = 0, row = i * dim; t < dim; t++) {
         double v = x[row + t];
         if (v != 0.0) {
@@ -314,12 +317,23 @@ public final class RandomFourierFeatureMap implements FeatureMap {
         }
       }
     }
-    start[b] = p;
+    offsets[b] = p;
+    projectSparse(offsets, columns, values, b, out);
+  }
+
+  /**
+   * ω_jᵀx_i for each row as Σ_{t: x_t ≠ 0} ω_jt·x_t, from the rows' non-zeros (row i's are
+   * [offsets[i], offsets[i+1]), columns increasing): each ω_j is read at those columns only, D·nnz
+   * multiply-adds; each row's sum runs over its non-zeros in column order, whatever the other rows
+   * of the block.
+   */
+  private void projectSparse(int[] offsets, int[] columns, double[] values, int b, double[] out) {
+    int features = numFeatures;
     for (int j = 0; j < features; j++) {
       int omega = j * dim;
       for (int i = 0; i < b; i++) {
         double s = 0;
-        for (int q = start[i], end = start[i + 1]; q < end; q++) {
+        for (int q = offsets[i], end = offsets[i + 1]; q < end; q++) {
           s += frequencies[omega + columns[q]] * values[q];
         }
         out[i * features + j] = s;
@@ -400,6 +414,11 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     @Override
     public int scratchSize(int b) {
       return LinearReadout.readOutScratch(map.numFeatures, columns, b);
+    }
+
+    @Override
+    public RowBlock newBlock(int capacity) {
+      return map.newBlock(capacity);
     }
 
     @Override

@@ -43,8 +43,12 @@ class RandomFourierSparseTest {
     return out;
   }
 
+  /** Through a dense block (the sparse rows scattered, their non-zeros gathered back). */
   private static double[] map(RandomFourierFeatureMap map, Vector[] rows) {
-    RowBlock block = new RowBlock(rows.length, D_IN);
+    return map(map, rows, new RowBlock(rows.length, D_IN));
+  }
+
+  private static double[] map(RandomFourierFeatureMap map, Vector[] rows, RowBlock block) {
     for (Vector v : rows) {
       block.add(v, "features");
     }
@@ -80,6 +84,10 @@ class RandomFourierSparseTest {
     Vector[] sparse = rows(8, 1);
     double[] z = map(map, sparse);
     double[] expected = definition(map, sparse);
+    // The map's own block holds the rows by their non-zeros: the same sums, bit for bit.
+    RowBlock own = map.newBlock(ROWS);
+    assertTrue(own.isSparse());
+    assertArrayEquals(z, map(map, sparse, own), 0.0);
     // Cauchy frequencies (laplacian) reach hundreds: the phase's rounding is relative to |ωᵀx|.
     assertArrayEquals(expected, z, kernelName.equals("rbf") ? 1e-12 : 1e-9);
   }

@@ -123,14 +123,21 @@ class SparkFeaturizerPipelineTest {
     assertArrayEquals(lambda, fitted.eigenvalues().toArray(), 1e-10 * lambda[0], name);
     List<Vector> denseScores = vectors(reference.transform(denseRows), "kpca");
     double worst = 0;
+    double largest = 0;
     for (int i = 0; i < N; i++) {
       double[] a = denseScores.get(i).toArray();
       double[] b = scores.get(i).toArray();
       for (int j = 0; j < a.length; j++) {
         worst = Math.max(worst, Math.abs(a[j] - b[j]));
+        largest = Math.max(largest, Math.abs(a[j]));
       }
     }
-    assertTrue(worst < 1e-9, name + ": sparse and dense scores differ by " + worst);
+    // Relative to the largest score: IDF weights make rows long, rbf on sparse rows expands
+    // ‖x − z‖² as ‖x‖² + ‖z‖² − 2⟨x, z⟩, and K_mm^(-1/2) amplifies that rounding (CountVectorizer
+    // + IDF into rbf Nyström: 2.3e-9 of the largest score).
+    assertTrue(
+        worst < 1e-8 * largest,
+        name + ": sparse and dense scores differ by " + worst + " (largest " + largest + ")");
   }
 
   private static List<PipelineStage> hashedTfIdf() {
