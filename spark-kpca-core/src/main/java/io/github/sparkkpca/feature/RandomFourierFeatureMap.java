@@ -32,15 +32,33 @@ import java.util.SplittableRandom;
  * map with D > D' are the map with D' features. A fitted map keeps ω and b themselves (and persists
  * them), so a saved model does not depend on the generator.
  *
- * <p><b>Cost.</b> A block of b rows is one D×d·d×b GEMM (sparse rows are scattered into the dense
- * block first, {@link RowBlock}), then the phase and a vectorised cosine ({@link FastCos}) for D·b
- * values. The map is explicit: z(x) is the whole feature vector, ‖z(x)‖² is its squared norm
- * ({@link #isExplicit()}).
+ * <p><b>Storage.</b> ω is kept as drawn, D×d row-major (ω_j contiguous). The matrix is dense by
+ * nature, D·d·8 bytes whatever the sparsity of the data (2 GiB for D = 1000 at d = 2^18): {@link
+ * #draw} refuses up front, in one line, a matrix this JVM cannot hold, instead of failing with an
+ * {@link OutOfMemoryError}.
+ *
+ * <p><b>Cost.</b> A dense block of b rows is one D×d·d×b GEMM, then the phase and a vectorised
+ * cosine ({@link FastCos}) for D·b values. A block whose rows hold at most {@link #SPARSE_DENSITY}
+ * of non-zeros (sparse input: text, hashed or one-hot features) takes the sparse path instead:
+ * ω_jᵀx = Σ_{t: x_t ≠ 0} ω_jt·x_t for each feature j, D·nnz multiply-adds per row instead of D·d,
+ * each ω_j read at the block's non-zero columns only. The map's blocks ({@link #newBlock}) hold
+ * rows by their non-zeros, so a sparse row is never made d-wide; a dense block given by a caller is
+ * checked for its density and its non-zeros gathered. The two paths agree to rounding; dense data
+ * always take the GEMM, unchanged. The map is explicit: z(x) is the whole feature vector, ‖z(x)‖²
+ * is its squared norm ({@link #isExplicit()}).
  */
 public final class RandomFourierFeatureMap implements FeatureMap {
 
+  /**
+   * The largest fraction of non-zeros of a block that takes the sparse path (a multiply-add at a
+   * gathered column of ω costs a few times a GEMM multiply-add).
+   */
+  public static final double SPARSE_DENSITY = 0.125;
+
   private final Kernel kernel;
+
   private final double[] frequencies;
+
   private final double[] phases;
   private final int numFeatures;
   private final int dim;
@@ -92,8 +110,9 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       throw new IllegalArgumentException(
           "random Fourier features: D = " + numFeatures + " and d = " + dim + " must be >= 1");
     }
+    requireAllocatable(numFeatures, dim, 1);
     SplittableRandom random = new SplittableRandom(seed);
-    double[] omega = new double[Math.multiplyExact(numFeatures, dim)];
+    double[] omega = new double[numFeatures * dim];
     double[] b = new double[numFeatures];
     double gamma = kernel.gamma();
     for (int j = 0; j < numFeatures; j++) {
@@ -128,6 +147,42 @@ public final class RandomFourierFeatureMap implements FeatureMap {
               + dim);
     }
     return new RandomFourierFeatureMap(kernel, frequencies, phases, numFeatures, dim);
+  }
+
+  /**
+   * Refuses, in one line, a D×d frequency matrix (times {@code copies}) that does not fit in a Java
+   * array or in the memory this JVM can still allocate.
+   *
+   * @throws IllegalArgumentException naming D, d and the bytes needed and available
+   */
+  public static void requireAllocatable(int numFeatures, int dim, int copies) {
+    long entries = (long) numFeatures * dim;
+    long bytes = entries * Double.BYTES * copies;
+    Runtime runtime = Runtime.getRuntime();
+    long available = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
+    // Java arrays hold at most Integer.MAX_VALUE - 8 entries on common JVMs.
+    if (entries > Integer.MAX_VALUE - 8 || bytes > available) {
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "random Fourier features: the frequency matrix of D = %d features for d = %d input "
+                  + "columns is dense, %d x %d doubles = %.2f GiB%s, more than %s; lower "
+                  + "numRandomFeatures D (or featureScale), reduce d, or use NystromKernelPCA, "
+                  + "whose landmarks need no d-wide frequencies",
+              numFeatures,
+              dim,
+              numFeatures,
+              dim,
+              bytes / (double) (1L << 30),
+              copies > 1 ? " (" + copies + " copies)" : "",
+              entries > Integer.MAX_VALUE - 8
+                  ? "a Java array holds"
+                  : String.format(
+                      java.util.Locale.ROOT,
+                      "the %.2f GiB this JVM can still allocate (max heap %.2f GiB)",
+                      available / (double) (1L << 30),
+                      runtime.maxMemory() / (double) (1L << 30))));
+    }
   }
 
   @Override
@@ -183,22 +238,18 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       return;
     }
     int features = numFeatures;
-    // Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major.
-    Blas.blas()
-        .dgemm(
-            "T",
-            "N",
-            features,
-            b,
-            dim,
-            1.0,
-            frequencies,
-            dim,
-            block.values(),
-            dim,
-            0.0,
-            out,
-            features);
+    if (block.isSparse()) {
+      int[] offsets = block.offsets();
+      if (offsets[b] <= SPARSE_DENSITY * b * (double) dim) {
+        projectSparse(offsets, block.indices(), block.sparseValues(), b, out);
+      } else {
+        gemm(block.values(), b, out);
+      }
+    } else if (isSparse(block)) {
+      projectScattered(block, out);
+    } else {
+      gemm(block.values(), b, out);
+    }
     double[] row = new double[features];
     FastCos cos = new FastCos(features);
     for (int i = 0; i < b; i++) {
@@ -208,6 +259,85 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       cos.cosInPlace(row, features);
       scale(row, scale, features);
       System.arraycopy(row, 0, out, base, features);
+    }
+  }
+
+  /**
+   * A sparse block ({@link RowBlock#sparse}): rows are held by their non-zeros, so a sparse row
+   * never becomes d-wide; a block of dense rows is scattered once for the GEMM.
+   */
+  @Override
+  public RowBlock newBlock(int capacity) {
+    return RowBlock.sparse(capacity, dim);
+  }
+
+  /** Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major. */
+  private void gemm(double[] x, int b, double[] out) {
+    Blas.blas()
+        .dgemm("T", "N", numFeatures, b, dim, 1.0, frequencies, dim, x, dim, 0.0, out, numFeatures);
+  }
+
+  /**
+   * Whether a dense block's rows hold at most {@link #SPARSE_DENSITY} of non-zeros (one pass over
+   * the block's values, 1/D of the GEMM it may save).
+   */
+  private boolean isSparse(RowBlock block) {
+    double[] x = block.values();
+    long limit = (long) (SPARSE_DENSITY * block.size() * (double) dim);
+    long nonZeros = 0;
+    for (int t = 0, end = block.size() * dim; t < end; t++) {
+      if (x[t] != 0.0 && ++nonZeros > limit) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A dense block of sparse rows: their non-zeros gathered, then {@link #projectSparse}. */
+  private void projectScattered(RowBlock block, double[] out) {
+    double[] x = block.values();
+    int b = block.size();
+    int[] offsets = new int[b + 1];
+    int nonZeros = 0;
+    for (int t = 0, end = b * dim; t < end; t++) {
+      if (x[t] != 0.0) {
+        nonZeros++;
+      }
+    }
+    int[] columns = new int[nonZeros];
+    double[] values = new double[nonZeros];
+    int p = 0;
+    for (int i = 0; i < b; i++) {
+      offsets[i] = p;
+      for (int t = 0, row = i * dim; t < dim; t++) {
+        double v = x[row + t];
+        if (v != 0.0) {
+          columns[p] = t;
+          values[p++] = v;
+        }
+      }
+    }
+    offsets[b] = p;
+    projectSparse(offsets, columns, values, b, out);
+  }
+
+  /**
+   * ω_jᵀx_i for each row as Σ_{t: x_t ≠ 0} ω_jt·x_t, from the rows' non-zeros (row i's are
+   * [offsets[i], offsets[i+1]), columns increasing): each ω_j is read at those columns only, D·nnz
+   * multiply-adds; each row's sum runs over its non-zeros in column order, whatever the other rows
+   * of the block.
+   */
+  private void projectSparse(int[] offsets, int[] columns, double[] values, int b, double[] out) {
+    int features = numFeatures;
+    for (int j = 0; j < features; j++) {
+      int omega = j * dim;
+      for (int i = 0; i < b; i++) {
+        double s = 0;
+        for (int q = offsets[i], end = offsets[i + 1]; q < end; q++) {
+          s += frequencies[omega + columns[q]] * values[q];
+        }
+        out[i * features + j] = s;
+      }
     }
   }
 
@@ -284,6 +414,11 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     @Override
     public int scratchSize(int b) {
       return LinearReadout.readOutScratch(map.numFeatures, columns, b);
+    }
+
+    @Override
+    public RowBlock newBlock(int capacity) {
+      return map.newBlock(capacity);
     }
 
     @Override

@@ -268,7 +268,7 @@ public final class RandomFeatureOja
       String column,
       double[] z,
       BlockAction action) {
-    RowBlock block = new RowBlock(blockRows, d);
+    RowBlock block = map.newBlock(blockRows);
     while (rows.hasNext()) {
       block.add(rows.next(), column);
       if (block.isFull() || !rows.hasNext()) {

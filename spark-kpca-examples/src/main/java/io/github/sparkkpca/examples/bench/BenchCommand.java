@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    subcommands = {ScoreStreamBench.class, IngestBench.class, StreamBench.class},
+    subcommands = {ScoreStreamBench.class, IngestBench.class, StreamBench.class, SparseBench.class},
     sortOptions = false,
     description = {
       "Benchmark fits and transforms over a grid against the dgemm bound (measured in the same JVM), "

@@ -51,6 +51,16 @@ public final class InputOptions {
   String labelCol;
 
   @Option(
+      names = "--num-features",
+      paramLabel = "N",
+      description =
+          "libsvm input: the number of features N (indices 1..N). Without it Spark's libsvm reader "
+              + "reads every file once more, first, to find the largest index; with it the files are "
+              + "read once and a row with an index above N is refused naming its file and line. "
+              + "Only for libsvm input.")
+  Integer numFeatures;
+
+  @Option(
       names = "--partitions",
       paramLabel = "N",
       description = "Repartition the input into N partitions (built-in sources: generate/read N).")
@@ -94,7 +104,20 @@ public final class InputOptions {
 
   /** The options as a data-source request. */
   SourceOptions toSourceOptions() {
-    return new SourceOptions(input, format, featuresCol, labelCol, partitions, mnistDir, null)
+    if (numFeatures != null) {
+      if (numFeatures < 1) {
+        throw new IllegalArgumentException("--num-features must be >= 1, got " + numFeatures);
+      }
+      InputFormat resolved = format != null ? format : InputFormat.fromPath(input.trim());
+      if (resolved != InputFormat.LIBSVM || !DataSources.isFileInput(input)) {
+        throw new IllegalArgumentException(
+            "--num-features applies to libsvm input only (--format libsvm or a .libsvm/.svm "
+                + "path), not to "
+                + input.trim());
+      }
+    }
+    return new SourceOptions(
+            input, format, featuresCol, labelCol, partitions, mnistDir, numFeatures)
         .withIgnoreFeatureNames(ignoreFeatureNames);
   }
 
@@ -104,6 +127,10 @@ public final class InputOptions {
    * --ignore-feature-names}.
    */
   SourceOptions forModel(int d, String[] featureNames) {
+    if (numFeatures != null && numFeatures != d) {
+      throw new IllegalArgumentException(
+          "--num-features " + numFeatures + " differs from the model's " + d + " features");
+    }
     return toSourceOptions().withExpectedFeatures(d).withFeatureNames(featureNames);
   }
 }

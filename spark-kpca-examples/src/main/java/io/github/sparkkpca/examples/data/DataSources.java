@@ -163,6 +163,16 @@ public final class DataSources {
     return List.of(input);
   }
 
+  /** Whether {@code input} names files (not a built-in source such as mnist or synthetic). */
+  public static boolean isFileInput(String input) {
+    String lower = input.trim().toLowerCase(Locale.ROOT);
+    return !(lower.equals(MNIST)
+        || lower.startsWith(MNIST + ":")
+        || lower.equals(SYNTHETIC)
+        || lower.startsWith(SYNTHETIC + ":")
+        || BreimanData.Problem.of(input.trim()) != null);
+  }
+
   private static String labelName(SourceOptions options) {
     return options.labelCol() != null ? options.labelCol() : "label";
   }
@@ -387,16 +397,54 @@ public final class DataSources {
     return assemble(raw, input, options);
   }
 
+  /**
+   * Without a stated size, Spark's libsvm reader, which scans every file once for the largest index
+   * before reading them. With {@link SourceOptions#expectedFeatures()} (N, {@code --num-features}),
+   * no such scan: the lines are parsed straight into sparse vectors of size N ({@link
+   * LibsvmLines}), and an index above N is refused naming its file and line.
+   */
   private static LoadedData libsvm(SparkSession spark, String input, SourceOptions options) {
-    var reader = spark.read().format("libsvm");
     if (options.expectedFeatures() != null) {
-      reader = reader.option("numFeatures", options.expectedFeatures().toString());
+      return libsvmOfSize(spark, input, options, options.expectedFeatures());
     }
-    Dataset<Row> raw = reader.load(input);
+    Dataset<Row> raw = spark.read().format("libsvm").load(input);
     String label = labelName(options);
     raw =
         raw.withColumnRenamed("label", label).withColumnRenamed("features", options.featuresCol());
     return finish(withOrder(raw), options, label, false, false, "libsvm " + input);
+  }
+
+  private static LoadedData libsvmOfSize(
+      SparkSession spark, String input, SourceOptions options, int numFeatures) {
+    String label = labelName(options);
+    Dataset<Row> lines =
+        spark
+            .read()
+            .text(input)
+            .select(
+                col("value"),
+                input_file_name().as(LoadedData.FILE_COL),
+                monotonically_increasing_id().as(LoadedData.POS_COL));
+    Dataset<Row> parsed =
+        lines.mapPartitions(
+            new LibsvmLines(numFeatures),
+            Encoders.row(LibsvmLines.outputSchema(label, options.featuresCol(), numFeatures)));
+    Dataset<Row> data = VectorColumns.withSize(parsed, options.featuresCol(), numFeatures);
+    if (options.partitions() != null) {
+      data =
+          data.repartitionByRange(
+                  options.partitions(), col(LoadedData.FILE_COL), col(LoadedData.POS_COL))
+              .sortWithinPartitions(LoadedData.FILE_COL, LoadedData.POS_COL);
+    }
+    return new LoadedData(
+        data,
+        options.featuresCol(),
+        label,
+        List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
+        true,
+        false,
+        "libsvm " + input + " (" + numFeatures + " features, stated)",
+        lines.drop("value"));
   }
 
   /** Assembles every numeric Parquet column except the label into the vector. */

@@ -51,6 +51,7 @@ public final class LoadedData {
   private final boolean hasErrorCol;
   private final boolean headerLine;
   private final String description;
+  private final Dataset<Row> lines;
   private long rows = -1;
 
   LoadedData(
@@ -61,6 +62,24 @@ public final class LoadedData {
       boolean hasErrorCol,
       boolean headerLine,
       String description) {
+    this(data, featuresCol, labelCol, orderCols, hasErrorCol, headerLine, description, null);
+  }
+
+  /**
+   * @param lines every line of the input files (blank ones too) with {@link #FILE_COL} and {@link
+   *     #POS_COL} as the rows have them, so that an error names the line of its file; or null to
+   *     count rows ({@link #rowOf})
+   */
+  LoadedData(
+      Dataset<Row> data,
+      String featuresCol,
+      String labelCol,
+      List<String> orderCols,
+      boolean hasErrorCol,
+      boolean headerLine,
+      String description,
+      Dataset<Row> lines) {
+    this.lines = lines;
     // Inert unless the test configuration InjectedTaskFailure.CONF is set.
     this.data = InjectedTaskFailure.apply(data);
     this.featuresCol = featuresCol;
@@ -208,6 +227,11 @@ public final class LoadedData {
    * counted; the line assumes one header line and no blank lines).
    */
   private String rowOf(String file, long position) {
+    if (lines != null) {
+      long line =
+          1 + lines.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
+      return "line " + line + " of " + displayPath(file);
+    }
     long row = 1 + data.filter(col(FILE_COL).equalTo(file).and(col(POS_COL).lt(position))).count();
     return "row "
         + row

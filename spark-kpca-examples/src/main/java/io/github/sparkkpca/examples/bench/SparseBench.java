@@ -1,0 +1,555 @@
+package io.github.sparkkpca.examples.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.examples.data.DataSources;
+import io.github.sparkkpca.examples.data.InputFormat;
+import io.github.sparkkpca.examples.data.LoadedData;
+import io.github.sparkkpca.examples.data.SourceOptions;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spark-kpca bench sparse}: Nyström kernel PCA of wide sparse rows, written as libsvm by a
+ * seeded generator that streams its rows (no n×d array), against scikit-learn's {@code Nystroem} +
+ * {@code PCA} on the same file read as a {@code scipy.sparse} matrix, in the same run.
+ *
+ * <ul>
+ *   <li><b>text</b>: TF-IDF-like rows over d columns (default 2^18): about {@code --nnz} term draws
+ *       per row from a Zipf law (exponent 1.1) over a vocabulary whose ranks are permuted per topic
+ *       (four topics, a quarter of the draws shared), term counts times an IDF weight log(1 + 1/p)
+ *       of the term's probability p, rows L2-normalised; kernel cosine.
+ *   <li><b>onehot</b>: 20 categorical columns of 10 to 5000 categories (geometric), each value
+ *       Zipf-drawn from a ranking that depends on one of four latent groups, one-hot encoded and
+ *       concatenated (d = the total of the categories, 20 ones per row); kernel rbf.
+ * </ul>
+ *
+ * <p>Each (data, m) gets one line of {@code --out}: rows, d, non-zeros, m, k, the fit seconds of
+ * both (spark-kpca: {@code NystromKernelPCA.fit} on the loaded, cached rows; scikit-learn: {@code
+ * fit_transform} + {@code PCA.fit}, loading excluded), their ratio, the largest relative difference
+ * of their k explained variances (with {@code --landmarks same}, the default, both use the same m
+ * rows as landmarks, so these must agree to rounding), and the peak resident set and heap of this
+ * JVM so far. Peak memory per size is measured by one run per size (a fresh JVM), as the bench
+ * README shows.
+ */
+@Command(
+    name = "sparse",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Time Nyström kernel PCA of generated wide sparse data (TF-IDF-like text, one-hot) written as "
+          + "libsvm, optionally against scikit-learn's Nystroem + PCA on the same scipy.sparse "
+          + "matrix.",
+      "Example: spark-kpca bench sparse --rows 20000 --m 500,2000 --compare sklearn --out sparse.csv"
+    })
+public final class SparseBench implements Callable<Integer> {
+
+  /** The columns of {@code --out}. */
+  public static final String COLUMNS =
+      "data,rows,d,nnz,kernel,gamma,m,k,landmarks,spark_fit_s,sklearn_fit_s,ratio,"
+          + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb";
+
+  private static final int TOPICS = 4;
+  private static final int CATEGORICAL_COLUMNS = 20;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--data",
+      split = ",",
+      paramLabel = "KIND",
+      defaultValue = "text,onehot",
+      description = "text, onehot or both (comma-separated). Default: ${DEFAULT-VALUE}.")
+  List<String> data;
+
+  @Option(
+      names = "--rows",
+      paramLabel = "N",
+      defaultValue = "20000",
+      description = "Rows to generate. Default: ${DEFAULT-VALUE}.")
+  long rows;
+
+  @Option(
+      names = "--d",
+      paramLabel = "D",
+      defaultValue = "262144",
+      description =
+          "Columns of the text data (2^18 = HashingTF's default). Default: ${DEFAULT-VALUE}.")
+  int d;
+
+  @Option(
+      names = "--nnz",
+      paramLabel = "NNZ",
+      defaultValue = "60",
+      description = "Term draws per text row (about the non-zeros). Default: ${DEFAULT-VALUE}.")
+  int nnz;
+
+  @Option(
+      names = "--max-categories",
+      paramLabel = "C",
+      defaultValue = "5000",
+      description =
+          "Categories of the widest one-hot column (the narrowest has 10). Default: 5000.")
+  int maxCategories;
+
+  @Option(
+      names = "--m",
+      split = ",",
+      paramLabel = "M",
+      defaultValue = "500,2000",
+      description = "Landmarks, comma-separated. Default: ${DEFAULT-VALUE}.")
+  List<Integer> ms;
+
+  @Option(names = "--k", paramLabel = "K", defaultValue = "10", description = "Default: 10.")
+  int k;
+
+  @Option(
+      names = "--gamma",
+      paramLabel = "G",
+      defaultValue = "0.05",
+      description = "rbf gamma of the one-hot fits. Default: ${DEFAULT-VALUE}.")
+  double gamma;
+
+  @Option(
+      names = "--landmarks",
+      paramLabel = "HOW",
+      defaultValue = "same",
+      description =
+          "same: both fit on the same m rows (a seeded uniform sample, given to spark-kpca as "
+              + "landmark vectors and to scikit-learn as row numbers), so their explained variances "
+              + "must agree to rounding; own: each samples its own. Default: ${DEFAULT-VALUE}.")
+  String landmarks;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Default: 1.")
+  long seed;
+
+  @Option(
+      names = "--work",
+      paramLabel = "DIR",
+      required = true,
+      description = "Directory for the generated libsvm files (kept and reused).")
+  Path work;
+
+  @Option(
+      names = "--compare",
+      paramLabel = "SYSTEM",
+      description = "sklearn: run scikit-learn's Nystroem + PCA on the same file after each fit.")
+  String compare;
+
+  @Option(
+      names = "--python",
+      paramLabel = "PYTHON",
+      defaultValue = "python3",
+      description = "Python with scikit-learn and scipy for --compare sklearn. Default: python3.")
+  String python;
+
+  @Option(
+      names = "--sklearn-script",
+      paramLabel = "FILE",
+      defaultValue = "spark-kpca-examples/bench/sklearn_sparse.py",
+      description = "The scikit-learn script. Default: ${DEFAULT-VALUE}.")
+  Path sklearnScript;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      required = true,
+      description = "A CSV file, one line per (data, m): " + COLUMNS + ".")
+  Path out;
+
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description =
+          "Spark master when no session is running (default: spark.master, else local[*]).")
+  String master;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter console = spec.commandLine().getOut();
+    require(rows >= 2, "--rows must be >= 2, got " + rows);
+    require(d >= 2, "--d must be >= 2, got " + d);
+    require(nnz >= 1, "--nnz must be >= 1, got " + nnz);
+    require(maxCategories >= 10, "--max-categories must be >= 10, got " + maxCategories);
+    require(k >= 1, "--k must be >= 1, got " + k);
+    require(gamma > 0 && Double.isFinite(gamma), "--gamma must be > 0, got " + gamma);
+    for (int m : ms) {
+      require(m >= k && m <= rows, "--m " + m + " must be in " + k + ".." + rows);
+    }
+    for (String kind : data) {
+      require(
+          kind.equals("text") || kind.equals("onehot"),
+          "--data: expected text or onehot, got '" + kind + "'");
+    }
+    require(
+        landmarks.equals("same") || landmarks.equals("own"),
+        "--landmarks: expected same or own, got '" + landmarks + "'");
+    require(
+        compare == null || compare.equals("sklearn"),
+        "--compare: expected sklearn, got '" + compare + "'");
+    if (compare != null) {
+      require(
+          Files.isRegularFile(sklearnScript),
+          "--sklearn-script: no file "
+              + sklearnScript
+              + " (run from the repository root or pass the script's path)");
+    }
+    if (Files.exists(out)) {
+      throw new ParameterException(spec.commandLine(), "--out " + out + " exists; give a new file");
+    }
+    Files.createDirectories(work);
+    List<String> lines = new ArrayList<>();
+    lines.add(COLUMNS);
+    try (BenchSession bench = BenchSession.open(master)) {
+      SparkSession spark = bench.session();
+      for (String kind : data) {
+        Generated file = kind.equals("text") ? text() : oneHot();
+        say(
+            console,
+            "%s: %d rows x %d columns, %d non-zeros (%.1f per row), %s",
+            kind,
+            rows,
+            file.columns,
+            file.nonZeros,
+            file.nonZeros / (double) rows,
+            file.path);
+        LoadedData loaded =
+            DataSources.load(
+                spark,
+                new SourceOptions(
+                        file.path.toString(),
+                        InputFormat.LIBSVM,
+                        "features",
+                        null,
+                        null,
+                        null,
+                        null)
+                    .withExpectedFeatures(file.columns));
+        loaded.persistAndValidate();
+        try {
+          String kernel = kind.equals("text") ? "cosine" : "rbf";
+          for (int m : ms) {
+            NystromKernelPCA estimator =
+                new NystromKernelPCA().setK(k).setNumLandmarks(m).setKernel(kernel).setSeed(seed);
+            if (kernel.equals("rbf")) {
+              estimator.setGamma(gamma);
+            }
+            int[] landmarkRows = null;
+            if (landmarks.equals("same")) {
+              landmarkRows = sampleRows(m);
+              estimator.setLandmarks(readRows(file, landmarkRows));
+            }
+            long start = System.nanoTime();
+            NystromKernelPCAModel model = estimator.fit(loaded.data());
+            double sparkSeconds = (System.nanoTime() - start) / 1e9;
+            double[] ev = model.explainedVariance().toArray();
+            long rss = PeakMemory.rssPeakBytes();
+            long heap = PeakMemory.heapPeakBytes();
+            say(console, "%s m = %d: spark-kpca fit %.2f s", kind, m, sparkSeconds);
+            double skSeconds = Double.NaN;
+            double diff = Double.NaN;
+            double skRss = Double.NaN;
+            if (compare != null) {
+              JsonNode sk = sklearn(file, kernel, m, landmarkRows);
+              skSeconds = sk.get("fit_s").asDouble();
+              skRss = sk.path("peak_rss_mb").asDouble(Double.NaN);
+              JsonNode skEv = sk.get("explained_variance");
+              diff = 0;
+              for (int i = 0; i < Math.min(k, skEv.size()); i++) {
+                double s = skEv.get(i).asDouble();
+                diff = Math.max(diff, Math.abs(ev[i] - s) / Math.abs(s));
+              }
+              say(
+                  console,
+                  "%s m = %d: scikit-learn fit %.2f s; spark-kpca / scikit-learn = %.3f; "
+                      + "explained variances differ by %.2e at most (relative)",
+                  kind,
+                  m,
+                  skSeconds,
+                  sparkSeconds / skSeconds,
+                  diff);
+            }
+            lines.add(
+                String.join(
+                    ",",
+                    kind,
+                    Long.toString(rows),
+                    Integer.toString(file.columns),
+                    Long.toString(file.nonZeros),
+                    kernel,
+                    kernel.equals("rbf") ? fmt(gamma) : "",
+                    Integer.toString(m),
+                    Integer.toString(k),
+                    landmarks,
+                    fmt(sparkSeconds),
+                    fmt(skSeconds),
+                    fmt(sparkSeconds / skSeconds),
+                    fmt(diff),
+                    fmt(rss / 1048576.0),
+                    fmt(heap / 1048576.0),
+                    fmt(skRss)));
+          }
+        } finally {
+          loaded.unpersist();
+        }
+      }
+    }
+    if (out.toAbsolutePath().getParent() != null) {
+      Files.createDirectories(out.toAbsolutePath().getParent());
+    }
+    Files.write(out, lines, StandardCharsets.UTF_8);
+    say(console, "wrote %s", out);
+    return 0;
+  }
+
+  /** A generated libsvm file: its path, columns and non-zeros. */
+  record Generated(Path path, int columns, long nonZeros) {}
+
+  /** The TF-IDF-like text rows (see the class comment), written once per parameters. */
+  Generated text() throws IOException {
+    Path path =
+        work.resolve(
+            String.format(Locale.ROOT, "text-n%d-d%d-nnz%d-s%d.libsvm", rows, d, nnz, seed));
+    // Zipf(1.1) over the d ranks: cumulative weights for inverse-CDF draws.
+    double[] cumulative = new double[d];
+    double total = 0;
+    for (int r = 0; r < d; r++) {
+      total += Math.pow(r + 1, -1.1);
+      cumulative[r] = total;
+    }
+    double[] idf = new double[d];
+    for (int r = 0; r < d; r++) {
+      double p = Math.pow(r + 1, -1.1) / total;
+      idf[r] = Math.log(1 + 1 / p);
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    int[][] permutation = new int[TOPICS + 1][];
+    for (int t = 0; t <= TOPICS; t++) {
+      permutation[t] = permutation(d, random);
+    }
+    long nonZeros = 0;
+    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+    boolean cached = Files.exists(path);
+    try (BufferedWriter w = cached ? null : Files.newBufferedWriter(tmp)) {
+      double[] counts = new double[d];
+      int[] touched = new int[nnz];
+      double[] weights = new double[nnz];
+      for (long i = 0; i < rows; i++) {
+        int topic = (int) (i % TOPICS);
+        int distinct = 0;
+        for (int p = 0; p < nnz; p++) {
+          int rank = draw(cumulative, total, random);
+          // A quarter of the draws from the shared vocabulary, the rest from the topic's.
+          int column = permutation[random.nextInt(4) == 0 ? TOPICS : topic][rank];
+          if (counts[column] == 0) {
+            touched[distinct++] = column;
+          }
+          counts[column] += idf[rank];
+        }
+        Arrays.sort(touched, 0, distinct);
+        double sq = 0;
+        for (int q = 0; q < distinct; q++) {
+          weights[q] = counts[touched[q]];
+          sq += weights[q] * weights[q];
+          counts[touched[q]] = 0;
+        }
+        nonZeros += distinct;
+        if (w != null) {
+          StringBuilder line = new StringBuilder().append(topic);
+          double norm = Math.sqrt(sq);
+          for (int q = 0; q < distinct; q++) {
+            line.append(' ').append(touched[q] + 1).append(':').append(fmt(weights[q] / norm));
+          }
+          w.write(line.append('\n').toString());
+        }
+      }
+    }
+    if (!cached) {
+      Files.move(tmp, path);
+    }
+    return new Generated(path, d, nonZeros);
+  }
+
+  /** The one-hot rows (see the class comment), written once per parameters. */
+  Generated oneHot() throws IOException {
+    Path path =
+        work.resolve(
+            String.format(Locale.ROOT, "onehot-n%d-c%d-s%d.libsvm", rows, maxCategories, seed));
+    int[] sizes = new int[CATEGORICAL_COLUMNS];
+    int[] offsets = new int[CATEGORICAL_COLUMNS];
+    int columns = 0;
+    double ratio = Math.pow(maxCategories / 10.0, 1.0 / (CATEGORICAL_COLUMNS - 1));
+    SplittableRandom random = new SplittableRandom(seed);
+    double[][] cumulative = new double[CATEGORICAL_COLUMNS][];
+    int[][][] ranking = new int[CATEGORICAL_COLUMNS][TOPICS][];
+    for (int c = 0; c < CATEGORICAL_COLUMNS; c++) {
+      sizes[c] = (int) Math.round(10 * Math.pow(ratio, c));
+      offsets[c] = columns;
+      columns += sizes[c];
+      cumulative[c] = new double[sizes[c]];
+      double total = 0;
+      for (int r = 0; r < sizes[c]; r++) {
+        total += Math.pow(r + 1, -1.1);
+        cumulative[c][r] = total;
+      }
+      for (int g = 0; g < TOPICS; g++) {
+        ranking[c][g] = permutation(sizes[c], random);
+      }
+    }
+    long nonZeros = rows * CATEGORICAL_COLUMNS;
+    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+    if (!Files.exists(path)) {
+      try (BufferedWriter w = Files.newBufferedWriter(tmp)) {
+        for (long i = 0; i < rows; i++) {
+          int group = (int) (i % TOPICS);
+          StringBuilder line = new StringBuilder().append(group);
+          for (int c = 0; c < CATEGORICAL_COLUMNS; c++) {
+            double[] cdf = cumulative[c];
+            int rank = draw(cdf, cdf[cdf.length - 1], random);
+            line.append(' ').append(offsets[c] + ranking[c][group][rank] + 1).append(":1");
+          }
+          w.write(line.append('\n').toString());
+        }
+      }
+      Files.move(tmp, path);
+    }
+    return new Generated(path, columns, nonZeros);
+  }
+
+  private static int[] permutation(int n, SplittableRandom random) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
+
+  /** An index drawn from cumulative weights (inverse CDF by binary search). */
+  private static int draw(double[] cumulative, double total, SplittableRandom random) {
+    int r = Arrays.binarySearch(cumulative, random.nextDouble() * total);
+    return Math.min(r >= 0 ? r : -r - 1, cumulative.length - 1);
+  }
+
+  /** m distinct row numbers, a seeded uniform sample, ascending. */
+  int[] sampleRows(int m) {
+    SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    java.util.TreeSet<Long> chosen = new java.util.TreeSet<>();
+    while (chosen.size() < m) {
+      chosen.add(random.nextLong(rows));
+    }
+    return chosen.stream().mapToInt(Long::intValue).toArray();
+  }
+
+  /** The sparse vectors of the given (ascending) rows of a generated libsvm file. */
+  static org.apache.spark.ml.linalg.Vector[] readRows(Generated file, int[] wanted)
+      throws IOException {
+    org.apache.spark.ml.linalg.Vector[] out = new org.apache.spark.ml.linalg.Vector[wanted.length];
+    try (java.io.BufferedReader reader = Files.newBufferedReader(file.path)) {
+      int next = 0;
+      String line;
+      for (int row = 0; next < wanted.length && (line = reader.readLine()) != null; row++) {
+        if (row != wanted[next]) {
+          continue;
+        }
+        String[] items = line.trim().split(" ");
+        int[] indices = new int[items.length - 1];
+        double[] values = new double[items.length - 1];
+        for (int p = 1; p < items.length; p++) {
+          int colon = items[p].indexOf(':');
+          indices[p - 1] = Integer.parseInt(items[p].substring(0, colon)) - 1;
+          values[p - 1] = Double.parseDouble(items[p].substring(colon + 1));
+        }
+        out[next++] = new org.apache.spark.ml.linalg.SparseVector(file.columns, indices, values);
+      }
+      if (next < wanted.length) {
+        throw new IllegalStateException(file.path + " has fewer rows than row " + wanted[next]);
+      }
+    }
+    return out;
+  }
+
+  private JsonNode sklearn(Generated file, String kernel, int m, int[] landmarkRows)
+      throws IOException, InterruptedException {
+    Path json = Files.createTempFile(work, "sklearn-", ".json");
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                python,
+                sklearnScript.toString(),
+                "--input",
+                file.path.toString(),
+                "--num-features",
+                Integer.toString(file.columns),
+                "--kernel",
+                kernel,
+                "--gamma",
+                Double.toString(gamma),
+                "--m",
+                Integer.toString(m),
+                "--k",
+                Integer.toString(k),
+                "--seed",
+                Long.toString(seed),
+                "--json-out",
+                json.toString()));
+    Path rowsFile = null;
+    if (landmarkRows != null) {
+      rowsFile = Files.createTempFile(work, "landmark-rows-", ".txt");
+      Files.write(rowsFile, Arrays.stream(landmarkRows).mapToObj(Integer::toString).toList());
+      command.addAll(List.of("--landmark-rows", rowsFile.toString()));
+    }
+    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+    builder.environment().remove("OPENBLAS_NUM_THREADS");
+    builder.environment().remove("OMP_NUM_THREADS");
+    int code = builder.start().waitFor();
+    if (code != 0 || Files.size(json) == 0) {
+      throw new IllegalStateException(
+          "the scikit-learn script failed (exit code " + code + "): " + String.join(" ", command));
+    }
+    JsonNode node = new ObjectMapper().readTree(json.toFile());
+    Files.deleteIfExists(json);
+    if (rowsFile != null) {
+      Files.deleteIfExists(rowsFile);
+    }
+    return node;
+  }
+
+  private static String fmt(double v) {
+    return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.6g", v);
+  }
+
+  private void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ParameterException(spec.commandLine(), message);
+    }
+  }
+
+  private static void say(PrintWriter console, String format, Object... args) {
+    console.println("bench sparse: " + String.format(Locale.ROOT, format, args));
+    console.flush();
+  }
+}

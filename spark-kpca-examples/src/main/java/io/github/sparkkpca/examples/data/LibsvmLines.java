@@ -1,0 +1,159 @@
+package io.github.sparkkpca.examples.data;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Parses libsvm lines ({@code label index:value ...}, indices one-based and ascending) into sparse
+ * vectors of a size stated up front ({@code --num-features N}), so that, unlike Spark's libsvm
+ * reader without {@code numFeatures}, nothing scans the files for the largest index first.
+ *
+ * <p>Lines are read as Spark's reader reads them: trimmed, blank lines and lines starting with
+ * {@code #} skipped, label and pairs separated by spaces. Nothing is thrown: an index above N (or
+ * below 1), indices out of order, or a label, index or value that is not a finite number is
+ * described in {@link LoadedData#ERROR_COL} (which {@link LoadedData#persistAndValidate()} reports
+ * with the file and line) and the row gets a zero vector.
+ *
+ * <p>Input columns: the line, {@link LoadedData#FILE_COL}, {@link LoadedData#POS_COL} (the line's
+ * position among all lines of its file, blank ones included). Output columns: the label (a double),
+ * the vector, then the file, the position and the error.
+ */
+final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
+
+  private static final long serialVersionUID = 1L;
+  private static final int MAX_VALUE_CHARS = 40;
+
+  private final int numFeatures;
+
+  LibsvmLines(int numFeatures) {
+    this.numFeatures = numFeatures;
+  }
+
+  /** The schema of the parsed rows. */
+  static StructType outputSchema(String label, String featuresCol, int numFeatures) {
+    return new StructType()
+        .add(label, DataTypes.DoubleType, false)
+        .add(new AttributeGroup(featuresCol, numFeatures).toStructField())
+        .add(LoadedData.FILE_COL, DataTypes.StringType, true)
+        .add(LoadedData.POS_COL, DataTypes.LongType, false)
+        .add(LoadedData.ERROR_COL, DataTypes.StringType, true);
+  }
+
+  @Override
+  public Iterator<Row> call(Iterator<Row> lines) {
+    return new Iterator<>() {
+      private Row next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && lines.hasNext()) {
+          Row row = lines.next();
+          String line = row.getString(0).trim();
+          if (line.isEmpty() || line.startsWith("#")) {
+            continue;
+          }
+          next = parse(line, row.getString(1), row.getLong(2));
+        }
+        return next != null;
+      }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Row row = next;
+        next = null;
+        return row;
+      }
+    };
+  }
+
+  /** One line; a row with a zero vector and the reason when it is not valid libsvm. */
+  Row parse(String line, String file, long position) {
+    String[] items = line.split(" ");
+    int[] indices = new int[items.length - 1];
+    double[] values = new double[items.length - 1];
+    int count = 0;
+    String error = null;
+    double label = 0;
+    try {
+      label = Double.parseDouble(items[0]);
+      if (!Double.isFinite(label)) {
+        error = "libsvm label " + items[0] + " is not finite";
+      }
+    } catch (NumberFormatException e) {
+      error = "libsvm label '" + abbreviate(items[0]) + "' is not a number";
+    }
+    int previous = 0;
+    for (int p = 1; error == null && p < items.length; p++) {
+      String item = items[p];
+      if (item.isEmpty()) {
+        continue;
+      }
+      int colon = item.indexOf(':');
+      if (colon < 0) {
+        error = "libsvm pair '" + abbreviate(item) + "' is not index:value";
+        break;
+      }
+      int index;
+      try {
+        index = Integer.parseInt(item.substring(0, colon));
+      } catch (NumberFormatException e) {
+        error = "libsvm index '" + abbreviate(item.substring(0, colon)) + "' is not an integer";
+        break;
+      }
+      if (index < 1) {
+        error = "libsvm index " + index + " is below 1 (indices are one-based)";
+        break;
+      }
+      if (index > numFeatures) {
+        error =
+            "libsvm index "
+                + index
+                + " is beyond --num-features "
+                + numFeatures
+                + " (indices are one-based: 1.."
+                + numFeatures
+                + ")";
+        break;
+      }
+      if (index <= previous) {
+        error = "libsvm indices must be ascending: index " + index + " follows index " + previous;
+        break;
+      }
+      double value;
+      try {
+        value = Double.parseDouble(item.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        error = "libsvm value '" + abbreviate(item.substring(colon + 1)) + "' is not a number";
+        break;
+      }
+      if (!Double.isFinite(value)) {
+        error = "libsvm value " + value + " of index " + index + " is not finite";
+        break;
+      }
+      previous = index;
+      indices[count] = index - 1;
+      values[count++] = value;
+    }
+    SparseVector vector =
+        error == null
+            ? new SparseVector(
+                numFeatures, Arrays.copyOf(indices, count), Arrays.copyOf(values, count))
+            : new SparseVector(numFeatures, new int[0], new double[0]);
+    return RowFactory.create(error == null ? label : 0.0, vector, file, position, error);
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= MAX_VALUE_CHARS ? s : s.substring(0, MAX_VALUE_CHARS) + "...";
+  }
+}
