@@ -257,6 +257,10 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
 class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
     """The output-only Params of Java's ``NystromKernelPCAParams`` (set by a fit; the model's)."""
 
+    kernelBlockPath: Param = Param(
+        Params._dummy(), 'kernelBlockPath',
+        "set by a fit (an output, ignored as an input): how kernel blocks are computed and why: 'dense: …' (rows scattered, one GEMM against dense landmarks, 2·m·d flops per row) or 'sparse: …' (rows and landmarks by their non-zeros, at most 2·m·nnz(x) flops per row), with the landmark density the rule measured",
+        typeConverter=TypeConverters.toString)
     landmarkConditionEstimate: Param = Param(
         Params._dummy(), 'landmarkConditionEstimate',
         'set by a fit (an output, ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate',
@@ -273,6 +277,10 @@ class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
         Params._dummy(), 'statisticsRouteTaken',
         'set by a fit (an output, ignored as an input): the statistics route the fit took, whitened or gram',
         typeConverter=TypeConverters.toString)
+
+    def getKernelBlockPath(self) -> str:
+        """The value of :py:attr:`kernelBlockPath` (or its default)."""
+        return self.getOrDefault(self.kernelBlockPath)
 
     def getLandmarkConditionEstimate(self) -> float:
         """The value of :py:attr:`landmarkConditionEstimate` (or its default)."""
