@@ -154,9 +154,24 @@ def test_an_unregistered_class_name_is_refused_by_the_server(spark):
     _, df = _data(spark, 30, 3)
     estimator = NystromKernelPCA(k=2, numLandmarks=5)
     estimator._java_obj = "io.github.sparkkpca.ml.NoSuchStage"
-    with pytest.raises(Exception) as refused:
+    # What a server without the library jar answers for every stage: one MissingJarError saying how to add it.
+    from spark_kpca import MissingJarError
+
+    with pytest.raises(MissingJarError) as refused:
         estimator.fit(df)
-    assert "io.github.sparkkpca.ml.NoSuchStage" in str(refused.value)
+    message = str(refused.value)
+    assert "io.github.sparkkpca.ml.NoSuchStage" in message and "--jars" in message and "\n" not in message
+    # Loading a class the server cannot find: the same error.
+    from spark_kpca._java_classes import JAVA_CLASSES
+    from spark_kpca.ml._connect import ConnectReader
+
+    missing = type("NoSuchStageModel", (NystromKernelPCAModel,), {})
+    JAVA_CLASSES["NoSuchStageModel"] = "io.github.sparkkpca.ml.NoSuchStageModel"
+    try:
+        with pytest.raises(MissingJarError, match="io.github.sparkkpca.ml.NoSuchStageModel"):
+            ConnectReader(missing).load("/no-such-spark-kpca-model")
+    finally:
+        del JAVA_CLASSES["NoSuchStageModel"]
 
 
 def test_parameters_are_checked_on_the_client_with_the_java_rules_words(spark):

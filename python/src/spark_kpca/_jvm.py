@@ -41,6 +41,17 @@ def missing_jar_message(java_class: str) -> str:
     )
 
 
+def missing_jar_on_server_message(java_class: str) -> str:
+    """The one-line message for a Spark Connect server that cannot find ``java_class``."""
+    return (
+        f"the Spark Connect server cannot find the class {java_class}: the spark-kpca library jar is not on the "
+        "server's class path (or the class is not one of the library's stages). Start the Connect server with "
+        "the jar (start-connect-server.sh --jars <jar>, or spark.jars in its configuration; locally "
+        'SparkSession.builder.remote("local[*]").config("spark.jars", spark_kpca.jar_path())); '
+        f"{_jar_hint()}"
+    )
+
+
 def _active_context() -> Any:
     from pyspark import SparkContext
 

@@ -8,6 +8,7 @@ simple name and the message, e.g. ``IllegalArgumentException: k = 60 exceeds the
 """
 
 import contextlib
+import re
 from typing import Any, Iterator, Optional, Type
 
 
@@ -119,6 +120,20 @@ def _captured_origin(exc: BaseException) -> Any:
     return java_exception
 
 
+#: How a Spark Connect server answers a request for a class it cannot find (no jar, or no such stage): the
+#: operator or reader is "unsupported", naming the class.
+_SERVER_MISSING = re.compile(r"Unsupported (?:ML operator|read for)[^\n]*?\b(io\.github\.sparkkpca\.[\w.$]+)")
+
+
+def connect_server_missing_class(exc: BaseException) -> Optional[str]:
+    """The library class a Spark Connect server said it cannot find in ``exc``'s first line, else None."""
+    if type(exc).__module__.startswith("py4j"):
+        return None
+    first = str(exc).split("\n", 1)[0]
+    match = _SERVER_MISSING.search(first)
+    return match.group(1) if match else None
+
+
 @contextlib.contextmanager
 def jvm_errors() -> Iterator[None]:
     """Turns a Java exception raised inside the block into one :class:`SparkKpcaError` (no Py4J trace)."""
@@ -127,6 +142,11 @@ def jvm_errors() -> Iterator[None]:
     except SparkKpcaError:
         raise
     except Exception as exc:  # noqa: BLE001 - only Java-backed exceptions are translated
+        missing = connect_server_missing_class(exc)
+        if missing is not None:
+            from spark_kpca._jvm import MissingJarError, missing_jar_on_server_message
+
+            raise MissingJarError(missing_jar_on_server_message(missing)) from None
         origin = _captured_origin(exc)
         if origin is None:
             raise

@@ -57,7 +57,10 @@ class ConnectReader(MLReader):
                 path=path,
             )
         )
-        (_, properties, _) = session.client.execute_command(command)
+        from spark_kpca.errors import jvm_errors
+
+        with jvm_errors():  # a server without the library jar: one MissingJarError
+            (_, properties, _) = session.client.execute_command(command)
         result = deserialize(properties)
         if is_model:
             try:  # PySpark 4.1+: a reference counted handle of the server's model
