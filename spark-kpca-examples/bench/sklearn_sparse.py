@@ -11,12 +11,18 @@ landmarks spark-kpca used, and then transforms every row):
     features = Nystroem(kernel=kernel, gamma=gamma, n_components=m, random_state=seed).fit_transform(X)
     pca = PCA(n_components=k, random_state=seed).fit(features)
 
-Explained variance: PCA.explained_variance_ divides by n - 1; the JSON reports it times (n - 1)/n, the
-population variance that spark-kpca's explainedVariance() reports.
+Explained variance: PCA's default solver on these shapes is randomized (svd_solver "auto" picks it when
+k < 0.8 min(n, m)), which is fast but accurate only to about 1e-3 relative. The timed fit is that default, what a
+user gets; the spectrum compared with spark-kpca's ("explained_variance") is computed after the clock stops,
+exactly, from the same Nystroem features: the k leading eigenvalues of their population covariance (divided by
+n, as spark-kpca's explainedVariance() is). "explained_variance_pca" is what the timed PCA gave (its n - 1
+divisor converted to n).
 """
 
 import argparse
 import json
+
+import numpy as np
 import resource
 import time
 
@@ -71,6 +77,8 @@ def main():
     pca = PCA(n_components=a.k, random_state=a.seed).fit(features)
     fit_s = time.perf_counter() - start
     scale = (n - 1) / n
+    centred = features - features.mean(axis=0)
+    exact = np.linalg.eigvalsh(centred.T @ centred / n)[::-1][: a.k]
     out = {
         "system": "scikit-learn",
         "status": "ok",
@@ -78,7 +86,8 @@ def main():
         "d": d,
         "nnz": int(x.nnz),
         "fit_s": fit_s,
-        "explained_variance": [float(v) * scale for v in pca.explained_variance_],
+        "explained_variance": [float(v) for v in exact],
+        "explained_variance_pca": [float(v) * scale for v in pca.explained_variance_],
         "explained_variance_ratio": [float(v) for v in pca.explained_variance_ratio_],
         "peak_rss_mb": peak_rss_mb(),
         "pca_svd_solver": getattr(pca, "_fit_svd_solver", ""),
