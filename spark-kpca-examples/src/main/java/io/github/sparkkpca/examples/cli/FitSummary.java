@@ -29,7 +29,8 @@ import java.util.Map;
  * landmarkConditionEstimate} (Nyström models fitted by this version: the route of the statistics
  * pass, whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see
  * docs/gram-route.md) and {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound,
- * or the a-posteriori check with its estimates).
+ * or the a-posteriori check with its estimates), {@code kernelBlockPath} (how the kernel blocks
+ * were computed, dense or sparse, and why: {@code KernelBlockPath}).
  *
  * @param model the model's summary
  * @param fitSeconds wall time of the fit
@@ -65,7 +66,8 @@ public record FitSummary(
           "landmarkResidualCurve",
           "statisticsRoute",
           "landmarkConditionEstimate",
-          "statisticsRouteCheck");
+          "statisticsRouteCheck",
+          "kernelBlockPath");
 
   /**
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object

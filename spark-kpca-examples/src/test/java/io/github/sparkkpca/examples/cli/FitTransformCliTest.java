@@ -203,8 +203,10 @@ class FitTransformCliTest {
             "fitSeconds",
             "statisticsRoute",
             "landmarkConditionEstimate",
-            "statisticsRouteCheck"),
+            "statisticsRouteCheck",
+            "kernelBlockPath"),
         List.copyOf(keys));
+    assertTrue(json.get("kernelBlockPath").asText().startsWith("dense: "), json::toString);
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());
