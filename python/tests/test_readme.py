@@ -45,7 +45,7 @@ def test_every_python_block_is_run_by_a_test() -> None:
     everything = python_blocks()
     covered = python_blocks(PYTHON_SECTION) + python_blocks(COMMAND_LINE)
     assert len(python_blocks(PYTHON_SECTION)) == 3
-    assert len(python_blocks(COMMAND_LINE)) == 1
+    assert len(python_blocks(COMMAND_LINE)) == 2
     assert sorted(everything) == sorted(covered), "a ```python block of README.md that no test runs"
 
 
@@ -94,8 +94,35 @@ def test_numpy_scoring_of_an_exported_bundle(spark: Any, tmp_path: Path, monkeyp
     model = NystromKernelPCA(k=3, numLandmarks=40, kernel="rbf", seed=5).fit(df)
     model.export(str(tmp_path / "bundle"))  # the JVM's working directory is not the test's
     ns: Dict[str, Any] = {"__name__": "__main__"}
-    (line, code), = python_blocks(COMMAND_LINE)
+    line, code = python_blocks(COMMAND_LINE)[0]
     run_block(line, code, ns)
     expected = np.array([r.kpca.toArray() for r in model.transform(df).orderBy("id").select("kpca").collect()])
     assert ns["scores"].shape == (200, 3)
+    np.testing.assert_allclose(ns["scores"], expected, rtol=1e-9, atol=1e-9)
+
+
+def test_scipy_scoring_of_a_sparse_exported_bundle(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's scipy block scores data.libsvm from a bundle with sparse (CSR) landmarks exactly as the model's
+    transform does."""
+    from pyspark.ml.linalg import Vectors
+
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(5)
+    n, d, nnz = 300, 5000, 12
+    rows = []
+    with open("data.libsvm", "w") as out:
+        for i in range(n):
+            idx = np.sort(rng.choice(d, size=nnz, replace=False))
+            val = rng.exponential(size=nnz)
+            rows.append((i, Vectors.sparse(d, idx.tolist(), val.tolist())))
+            out.write("0 " + " ".join(f"{j}:{v!r}" for j, v in zip(idx.tolist(), val.tolist())) + "\n")
+    df = spark.createDataFrame(rows, ["id", "features"])
+    model = NystromKernelPCA(k=3, numLandmarks=40, kernel="cosine", seed=5).fit(df)
+    assert model.getKernelBlockPath().startswith("sparse: ")
+    model.export(str(tmp_path / "bundle"))
+    ns: Dict[str, Any] = {"__name__": "__main__"}
+    line, code = python_blocks(COMMAND_LINE)[1]
+    run_block(line, code, ns)
+    expected = np.array([r.kpca.toArray() for r in model.transform(df).orderBy("id").select("kpca").collect()])
+    assert ns["scores"].shape == (n, 3)
     np.testing.assert_allclose(ns["scores"], expected, rtol=1e-9, atol=1e-9)
