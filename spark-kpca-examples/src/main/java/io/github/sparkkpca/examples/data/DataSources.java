@@ -430,17 +430,10 @@ public final class DataSources {
             new LibsvmLines(numFeatures),
             Encoders.row(LibsvmLines.outputSchema(label, options.featuresCol(), numFeatures)));
     Dataset<Row> data = VectorColumns.withSize(parsed, options.featuresCol(), numFeatures);
-    if (options.partitions() != null) {
-      data =
-          data.repartitionByRange(
-                  options.partitions(), col(LoadedData.FILE_COL), col(LoadedData.POS_COL))
-              .sortWithinPartitions(LoadedData.FILE_COL, LoadedData.POS_COL);
-    }
-    return new LoadedData(
+    return finish(
         data,
-        options.featuresCol(),
+        options,
         label,
-        List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
         true,
         false,
         "libsvm " + input + " (" + numFeatures + " features, stated)",
@@ -536,6 +529,21 @@ public final class DataSources {
       boolean hasErrorCol,
       boolean headerLine,
       String description) {
+    return finish(data, options, label, hasErrorCol, headerLine, description, null);
+  }
+
+  /**
+   * The rows in one order whatever the partition count, with {@code lines} (or null) for errors
+   * that name a file's line ({@link LoadedData}).
+   */
+  private static LoadedData finish(
+      Dataset<Row> data,
+      SourceOptions options,
+      String label,
+      boolean hasErrorCol,
+      boolean headerLine,
+      String description,
+      Dataset<Row> lines) {
     if (options.partitions() != null) {
       // By range of (file, position), sorted within: the rows keep one order whatever the partition
       // count, and
@@ -553,7 +561,8 @@ public final class DataSources {
         List.of(LoadedData.FILE_COL, LoadedData.POS_COL),
         hasErrorCol,
         headerLine,
-        description);
+        description,
+        lines);
   }
 
   /** A stream takes its schema from the files present at start: there must be one (not hidden). */
