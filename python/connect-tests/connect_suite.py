@@ -15,6 +15,8 @@ transform, evaluate and write PySpark routes through Connect, plus spark_kpca.ml
 sends the Java class name (PySpark's own remote reader cannot name a third-party class).
 """
 
+import faulthandler
+import gc
 import json
 import os
 
@@ -41,6 +43,29 @@ def spark():
     )
     yield session
     session.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_finalizer_inside_a_request():
+    """Garbage is collected between tests, never while a Connect request is in flight.
+
+    PySpark's Connect client frees a fitted model's server-side cache entry from the Python object's
+    finalizer (``__del__`` sends a delete command). When the cyclic garbage collector runs that finalizer
+    on a thread that is itself waiting inside a gRPC call, the nested call deadlocks the channel and the
+    client waits forever (SPARK-55020, SPARK-57655; seen here once in a few runs with PySpark 4.1.4, in
+    the test that follows those that fit many models). With the collector off during a test and run between
+    tests, finalizers run only where no request is open. The watchdog turns any other hang into a failure
+    with every thread's stack after ten minutes instead of a stalled build.
+    """
+    gc.collect()
+    gc.disable()
+    faulthandler.dump_traceback_later(600, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        gc.enable()
+        gc.collect()
 
 
 def _data(spark, n, seed):
