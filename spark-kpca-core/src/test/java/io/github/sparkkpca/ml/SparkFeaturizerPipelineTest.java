@@ -125,8 +125,9 @@ class SparkFeaturizerPipelineTest {
     // a nearly flat spectrum turns last-bit differences into large score differences. (γ = 0.2 on
     // these IDF rows, ‖x‖² ≈ 40 to 120, made every off-diagonal kernel value below 3e-3, K ≈ I and
     // the centred spectrum 1/n with relative gaps of 1.6e-7 between eigenvalues 3 and 4; the two
-    // fits, on the same sparse kernel-block path with equal kernel blocks and spectra equal to
-    // 1e-17, then differed by 2.3e-9 of the largest score. The kernel blocks were not the cause.)
+    // fits, both on the sparse kernel-block path (the path depends on the landmarks' non-zeros, not
+    // their storage) and with eigenvalues equal to 1e-17 absolute, then differed by 2.3e-9 of the
+    // largest score: last-bit differences divided by that gap, not the rbf expansion.)
     int k = fitted.explainedVariance().size();
     double gap = Double.POSITIVE_INFINITY;
     for (int i = 0; i < k; i++) {
