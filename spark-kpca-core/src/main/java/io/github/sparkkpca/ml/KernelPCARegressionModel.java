@@ -1,6 +1,7 @@
 package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.InputVectors;
+import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.linalg.RowBlock;
@@ -406,13 +407,12 @@ public final class KernelPCARegressionModel
     return dataset
         .toDF()
         .mapPartitions(
-            new KernelPCARegressionPredict(
+            new ProjectPartition(
                 broadcast,
-                coding,
                 dataset.schema().fieldIndex(getFeaturesCol()),
                 getFeaturesCol(),
-                numFeatures(),
-                blockSize),
+                blockSize,
+                new KernelPCARegressionPredict(coding)),
             Encoders.row(outSchema));
   }
 
