@@ -1,7 +1,6 @@
 package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.InputVectors;
-import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.linalg.RowBlock;
@@ -9,7 +8,6 @@ import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.util.List;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
@@ -19,9 +17,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -398,22 +394,7 @@ public final class KernelPCARegressionModel
     if (getPredictionCol().isEmpty()) {
       return dataset.toDF();
     }
-    SparkSession spark = dataset.sparkSession();
-    Broadcast<Projector> broadcast =
-        spark
-            .sparkContext()
-            .broadcast(fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = scoringBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
-    return dataset
-        .toDF()
-        .mapPartitions(
-            new ProjectPartition(
-                broadcast,
-                dataset.schema().fieldIndex(getFeaturesCol()),
-                getFeaturesCol(),
-                blockSize,
-                new KernelPCARegressionPredict(coding)),
-            Encoders.row(outSchema));
+    return KernelPCARegressionPredict.transform(this, dataset, outSchema);
   }
 
   @Override

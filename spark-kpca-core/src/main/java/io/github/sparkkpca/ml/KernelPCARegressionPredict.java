@@ -3,13 +3,41 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.regression.LabelCoding;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
- * What {@link KernelPCARegressionModel#transform} appends to each row: the prediction the label
- * coding makes of the row's outputs; the partition is scored by {@link ProjectPartition}'s block
- * loop, as a kernel PCA model's transform is.
+ * A regression model's {@link KernelPCARegressionModel#transform}: the predictor broadcast, each
+ * partition scored by {@link ProjectPartition}'s block loop (as a kernel PCA model's transform is),
+ * and, as this readout of the outputs, the prediction the label coding makes of them appended.
  */
 record KernelPCARegressionPredict(LabelCoding coding) implements ProjectPartition.Readout {
+
+  /** The rows of {@code dataset} with the model's prediction appended ({@code outSchema}). */
+  static Dataset<Row> transform(
+      KernelPCARegressionModel model, Dataset<?> dataset, StructType outSchema) {
+    Broadcast<Projector> broadcast =
+        dataset
+            .sparkSession()
+            .sparkContext()
+            .broadcast(model.fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    int m = model.numSupportPoints();
+    int blockSize = model.scoringBlockSize(m, model.numFeatures(), m);
+    String column = model.getFeaturesCol();
+    return dataset
+        .toDF()
+        .mapPartitions(
+            new ProjectPartition(
+                broadcast,
+                dataset.schema().fieldIndex(column),
+                column,
+                blockSize,
+                new KernelPCARegressionPredict(model.labelCoding())),
+            Encoders.row(outSchema));
+  }
 
   @Override
   public ProjectPartition.Appender open(Projector p, int blockSize) {
