@@ -8,7 +8,6 @@ import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.regression.LabelCoding;
 import io.github.sparkkpca.regression.WidthDiagnostics;
 import java.util.List;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
@@ -18,9 +17,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -397,23 +394,7 @@ public final class KernelPCARegressionModel
     if (getPredictionCol().isEmpty()) {
       return dataset.toDF();
     }
-    SparkSession spark = dataset.sparkSession();
-    Broadcast<Projector> broadcast =
-        spark
-            .sparkContext()
-            .broadcast(fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize = scoringBlockSize(numSupportPoints(), numFeatures(), numSupportPoints());
-    return dataset
-        .toDF()
-        .mapPartitions(
-            new KernelPCARegressionPredict(
-                broadcast,
-                coding,
-                dataset.schema().fieldIndex(getFeaturesCol()),
-                getFeaturesCol(),
-                numFeatures(),
-                blockSize),
-            Encoders.row(outSchema));
+    return KernelPCARegressionPredict.transform(this, dataset, outSchema);
   }
 
   @Override

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
-import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.Projector;
+import io.github.sparkkpca.persistence.ExpansionTable;
 import io.github.sparkkpca.persistence.ModelData;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
@@ -44,12 +44,6 @@ final class KernelPCARegressionModelFormat {
           .add("numRows", DataTypes.LongType, false)
           .add("landmarkSelection", DataTypes.StringType, false);
 
-  static final StructType SUPPORT =
-      new StructType()
-          .add("index", DataTypes.IntegerType, false)
-          .add("point", SQLDataTypes.VectorType(), false)
-          .add("coefficients", SQLDataTypes.VectorType(), false);
-
   static final StructType WIDTHS =
       new StructType()
           .add("index", DataTypes.IntegerType, false)
@@ -77,10 +71,7 @@ final class KernelPCARegressionModelFormat {
     @Override
     public void saveImpl(String path) {
       KernelExpansion expansion = model.fitted().kernelExpansion();
-      LandmarkKernel support = expansion.support();
-      int m = support.numLandmarks();
-      int d = support.dim();
-      int c = expansion.columns();
+      int d = expansion.support().dim();
       ModelData.Finite.require(expansion.coefficients(), "the expansion coefficients");
       ModelData.Finite.require(model.fitted().offset(), "the intercepts");
       ObjectNode extra = Persistence.JSON.createObjectNode();
@@ -88,34 +79,22 @@ final class KernelPCARegressionModelFormat {
       FeatureNames.addTo(extra, model.featureNames());
       Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
       SparkSession spark = sparkSession();
-      spark
-          .createDataFrame(
-              List.of(
-                  RowFactory.create(
-                      d,
-                      model.labelCoding().mode(),
-                      new DenseVector(model.labelCoding().classes()),
-                      new DenseVector(model.fitted().offset()),
-                      model.chosenWidth(),
-                      vector(model.labelSquares(), "‖Y‖²"),
-                      vector(model.signalVariance(), "σ₁²"),
-                      vector(model.noiseVariance(), "σ₂²"),
-                      model.numTrainingRows(),
-                      model.landmarkSelection())),
-              SUMMARY)
-          .coalesce(1)
-          .write()
-          .parquet(path + "/data/summary");
-      List<Row> rows = new ArrayList<>(m);
-      double[] alpha = expansion.coefficients();
-      for (int j = 0; j < m; j++) {
-        double[] coefficients = new double[c];
-        for (int col = 0; col < c; col++) {
-          coefficients[col] = alpha[j + col * m];
-        }
-        rows.add(RowFactory.create(j, support.landmark(j), new DenseVector(coefficients)));
-      }
-      spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
+      ModelData.writeRow(
+          RowFactory.create(
+              d,
+              model.labelCoding().mode(),
+              new DenseVector(model.labelCoding().classes()),
+              new DenseVector(model.fitted().offset()),
+              model.chosenWidth(),
+              vector(model.labelSquares(), "‖Y‖²"),
+              vector(model.signalVariance(), "σ₁²"),
+              vector(model.noiseVariance(), "σ₂²"),
+              model.numTrainingRows(),
+              model.landmarkSelection()),
+          SUMMARY,
+          path + "/data/summary",
+          spark);
+      ExpansionTable.write(expansion, path + "/data/support", spark);
       List<Row> widthRows = new ArrayList<>();
       for (int w = 0; w < model.widths().size(); w++) {
         WidthDiagnostics x = model.widths().get(w);
@@ -145,12 +124,9 @@ final class KernelPCARegressionModelFormat {
       SparkSession spark = sparkSession();
       JsonNode metadata = Persistence.loadMetadata(path, spark, KernelPCARegressionModel.class);
       String what = "Cannot load KernelPCARegressionModel from '" + path + "': ";
-      List<Row> summaries = ModelData.read(spark, path + "/data/summary", SUMMARY, what);
-      if (summaries.size() != 1) {
-        throw new IllegalArgumentException(
-            what + "data/summary holds " + summaries.size() + " rows, expected 1");
-      }
-      Row s = summaries.get(0);
+      Row s =
+          ModelData.single(
+              ModelData.read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
       int d = s.getInt(0);
       LabelCoding coding = new LabelCoding(s.getString(1), ((Vector) s.get(2)).toArray());
       double[] offset = finite((Vector) s.get(3), what + "the intercepts");
@@ -180,18 +156,8 @@ final class KernelPCARegressionModelFormat {
               Double.isNaN(shell.getGamma()) ? 1.0 : shell.getGamma(),
               shell.getDegree(),
               shell.getCoef0());
-      List<Row> support = ModelData.read(spark, path + "/data/support", SUPPORT, what);
+      List<Row> support = ExpansionTable.read(spark, path + "/data/support", what);
       int m = support.size();
-      try {
-        // The recorded sizes against the rows, before anything of their size is allocated.
-        ModelData.Sizes.positive(d, "numFeatures");
-        ModelData.Sizes.vectors(
-            support, 1, d, "numFeatures", "data/support", "values in its point");
-        ModelData.Sizes.sized(
-            support, 2, c, "data/summary's label coding gives c", "data/support", "coefficients");
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(what + e.getMessage(), e);
-      }
       JsonNode recordedM = metadata.path("paramMap").path("numLandmarks");
       if (recordedM.isInt() && recordedM.asInt() != m) {
         throw new IllegalArgumentException(
@@ -202,41 +168,16 @@ final class KernelPCARegressionModelFormat {
                 + m
                 + " landmarks");
       }
-      Vector[] points = new Vector[m];
-      double[] alpha = new double[m * c];
-      boolean[] seen = new boolean[m];
-      for (Row row : support) {
-        int j = row.getInt(0);
-        Vector point =
-            ModelData.Finite.require((Vector) row.get(1), what + "data/support row " + j);
-        double[] coefficients = finite((Vector) row.get(2), what + "data/support row " + j);
-        if (j < 0 || j >= m || seen[j] || point.size() != d || coefficients.length != c) {
-          throw new IllegalArgumentException(
-              what
-                  + "data/support row "
-                  + j
-                  + " is inconsistent with m = "
-                  + m
-                  + ", d = "
-                  + d
-                  + ", c = "
-                  + c);
-        }
-        seen[j] = true;
-        points[j] = point;
-        for (int col = 0; col < c; col++) {
-          alpha[j + col * m] = coefficients[col];
-        }
+      KernelExpansion expansion;
+      try {
+        // The recorded sizes against the rows, before anything of their size is allocated.
+        ModelData.Sizes.positive(d, "numFeatures");
+        expansion =
+            ExpansionTable.expansion(support, kernel, d, c, "data/summary's label coding gives c");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(what + e.getMessage(), e);
       }
-      Projector predictor =
-          new Projector(
-              new KernelExpansion(
-                  new LandmarkKernel(kernel, io.github.sparkkpca.linalg.RowSet.of(points, d)),
-                  alpha,
-                  c),
-              c,
-              offset,
-              0.0);
+      Projector predictor = new Projector(expansion, c, offset, 0.0);
       List<Row> widthRows =
           new ArrayList<>(ModelData.read(spark, path + "/data/widths", WIDTHS, what));
       widthRows.sort(java.util.Comparator.comparingInt(r -> r.getInt(0)));

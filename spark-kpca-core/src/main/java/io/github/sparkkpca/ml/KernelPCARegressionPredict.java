@@ -1,73 +1,62 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.execution.BlockedRows;
-import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.regression.LabelCoding;
-import java.util.Iterator;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
- * Scores a partition for {@link KernelPCARegressionModel#transform} in blocks ({@link
- * BlockedRows}), rows in input order, the prediction appended.
+ * A regression model's {@link KernelPCARegressionModel#transform}: the predictor broadcast, each
+ * partition scored by {@link ProjectPartition}'s block loop (as a kernel PCA model's transform is),
+ * and, as this readout of the outputs, the prediction the label coding makes of them appended.
  */
-final class KernelPCARegressionPredict implements MapPartitionsFunction<Row, Row> {
-  private final Broadcast<Projector> predictor;
-  private final LabelCoding coding;
-  private final int inputIndex;
-  private final String inputCol;
-  private final int dim;
-  private final int blockSize;
+record KernelPCARegressionPredict(LabelCoding coding) implements ProjectPartition.Readout {
 
-  KernelPCARegressionPredict(
-      Broadcast<Projector> predictor,
-      LabelCoding coding,
-      int inputIndex,
-      String inputCol,
-      int dim,
-      int blockSize) {
-    this.predictor = predictor;
-    this.coding = coding;
-    this.inputIndex = inputIndex;
-    this.inputCol = inputCol;
-    this.dim = dim;
-    this.blockSize = blockSize;
+  /** The rows of {@code dataset} with the model's prediction appended ({@code outSchema}). */
+  static Dataset<Row> transform(
+      KernelPCARegressionModel model, Dataset<?> dataset, StructType outSchema) {
+    Broadcast<Projector> broadcast =
+        dataset
+            .sparkSession()
+            .sparkContext()
+            .broadcast(model.fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
+    int m = model.numSupportPoints();
+    int blockSize = model.scoringBlockSize(m, model.numFeatures(), m);
+    String column = model.getFeaturesCol();
+    return dataset
+        .toDF()
+        .mapPartitions(
+            new ProjectPartition(
+                broadcast,
+                dataset.schema().fieldIndex(column),
+                column,
+                blockSize,
+                new KernelPCARegressionPredict(model.labelCoding())),
+            Encoders.row(outSchema));
   }
 
   @Override
-  public Iterator<Row> call(Iterator<Row> input) {
-    Projector p = predictor.value();
-    int c = p.numComponents();
-    double[] scratch = new double[p.scratchSize(blockSize)];
-    double[] outputs = new double[c * blockSize];
-    return BlockedRows.map(
-        input,
-        inputIndex,
-        inputCol,
-        p.newBlock(blockSize),
-        org.apache.spark.TaskContext.getPartitionId(),
-        new BlockedRows.Scorer() {
-          @Override
-          public int score(RowBlock block) {
-            return p.project(block, scratch, outputs, null);
-          }
+  public ProjectPartition.Appender open(Projector p, int blockSize) {
+    return new ProjectPartition.Appender() {
+      @Override
+      public String nonFinite() {
+        return "a non-finite prediction: its kernel values overflow (" + p.kernel() + ")";
+      }
 
-          @Override
-          public String nonFinite() {
-            return "a non-finite prediction: its kernel values overflow (" + p.kernel() + ")";
-          }
+      @Override
+      public int appended() {
+        return 1;
+      }
 
-          @Override
-          public int appended() {
-            return 1;
-          }
-
-          @Override
-          public void emit(int i, Object[] values, int at) {
-            values[at] = coding.predict(outputs, i * c);
-          }
-        });
+      @Override
+      public void emit(
+          int i, double[] outputs, int c, double[] residuals, Object[] values, int at) {
+        values[at] = coding.predict(outputs, i * c);
+      }
+    };
   }
 }

@@ -368,19 +368,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
           "the model whose landmarks setLandmarksFrom took",
           () -> {});
     }
-    KernelPcaFit.Settings settings =
-        new KernelPcaFit.Settings(
-            LOG,
-            "NystromKernelPCA " + uid,
-            getInputCol(),
-            getK(),
-            getKernelType(),
-            getGamma(),
-            getDegree(),
-            getCoef0(),
-            getSeed(),
-            getCentered(),
-            this::effectiveBlockSize);
+    KernelPcaFit.Settings settings = FitSettings.of(LOG, "NystromKernelPCA " + uid, this);
     NystromFit.Result fit =
         KernelPcaFit.run(dataset, settings, new NystromFit(settings, options()));
     LandmarkSampler.Landmarks chosen = fit.chosen();

@@ -223,19 +223,7 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
   public RandomFeatureKernelPCAModel fit(Dataset<?> dataset) {
     long start = System.nanoTime();
     transformSchema(dataset.schema(), true);
-    KernelPcaFit.Settings settings =
-        new KernelPcaFit.Settings(
-            LOG,
-            "RandomFeatureKernelPCA " + uid,
-            getInputCol(),
-            getK(),
-            getKernelType(),
-            getGamma(),
-            getDegree(),
-            getCoef0(),
-            getSeed(),
-            getCentered(),
-            this::effectiveBlockSize);
+    KernelPcaFit.Settings settings = FitSettings.of(LOG, "RandomFeatureKernelPCA " + uid, this);
     RandomFeatureFit.Result fit =
         KernelPcaFit.run(
             dataset,

@@ -107,19 +107,7 @@ final class RegressionFit
                       .map(KernelFamily::paramName)
                       .toList()));
     }
-    KernelPcaFit.Settings settings =
-        new KernelPcaFit.Settings(
-            LOG,
-            stageName,
-            featuresCol,
-            0,
-            type,
-            stage.getGamma(),
-            stage.getDegree(),
-            stage.getCoef0(),
-            stage.getSeed(),
-            stage.getFitIntercept(),
-            stage::effectiveBlockSize);
+    KernelPcaFit.Settings settings = FitSettings.regression(LOG, stageName, stage, featuresCol);
     return KernelPcaFit.run(
         dataset,
         settings,

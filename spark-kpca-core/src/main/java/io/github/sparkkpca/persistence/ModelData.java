@@ -8,7 +8,6 @@ import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
-import io.github.sparkkpca.linalg.RowSet;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
@@ -67,12 +66,6 @@ public final class ModelData {
           .add("centered", DataTypes.BooleanType, false)
           .add("offset", SQLDataTypes.VectorType(), false)
           .add("meanSqNorm", DataTypes.DoubleType, false);
-
-  private static final StructType SUPPORT =
-      new StructType()
-          .add("index", DataTypes.IntegerType, false)
-          .add("point", SQLDataTypes.VectorType(), false)
-          .add("coefficients", SQLDataTypes.VectorType(), false);
 
   private static final StructType STATISTICS =
       new StructType()
@@ -156,11 +149,7 @@ public final class ModelData {
             centered,
             new DenseVector(projector.offset()),
             projector.meanSqNorm());
-    spark
-        .createDataFrame(List.of(summary), SUMMARY)
-        .coalesce(1)
-        .write()
-        .parquet(path + "/data/summary");
+    writeRow(summary, SUMMARY, path + "/data/summary", spark);
     if (solution.isUpdatable()) {
       FeaturePCA fit = solution.featurePCA();
       ModelKind.ofFeatureMap(fit.map().kind()).codec().write(fit.map(), path + "/data", spark);
@@ -176,34 +165,17 @@ public final class ModelData {
                   new DenseVector(stats.mean()),
                   stats.diagonalSum(),
                   finite(stats.scatterTrace(), "the scatter trace"));
-      spark
-          .createDataFrame(
-              List.of(statistics), stats.hasScatter() ? STATISTICS : STATISTICS_WITHOUT_SCATTER)
-          .coalesce(1)
-          .write()
-          .parquet(path + "/data/statistics");
+      writeRow(
+          statistics,
+          stats.hasScatter() ? STATISTICS : STATISTICS_WITHOUT_SCATTER,
+          path + "/data/statistics",
+          spark);
       if (stats.hasScatter()) {
         writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
       }
       writeRows(fit.components(), r, k, "the components", path + "/data/components", spark);
     } else {
-      KernelExpansion expansion = projector.kernelExpansion();
-      LandmarkKernel support = expansion.support();
-      int m = support.numLandmarks();
-      int d = support.dim();
-      int c = expansion.columns();
-      Finite.require(support.points().values(), "the support points");
-      Finite.require(expansion.coefficients(), "the expansion coefficients");
-      List<Row> rows = new ArrayList<>(m);
-      double[] b = expansion.coefficients();
-      for (int j = 0; j < m; j++) {
-        double[] coefficients = new double[c];
-        for (int t = 0; t < c; t++) {
-          coefficients[t] = b[j + t * m];
-        }
-        rows.add(RowFactory.create(j, support.landmark(j), new DenseVector(coefficients)));
-      }
-      spark.createDataFrame(rows, SUPPORT).write().parquet(path + "/data/support");
+      ExpansionTable.write(projector.kernelExpansion(), path + "/data/support", spark);
     }
   }
 
@@ -331,51 +303,15 @@ public final class ModelData {
     if (kernel.isPositiveDefinite()) {
       StoredNumbers.spectrum(spectrum, storedTotal, Math.abs(storedTotal), what);
     }
-    List<Row> support = read(spark, path + "/data/support", SUPPORT, what);
-    int m = support.size();
     int columns = centered ? numComponents + 1 : numComponents;
-    Sizes.vectors(support, 1, d, "numFeatures", "data/support", "values in its point");
-    Sizes.vectors(
-        support,
-        2,
-        columns,
-        centered ? "numComponents + 1 (centred)" : "numComponents",
-        "data/support",
-        "coefficients");
-    Vector[] points = new Vector[m];
-    double[] coefficients = new double[m * columns];
-    boolean[] seen = new boolean[m];
-    for (Row row : support) {
-      int j = row.getInt(0);
-      Vector point = (Vector) row.get(1);
-      Vector b = (Vector) row.get(2);
-      if (j < 0 || j >= m || seen[j] || point.size() != d || b.size() != columns) {
-        throw new IllegalArgumentException(
-            what
-                + "data/support row "
-                + j
-                + " is inconsistent with m = "
-                + m
-                + ", d = "
-                + d
-                + " and "
-                + columns
-                + " coefficients");
-      }
-      seen[j] = true;
-      points[j] = Finite.require(point, "data/support row " + j + ": the point");
-      double[] values = Finite.require(b.toArray(), "data/support row " + j + ": the coefficients");
-      for (int c = 0; c < columns; c++) {
-        coefficients[j + c * m] = values[c];
-      }
-    }
-    Projector projector =
-        new Projector(
-            new KernelExpansion(
-                new LandmarkKernel(kernel, RowSet.of(points, d)), coefficients, columns),
-            numComponents,
-            offset,
-            s.getDouble(10));
+    KernelExpansion expansion =
+        ExpansionTable.expansion(
+            ExpansionTable.read(spark, path + "/data/support", what),
+            kernel,
+            d,
+            columns,
+            "data/summary records " + (centered ? "numComponents + 1 (centred)" : "numComponents"));
+    Projector projector = new Projector(expansion, numComponents, offset, s.getDouble(10));
     return new KernelPCASolution(
         projector,
         spectrum,
@@ -554,7 +490,13 @@ public final class ModelData {
     }
   }
 
-  private static Row single(List<Row> rows, String table, String what) {
+  /** Writes a one-row table (a summary, the statistics) as one file. */
+  public static void writeRow(Row row, StructType schema, String dir, SparkSession spark) {
+    spark.createDataFrame(List.of(row), schema).coalesce(1).write().parquet(dir);
+  }
+
+  /** The one row of a table that must hold exactly one, else a refusal naming the table. */
+  public static Row single(List<Row> rows, String table, String what) {
     if (rows.size() != 1) {
       throw new IllegalArgumentException(
           what + "expected one " + table + " row, found " + rows.size());

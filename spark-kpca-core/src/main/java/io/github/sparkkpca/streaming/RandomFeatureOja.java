@@ -6,6 +6,7 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.ml.FitSettings;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import io.github.sparkkpca.pca.FeaturePCA;
@@ -89,18 +90,7 @@ public final class RandomFeatureOja
       ModelDirectory.Version latest,
       RandomFeatureKernelPCAModel warmStart) {
     KernelPcaFit.Settings settings =
-        new KernelPcaFit.Settings(
-            log,
-            "StreamingKernelPCA (oja) batch " + batchId,
-            rf.getInputCol(),
-            rf.getK(),
-            rf.getKernelType(),
-            rf.getGamma(),
-            rf.getDegree(),
-            rf.getCoef0(),
-            rf.getSeed(),
-            rf.getCentered(),
-            rf::effectiveBlockSize);
+        FitSettings.of(log, "StreamingKernelPCA (oja) batch " + batchId, rf);
     return KernelPcaFit.run(
         batch, settings, new RandomFeatureOja(rf, settings, schedule, latest, warmStart));
   }

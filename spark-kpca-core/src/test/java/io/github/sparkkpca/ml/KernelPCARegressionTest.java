@@ -1,5 +1,6 @@
 package io.github.sparkkpca.ml;
 
+import static io.github.sparkkpca.testing.LocalSpark.labelled;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,19 +12,14 @@ import io.github.sparkkpca.testing.LocalSpark;
 import io.github.sparkkpca.testing.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
-import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,22 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 class KernelPCARegressionTest {
 
   @TempDir Path tmp;
-
-  static Dataset<Row> labelled(double[][] x, double[] y, int partitions) {
-    List<Row> rows = new ArrayList<>(x.length);
-    for (int i = 0; i < x.length; i++) {
-      rows.add(RowFactory.create((long) i, new DenseVector(x[i]), y[i]));
-    }
-    StructType schema =
-        new StructType()
-            .add("id", DataTypes.LongType, false)
-            .add(new AttributeGroup("features", x[0].length).toStructField())
-            .add("label", DataTypes.DoubleType, false);
-    org.apache.spark.api.java.JavaSparkContext jsc =
-        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(
-            LocalSpark.spark().sparkContext());
-    return LocalSpark.spark().createDataFrame(jsc.parallelize(rows, partitions), schema);
-  }
 
   static double[] predictions(Dataset<Row> scored) {
     List<Row> rows = scored.orderBy("id").select("prediction").collectAsList();

@@ -6,23 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.persistence.Manifest;
-import io.github.sparkkpca.testing.LocalSpark;
+import io.github.sparkkpca.testing.SavedModelKinds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
-import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -42,7 +38,7 @@ class ManifestTamperTest {
 
   @TempDir static Path dir;
 
-  private static final Dataset<Row> DATA = LocalSpark.frame(LocalSpark.clusters(60, 3, 3), 2);
+  private static final Dataset<Row> DATA = SavedModelKinds.rows();
 
   /** A model kind: its name, the saved original, and how it is loaded. */
   private record Kind(String name, Path saved, LoadFrom load) {}
@@ -55,50 +51,12 @@ class ManifestTamperTest {
   private static final List<Kind> KINDS = new ArrayList<>();
 
   @BeforeAll
-  static void saveOneOfEachKind() throws IOException {
-    KINDS.add(
-        new Kind(
-            "nystrom",
-            save(
-                new NystromKernelPCA().setK(2).setNumLandmarks(10).setSeed(1).fit(DATA), "nystrom"),
-            NystromKernelPCAModel::load));
-    KINDS.add(
-        new Kind(
-            "rff",
-            save(
-                new RandomFeatureKernelPCA()
-                    .setK(2)
-                    .setNumRandomFeatures(20)
-                    .setGamma(0.3)
-                    .setSeed(5)
-                    .fit(DATA),
-                "rff"),
-            RandomFeatureKernelPCAModel::load));
-    KINDS.add(
-        new Kind("exact", save(new KernelPCA().setK(2).fit(DATA), "exact"), KernelPCAModel::load));
-    double[][] x = LocalSpark.clusters(60, 3, 3);
-    double[] y = new double[x.length];
-    for (int i = 0; i < y.length; i++) {
-      y[i] = x[i][0] - x[i][1];
+  static void saveOneOfEachKind() {
+    for (SavedModelKinds.Kind kind : SavedModelKinds.Kind.values()) {
+      Path path = kind.saveTo(dir.resolve("saved"), "");
+      assertTrue(Files.exists(path.resolve(Manifest.NAME)), kind.directory() + " has no manifest");
+      KINDS.add(new Kind(kind.directory(), path, kind::load));
     }
-    KINDS.add(
-        new Kind(
-            "regression",
-            save(
-                new KernelPCARegressor()
-                    .setGamma(0.5)
-                    .setNumLandmarks(20)
-                    .setDimension(2)
-                    .fit(KernelPCARegressionTest.labelled(x, y, 2)),
-                "regression"),
-            KernelPCARegressionModel::load));
-  }
-
-  private static Path save(MLWritable model, String name) throws IOException {
-    Path path = dir.resolve("saved").resolve(name);
-    model.write().save(path.toString());
-    assertTrue(Files.exists(path.resolve(Manifest.NAME)), name + " has no manifest");
-    return path;
   }
 
   /** The files a manifest covers: every file but Hadoop's checksums and markers. */
@@ -240,39 +198,12 @@ class ManifestTamperTest {
     return copy;
   }
 
-  /** Replaces {@code field} of every row of {@code data/<table>} by {@code f} of its value. */
-  static void mapField(Path path, String table, String field, UnaryOperator<Object> f) {
-    Dataset<Row> df = LocalSpark.spark().read().parquet(path + "/data/" + table);
-    StructType schema = df.schema();
-    int index = schema.fieldIndex(field);
-    List<Row> rows = new ArrayList<>();
-    for (Row row : df.collectAsList()) {
-      Object[] values = new Object[row.size()];
-      for (int i = 0; i < values.length; i++) {
-        values[i] = i == index ? f.apply(row.get(i)) : row.get(i);
-      }
-      rows.add(RowFactory.create(values));
-    }
-    Path rewritten = path.resolve("data").resolve(table + "-new");
-    LocalSpark.spark()
-        .createDataFrame(rows, schema)
-        .coalesce(1)
-        .write()
-        .parquet(rewritten.toString());
-    try {
-      deleteTree(path.resolve("data").resolve(table));
-      Files.move(rewritten, path.resolve("data").resolve(table));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+  private static void mapField(Path path, String table, String field, UnaryOperator<Object> f) {
+    SavedModelKinds.mapField(path, table, field, f);
   }
 
   private static void editMetadata(Path path, UnaryOperator<ObjectNode> edit) {
-    try {
-      TamperedModelTest.editMetadata(path.toString(), edit::apply);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    SavedModelKinds.editMetadata(path.toString(), edit);
   }
 
   private static Vector scaled(Object vector, double factor) {
@@ -386,13 +317,5 @@ class ManifestTamperTest {
                     unmanifested(exact, p -> mapField(p, "summary", "centered", c -> false)),
                     "centered")));
     return tests.stream();
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

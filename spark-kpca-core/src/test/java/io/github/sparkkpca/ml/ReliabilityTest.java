@@ -1,5 +1,6 @@
 package io.github.sparkkpca.ml;
 
+import static io.github.sparkkpca.testing.SavedModelKinds.deleteTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -136,13 +137,5 @@ class ReliabilityTest {
     }
     assertTrue(
         jobs.stream().noneMatch(j -> j.contains("NystromKernelPCA")), "no pass ran: " + jobs);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.persistence;
 
+import static io.github.sparkkpca.testing.SavedModelKinds.deleteTree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -219,13 +220,5 @@ class PersistenceTest {
         badJson.getMessage().startsWith("Cannot load NystromKernelPCAModel from")
             && badJson.getMessage().contains("no readable metadata"),
         badJson.getMessage());
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -85,6 +85,25 @@ public final class LocalSpark {
   }
 
   /**
+   * A DataFrame of {@code id}, {@code features} (size metadata set) and a double {@code label}
+   * column, split into {@code partitions} consecutive slices as {@link #frame}.
+   */
+  public static Dataset<Row> labelled(double[][] x, double[] y, int partitions) {
+    List<Row> rows = new ArrayList<>(x.length);
+    for (int i = 0; i < x.length; i++) {
+      rows.add(RowFactory.create((long) i, new DenseVector(x[i]), y[i]));
+    }
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add(new AttributeGroup("features", x[0].length).toStructField())
+            .add("label", DataTypes.DoubleType, false);
+    org.apache.spark.api.java.JavaSparkContext jsc =
+        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
+    return spark().createDataFrame(jsc.parallelize(rows, partitions), schema);
+  }
+
+  /**
    * A DataFrame of the given vectors (any may be null or sparse), without size metadata, split into
    * {@code partitions} consecutive slices (so row i of the list is row i of the DataFrame).
    */
