@@ -364,7 +364,7 @@ class SparseInputTest {
    */
   @Test
   void evaluationsOfSparseRowsEqualTheDenseOnes() {
-    List<Vector> rows = sparseRows(70, 500, 6, 9);
+    List<Vector> rows = sparseRows(50, 500, 6, 9);
     Dataset<Row> sparse = LocalSpark.vectors(rows, 2);
     Dataset<Row> dense = LocalSpark.vectors(asDense(rows), 3);
     io.github.sparkkpca.evaluation.Mpress.Sample sample =
@@ -387,7 +387,7 @@ class SparseInputTest {
             b.mpress()[i], a.mpress()[i], 1e-10 * Math.abs(b.mpress()[i]), spec[0] + " MPRESS");
       }
     }
-    for (String[] spec : new String[][] {{"rbf", "0.5"}, {"laplacian", "0.3"}, {"cosine", "1"}}) {
+    for (String[] spec : new String[][] {{"rbf", "0.5"}, {"laplacian", "0.3"}}) {
       NystromKernelPCA e = estimator(spec, 3, 25).setCentered(false);
       NystromKernelPCAModel fromSparse = e.fit(sparse);
       NystromKernelPCAModel fromDense = e.fit(dense);
@@ -436,12 +436,13 @@ class SparseInputTest {
     Dataset<Row> dense = LocalSpark.vectors(asDense(rows), 3);
     NystromKernelPCA e = estimator(new String[] {"rbf", "0.5"}, 3, 15);
     var monitoring = io.github.sparkkpca.linalg.IncrementalEigen.Monitoring.defaults();
+    NystromKernelPCAModel fromSparse = e.fit(sparse);
+    NystromKernelPCAModel fromDense = e.fit(dense);
     var a =
         io.github.sparkkpca.streaming.IncrementalNystrom.grow(
-            e.fit(sparse), sparse, 5, 7L, monitoring);
+            fromSparse, sparse, 5, 7L, monitoring);
     var b =
-        io.github.sparkkpca.streaming.IncrementalNystrom.grow(
-            e.fit(dense), dense, 5, 7L, monitoring);
+        io.github.sparkkpca.streaming.IncrementalNystrom.grow(fromDense, dense, 5, 7L, monitoring);
     assertEquals(20, a.model().numSupportPoints());
     compare(a.model(), b.model(), sparse, "grown by 5 drawn rows");
     for (Vector z : a.model().landmarkVectors()) {
@@ -450,10 +451,10 @@ class SparseInputTest {
     Vector[] given = rows.subList(60, 64).toArray(new Vector[0]);
     var c =
         io.github.sparkkpca.streaming.IncrementalNystrom.grow(
-            e.fit(sparse), sparse, given, monitoring);
+            fromSparse, sparse, given, monitoring);
     var d =
         io.github.sparkkpca.streaming.IncrementalNystrom.grow(
-            e.fit(dense), dense, asDense(List.of(given)).toArray(new Vector[0]), monitoring);
+            fromDense, dense, asDense(List.of(given)).toArray(new Vector[0]), monitoring);
     compare(c.model(), d.model(), sparse, "grown by 4 given rows");
     assertInstanceOf(SparseVector.class, c.model().landmarkVectors()[17]);
     assertEquals(d.drift().eigenvalueDrift(), c.drift().eigenvalueDrift(), 1e-12);
