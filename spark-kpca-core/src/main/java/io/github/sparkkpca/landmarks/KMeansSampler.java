@@ -28,7 +28,7 @@ import scala.Tuple2;
  *
  * <p>Sparse rows are not densified here: Spark's KMeans reads sparse vectors by their non-zeros
  * (distances from the norms and sparse inner products). The centres are dense by nature; {@link
- * #requireDenseCentresFit} refuses up front m·d too large for them.
+ * #select(Input)} refuses up front m·d too large for them (before k-means runs).
  */
 public final class KMeansSampler implements LandmarkSampler {
 
