@@ -12,7 +12,7 @@ The JVM needs the library jar on its class path: ``spark.jars`` = :func:`spark_k
 import sys
 from typing import Any, List, NamedTuple, Optional, TypeVar
 
-from pyspark.ml.linalg import DenseMatrix, DenseVector, Vector, VectorUDT
+from pyspark.ml.linalg import DenseMatrix, DenseVector, Matrix, Vector, VectorUDT
 from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 from pyspark.ml.evaluation import JavaEvaluator
 from pyspark.ml.wrapper import (
@@ -293,8 +293,9 @@ class _KernelPCAModelMethods(_KpcaModel):
         return self._call_java("reconstructionError")
 
     @property
-    def landmarks(self) -> DenseMatrix:
-        """The m×d support points, one per row (landmark models only)."""
+    def landmarks(self) -> Matrix:
+        """The m×d support points, one per row (landmark models only), as stored: a DenseMatrix, or a
+        SparseMatrix of the non-zeros when the model computes its kernel blocks on the sparse path."""
         return self._call_java("landmarks")
 
     @property

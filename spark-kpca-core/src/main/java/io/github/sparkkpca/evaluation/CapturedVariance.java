@@ -9,7 +9,6 @@ import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.ml.linalg.Vector;
@@ -252,7 +251,7 @@ public final class CapturedVariance {
    */
   static double[] exactKernel(Kernel kernel, Mpress.Sample sample, boolean centered) {
     int n = sample.n();
-    return centre(new LandmarkKernel(kernel, sample.points(), n, sample.d()).gram(), n, centered);
+    return centre(new LandmarkKernel(kernel, sample.rows()).gram(), n, centered);
   }
 
   /**
@@ -262,16 +261,14 @@ public final class CapturedVariance {
    */
   static double[] surrogateKernel(FeatureMap map, Mpress.Sample sample, boolean centered) {
     int n = sample.n();
-    int d = sample.d();
     int r = map.outputDim();
     double[] phi = new double[r * n];
     int blockRows = 256;
-    RowBlock block = new RowBlock(blockRows, d);
+    RowBlock block = map.newBlock(blockRows);
     double[] scratch = new double[map.scratchSize(blockRows)];
     double[] out = new double[r * blockRows];
     for (int start = 0; start < n; start += blockRows) {
-      int b = Math.min(blockRows, n - start);
-      block.fill(Arrays.copyOfRange(sample.points(), start * d, (start + b) * d), b);
+      int b = fill(block, sample, start, blockRows);
       map.map(block, scratch, out);
       System.arraycopy(out, 0, phi, start * r, b * r);
     }
@@ -279,6 +276,20 @@ public final class CapturedVariance {
     io.github.sparkkpca.linalg.Blas.blas()
         .dgemm("T", "N", n, n, r, 1.0, phi, r, phi, r, 0.0, gram, n);
     return centre(gram, n, centered);
+  }
+
+  /**
+   * Replaces the block's rows by the sample's rows from {@code start} (at most {@code capacity}),
+   * each in the block's own form (a sparse row is never made d-wide for a sparse block); returns
+   * their number.
+   */
+  private static int fill(RowBlock block, Mpress.Sample sample, int start, int capacity) {
+    int b = Math.min(capacity, sample.n() - start);
+    block.clear();
+    for (int i = start; i < start + b; i++) {
+      block.add(sample.rows().row(i), "sample");
+    }
+    return b;
   }
 
   /** HKH in place when {@code centered} (H = I − 11ᵀ/n), else K unchanged. */
@@ -311,18 +322,16 @@ public final class CapturedVariance {
   private static double rayleighQuotients(
       RandomFeatureKernelPCAModel model, Mpress.Sample sample, double[] kernel, boolean centered) {
     int n = sample.n();
-    int d = sample.d();
     int k = model.numComponents();
     RandomFourierFeatureMap map = model.featureMap();
     int features = map.numFeatures();
     double[] u = model.components().toArray();
     double[] v = new double[n * k];
     int blockRows = 256;
-    RowBlock block = new RowBlock(blockRows, d);
+    RowBlock block = map.newBlock(blockRows);
     double[] z = new double[features * blockRows];
     for (int start = 0; start < n; start += blockRows) {
-      int b = Math.min(blockRows, n - start);
-      block.fill(Arrays.copyOfRange(sample.points(), start * d, (start + b) * d), b);
+      int b = fill(block, sample, start, blockRows);
       map.map(block, null, z);
       for (int i = 0; i < b; i++) {
         for (int j = 0; j < k; j++) {

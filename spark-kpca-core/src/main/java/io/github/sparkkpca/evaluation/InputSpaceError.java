@@ -25,6 +25,12 @@ final class InputSpaceError implements Serializable {
   private double[] mean;
   private double scatter;
 
+  /** x scattered into d values, reused row after row (a sparse x is not copied per row). */
+  private transient double[] row;
+
+  /** x − x̄ before the mean's update, reused row after row. */
+  private transient double[] delta;
+
   private InputSpaceError() {}
 
   static double evaluate(
@@ -115,20 +121,30 @@ final class InputSpaceError implements Serializable {
                 + "' size "
                 + r.size());
       }
-      acc.add(x.toArray(), r.toArray());
+      acc.add(x, r.toArray());
       position++;
     }
     return Collections.singletonList(acc).iterator();
   }
 
-  private void add(double[] x, double[] r) {
+  /**
+   * Adds a row. The pre-image r is dense by nature, so the work is O(d) per row whatever x's form
+   * (pre-images of data too wide for dense d-wide arrays are refused where they are made).
+   */
+  private void add(Vector input, double[] r) {
+    int d = input.size();
     if (mean == null) {
-      mean = new double[x.length];
+      mean = new double[d];
     }
+    if (row == null || row.length != d) {
+      row = new double[d];
+      delta = new double[d];
+    }
+    io.github.sparkkpca.linalg.RowSet.scatter(input, row, 0);
+    double[] x = row;
     n++;
     double e = 0;
     double deltaOld = 0;
-    double[] delta = new double[x.length];
     for (int t = 0; t < x.length; t++) {
       double diff = x[t] - r[t];
       e += diff * diff;

@@ -183,11 +183,10 @@ public final class KSelection {
         gamma != null
             ? gamma
             : kernel.usesGamma()
-                ? Kernel.medianHeuristicGamma(
-                    kernel, sample.points(), sample.n(), sample.d(), MEDIAN_HEURISTIC_POINTS)
+                ? kernel.medianHeuristicGamma(sample.rows(), MEDIAN_HEURISTIC_POINTS)
                 : 1.0;
     Kernel k = new Kernel(kernel, g, degree, coef0);
-    Mpress.Run run = Mpress.run(k, sample.points(), sample.n(), sample.d(), maxK, method);
+    Mpress.Run run = Mpress.run(k, sample.rows(), maxK, method);
     return new Result(run.curve(), k, run.method(), run.fallbackRows());
   }
 }

@@ -122,17 +122,38 @@ public final class Mpress {
       int maxRows,
       OptionalLong subsampleSeed) {
     Sample sample = sample(dataset, column, maxRows, subsampleSeed);
-    return compute(kernel, sample.points(), sample.n(), sample.d(), maxK);
+    return run(kernel, sample.rows(), maxK, Method.AUTO).curve();
   }
 
   /**
-   * Row-major points (n×d) collected on the driver.
+   * Rows collected on the driver, as given: sparse rows stay their non-zeros ({@link
+   * io.github.sparkkpca.linalg.RowSet#of}), so a sample of wide sparse data takes memory
+   * proportional to its non-zeros and its kernel matrix the sparse block path.
    *
-   * @param points the rows, row-major
-   * @param n the number of rows
-   * @param d the length of each row
+   * @param rows the rows
    */
-  public record Sample(double[] points, int n, int d) {}
+  public record Sample(io.github.sparkkpca.linalg.RowSet rows) {
+
+    /** n dense rows given row-major (n×d). */
+    public Sample(double[] points, int n, int d) {
+      this(io.github.sparkkpca.linalg.RowSet.dense(points, n, d));
+    }
+
+    /** The number of rows. */
+    public int n() {
+      return rows.count();
+    }
+
+    /** The length of each row. */
+    public int d() {
+      return rows.dim();
+    }
+
+    /** The rows, n×d row-major (a new d-wide array per row when they are held sparse). */
+    public double[] points() {
+      return rows.toDense();
+    }
+  }
 
   /**
    * The n×n matrices of doubles {@link #run} holds at once (K, its decomposition's work and
@@ -216,7 +237,7 @@ public final class Mpress {
     }
     int size = vectors.size();
     int d = size == 0 || vectors.get(0) == null ? 0 : vectors.get(0).size();
-    double[] points = new double[size * d];
+    Vector[] rows = new Vector[size];
     for (int i = 0; i < size; i++) {
       Vector v = vectors.get(i);
       if (v == null || v.size() != d) {
@@ -230,9 +251,9 @@ public final class Mpress {
                 + ", expected a vector of length "
                 + d);
       }
-      System.arraycopy(v.toArray(), 0, points, i * d, d);
+      rows[i] = v;
     }
-    return new Sample(points, size, d);
+    return new Sample(io.github.sparkkpca.linalg.RowSet.of(rows, d));
   }
 
   /** Orders (row, key) pairs by key, then by the row's position. */
@@ -288,6 +309,16 @@ public final class Mpress {
    * fallbacks.
    */
   public static Run run(Kernel kernel, double[] points, int n, int d, int maxK, Method method) {
+    return run(kernel, io.github.sparkkpca.linalg.RowSet.dense(points, n, d), maxK, method);
+  }
+
+  /**
+   * As {@link #run(Kernel, double[], int, int, int, Method)} on rows that may be sparse: K is
+   * computed on the kernel-block path their non-zeros call for ({@link LandmarkKernel}).
+   */
+  public static Run run(
+      Kernel kernel, io.github.sparkkpca.linalg.RowSet points, int maxK, Method method) {
+    int n = points.count();
     kernel.requirePositiveDefinite(
         "MPRESS (leave-one-out residuals k(x,x) - ||P phi(x)||^2)",
         "choose k from the explained variance ratios of a fit instead");
@@ -299,7 +330,7 @@ public final class Mpress {
           "maxK must be in [1, n - 1] = [1, " + (n - 1) + "], got " + maxK);
     }
     FitMemory.checkSquares(n, DRIVER_SQUARES, "MPRESS", "maxRows");
-    double[] gram = new LandmarkKernel(kernel, points, n, d).gram();
+    double[] gram = new LandmarkKernel(kernel, points).gram();
     SymmetricEigen full = SymmetricEigen.of(gram, n);
     int rank = full.rank(RCOND);
     if (maxK > rank - 1) {

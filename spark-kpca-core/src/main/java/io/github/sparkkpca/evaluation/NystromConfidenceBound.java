@@ -6,7 +6,6 @@ import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import org.apache.commons.math3.special.Erf;
-import org.apache.spark.ml.linalg.DenseMatrix;
 
 /**
  * Confidence bound on how much worse Nyström kernel PCA reconstructs the training data than exact
@@ -212,18 +211,12 @@ public final class NystromConfidenceBound {
           "the Nyström confidence bound needs landmarks drawn from the training "
               + "rows: landmarkSampling = kmeans builds new points; use uniform or leverage");
     }
-    DenseMatrix landmarks = model.landmarks();
-    int m = landmarks.numRows();
-    int dim = landmarks.numCols();
-    double[] rowMajor = new double[m * dim];
-    for (int i = 0; i < m; i++) {
-      for (int t = 0; t < dim; t++) {
-        rowMajor[i * dim + t] = landmarks.apply(i, t);
-      }
-    }
+    // The landmarks as stored (sparse rows stay their non-zeros): K_mm on the model's block path.
+    io.github.sparkkpca.linalg.RowSet landmarks =
+        io.github.sparkkpca.linalg.RowSet.of(model.landmarkVectors(), model.numFeatures());
+    int m = landmarks.count();
     double[] values =
-        SymmetricEigen.of(new LandmarkKernel(model.fittedKernel(), rowMajor, m, dim).gram(), m)
-            .values();
+        SymmetricEigen.of(new LandmarkKernel(model.fittedKernel(), landmarks).gram(), m).values();
     double[] scaled = new double[m];
     for (int j = 0; j < m; j++) {
       scaled[j] = values[j] / m;

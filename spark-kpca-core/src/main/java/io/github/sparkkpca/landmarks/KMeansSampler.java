@@ -1,9 +1,8 @@
 package io.github.sparkkpca.landmarks;
 
 import io.github.sparkkpca.execution.RowHash;
-import java.util.ArrayList;
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
@@ -26,6 +25,10 @@ import scala.Tuple2;
  * To make the landmarks depend on the data and seed only, the rows are first hash-partitioned by
  * their content hash into a number of partitions fixed by n, and sorted by that hash within each
  * partition.
+ *
+ * <p>Sparse rows are not densified here: Spark's KMeans reads sparse vectors by their non-zeros
+ * (distances from the norms and sparse inner products). The centres are dense by nature; {@link
+ * #select(Input)} refuses up front m·d too large for them (before k-means runs).
  */
 public final class KMeansSampler implements LandmarkSampler {
 
@@ -42,6 +45,7 @@ public final class KMeansSampler implements LandmarkSampler {
   @Override
   public Landmarks select(Input input) {
     int m = input.m();
+    requireDenseCentresFit(m, input.d(), Runtime.getRuntime().maxMemory());
     Centres centres =
         io.github.sparkkpca.execution.DistributedPass.described(
             input.vectors().context(),
@@ -56,7 +60,7 @@ public final class KMeansSampler implements LandmarkSampler {
                     input.seed(),
                     maxIter));
     return new Landmarks(
-        io.github.sparkkpca.linalg.RowSet.dense(centres.rowMajor(), centres.count(), input.d()),
+        centres.points(),
         "kmeans: "
             + centres.count()
             + " distinct centres of Spark ML KMeans (k = "
@@ -73,8 +77,43 @@ public final class KMeansSampler implements LandmarkSampler {
                 : ""));
   }
 
-  /** The result: distinct centres (row-major) and how many there are. */
-  public record Centres(double[] rowMajor, int count, int requested) {}
+  /**
+   * The result: the distinct centres, held sparse when most of their values are 0 ({@link
+   * RowSet#of}: the mean of sparse rows is often sparse), and the k asked for.
+   */
+  public record Centres(RowSet points, int requested) {
+    /** The number of distinct centres. */
+    public int count() {
+      return points.count();
+    }
+  }
+
+  /**
+   * Refuses, before k-means runs, centres whose dense d-wide arrays cannot fit: k-means centres are
+   * dense by nature (means of rows), and Spark's KMeans holds the m centres, their broadcast copy
+   * and each task's m per-cluster sums as dense vectors (about 3·8·m·d bytes). Refused above a
+   * quarter of the heap, as pre-images are: sparse input rows are read by their non-zeros, but the
+   * centres of wide data are not.
+   *
+   * @throws IllegalArgumentException naming m, d, the estimate and the heap
+   */
+  static void requireDenseCentresFit(int m, int d, long heap) {
+    long bytes = 3L * 8L * m * d;
+    if (bytes > heap / 4) {
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "landmarkSampling kmeans: k-means centres are dense vectors of d = %d values, and"
+                  + " k-means holds about %.1f GiB of them (m = %d centres, their broadcast copy"
+                  + " and each task's sums), more than a quarter of the %.1f GiB heap; use"
+                  + " landmarkSampling uniform, leverage or residual for data this wide (their"
+                  + " landmarks are rows and stay sparse)",
+              d,
+              bytes / (double) (1L << 30),
+              m,
+              heap / (double) (1L << 30)));
+    }
+  }
 
   /**
    * Runs k-means with k = m and returns its distinct centres (fewer than m when k-means|| finds
@@ -99,22 +138,8 @@ public final class KMeansSampler implements LandmarkSampler {
             .setInitMode("k-means||")
             .setFeaturesCol("features")
             .fit(frame);
-    Set<List<Double>> distinct = new LinkedHashSet<>();
-    for (Vector centre : model.clusterCenters()) {
-      List<Double> values = new ArrayList<>(d);
-      for (double x : centre.toArray()) {
-        values.add(x);
-      }
-      distinct.add(values);
-    }
-    double[] out = new double[distinct.size() * d];
-    int j = 0;
-    for (List<Double> centre : distinct) {
-      for (int t = 0; t < d; t++) {
-        out[j * d + t] = centre.get(t);
-      }
-      j++;
-    }
-    return new Centres(out, distinct.size(), m);
+    // Vectors compare by value (a centre equal to another in either form is one landmark).
+    Set<Vector> distinct = new LinkedHashSet<>(java.util.Arrays.asList(model.clusterCenters()));
+    return new Centres(RowSet.of(distinct.toArray(new Vector[0]), d), m);
   }
 }

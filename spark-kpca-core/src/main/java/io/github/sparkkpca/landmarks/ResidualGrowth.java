@@ -2,12 +2,15 @@ package io.github.sparkkpca.landmarks;
 
 import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.BorderedCholesky;
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.math3.distribution.FDistribution;
+import org.apache.spark.ml.linalg.Vector;
 
 /**
  * Landmarks chosen by growing the set until it explains the data: the number m is an outcome, not
@@ -120,20 +123,15 @@ public final class ResidualGrowth implements LandmarkSampler {
   public Landmarks select(Input input) {
     Kernel kernel = input.kernel();
     int d = input.d();
-    int batchCap = Math.max(FIRST_BATCH, BATCH_NUMBERS / Math.max(1, d));
+    int batchCap =
+        (int) Math.max(FIRST_BATCH, BATCH_NUMBERS / Math.max(1, storedEntriesPerRow(input)));
     // At most a quarter of the rows are held out, so that candidates remain on small data.
     int probeSize = (int) Math.max(2, Math.min(settings.probeSize(), input.n() / 4));
     List<CandidateBatch.Candidate> probeRows =
         pass(
                 input,
                 new CandidateBatch.Scan(
-                    input.seed(),
-                    null,
-                    probeSize,
-                    kernel,
-                    new double[0],
-                    d,
-                    new BorderedCholesky()),
+                    input.seed(), null, probeSize, kernel, null, new BorderedCholesky()),
                 "draw the probe rows of residual " + "growth")
             .candidates();
     int p = probeRows.size();
@@ -168,7 +166,7 @@ public final class ResidualGrowth implements LandmarkSampler {
           pass(
               input,
               new CandidateBatch.Scan(
-                  input.seed(), cursor, batch, kernel, growth.landmarkRows(), d, growth.factor),
+                  input.seed(), cursor, batch, kernel, growth.landmarkKernel(), growth.factor),
               "residual growth: score "
                   + batch
                   + " candidates against "
@@ -217,10 +215,18 @@ public final class ResidualGrowth implements LandmarkSampler {
             reason,
             scanned,
             passes);
-    return new Landmarks(
-        io.github.sparkkpca.linalg.RowSet.dense(growth.landmarkRows(), m, d),
-        description,
-        growth.curve());
+    return new Landmarks(growth.landmarkRows(), description, growth.curve());
+  }
+
+  /**
+   * The mean stored entries of a row (Σ nnz for sparse rows, d for dense ones, over the scanned
+   * rows; d when the scan did not count): what a candidate holds, so a batch of wide sparse rows is
+   * bounded by their non-zeros, not by d.
+   */
+  private static long storedEntriesPerRow(Input input) {
+    long stored = input.scan() == null ? 0 : input.scan().storedEntries();
+    long n = input.n();
+    return stored > 0 && n > 0 ? Math.max(1, (stored + n - 1) / n) : Math.max(1, input.d());
   }
 
   /**
@@ -273,14 +279,21 @@ public final class ResidualGrowth implements LandmarkSampler {
     final int d;
     final long n;
     final BorderedCholesky factor = new BorderedCholesky();
-    final double[][] probe;
+    final Vector[] probe;
+
+    /** The kernel bound to the probe rows: k(x, probe_i) for all i in one block. */
+    final LandmarkKernel probeKernel;
 
     /** Coordinates of each probe row on the orthonormalised landmarks: row i is L⁻¹u(x_i). */
     final List<double[]> probeCoordinates = new ArrayList<>();
 
     final double[] probeResidual;
     final double meanDiagonal;
-    double[] landmarks = new double[0];
+    final List<Vector> landmarks = new ArrayList<>();
+
+    /** The kernel bound to the current landmarks (rebuilt after an admission), or null. */
+    LandmarkKernel landmarkKernel;
+
     final List<Double> curve = new ArrayList<>();
     String fStop;
 
@@ -289,24 +302,36 @@ public final class ResidualGrowth implements LandmarkSampler {
       this.d = d;
       this.n = n;
       int p = probeRows.size();
-      probe = new double[p][];
+      probe = new Vector[p];
       probeResidual = new double[p];
       double sum = 0;
       for (int i = 0; i < p; i++) {
         probe[i] = probeRows.get(i).row();
-        probeResidual[i] = kernel.apply(probe[i], probe[i]);
+        probeResidual[i] = CandidateBatch.diagonal(kernel, probe[i]);
         sum += probeResidual[i];
         probeCoordinates.add(new double[0]);
       }
       meanDiagonal = sum / p;
+      probeKernel = new LandmarkKernel(kernel, RowSet.of(probe, d));
     }
 
     int m() {
       return factor.size();
     }
 
-    double[] landmarkRows() {
-      return Arrays.copyOf(landmarks, m() * d);
+    RowSet landmarkRows() {
+      return RowSet.of(landmarks.toArray(new Vector[0]), d);
+    }
+
+    /** The kernel bound to the landmarks admitted so far, on their block path; null when none. */
+    LandmarkKernel landmarkKernel() {
+      if (landmarks.isEmpty()) {
+        return null;
+      }
+      if (landmarkKernel == null || landmarkKernel.numLandmarks() != landmarks.size()) {
+        landmarkKernel = new LandmarkKernel(kernel, landmarkRows());
+      }
+      return landmarkKernel;
     }
 
     double[] curve() {
@@ -338,23 +363,24 @@ public final class ResidualGrowth implements LandmarkSampler {
      * Admits x when its residual is above {@code floor} (and the F-test rejects); a stop reason or
      * null.
      */
-    String consider(double[] x, double floor) {
+    String consider(Vector x, double floor) {
       int m = m();
-      double[] w = factor.forward(CandidateBatch.kernelColumn(kernel, landmarks, m, d, x));
-      double s = BorderedCholesky.schur(kernel.apply(x, x), w);
+      double[] w = factor.forward(CandidateBatch.kernelColumn(landmarkKernel(), x, null));
+      double s = BorderedCholesky.schur(CandidateBatch.diagonal(kernel, x), w);
       if (!(s > floor)) {
         return null;
       }
       double root = Math.sqrt(s);
       int p = probe.length;
       double[] column = new double[p];
+      double[] atProbe = CandidateBatch.kernelColumn(probeKernel, x, null);
       for (int i = 0; i < p; i++) {
         double[] coordinates = probeCoordinates.get(i);
         double dot = 0;
         for (int j = 0; j < m; j++) {
           dot += coordinates[j] * w[j];
         }
-        column[i] = (kernel.apply(probe[i], x) - dot) / root;
+        column[i] = (atProbe[i] - dot) / root;
       }
       if (settings.test() == Test.F) {
         double[] now = probeResidual.clone();
@@ -379,8 +405,7 @@ public final class ResidualGrowth implements LandmarkSampler {
         }
       }
       factor.append(w, s);
-      landmarks = Arrays.copyOf(landmarks, (m + 1) * d);
-      System.arraycopy(x, 0, landmarks, m * d, d);
+      landmarks.add(x);
       for (int i = 0; i < p; i++) {
         double[] coordinates = Arrays.copyOf(probeCoordinates.get(i), m + 1);
         coordinates[m] = column[i];

@@ -404,17 +404,26 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
-   * The m×d support points (landmarks), one per row: a dense m×d matrix (see {@link
-   * #landmarkVectors()} for wide sparse data).
+   * The m×d support points (landmarks), one per row, as stored: a {@link DenseMatrix} when the
+   * model computes its kernel blocks densely, a row-major {@link
+   * org.apache.spark.ml.linalg.SparseMatrix} of the non-zeros when it takes the sparse path (memory
+   * proportional to the non-zeros; {@code toDense()} gives the dense matrix). {@link
+   * #landmarkVectors()} gives them one vector each.
    *
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
-  public DenseMatrix landmarks() {
+  public org.apache.spark.ml.linalg.Matrix landmarks() {
     LandmarkKernel lk = landmarkExpansion("landmarks()").support();
+    int m = lk.numLandmarks();
+    int d = lk.dim();
+    if (lk.isSparse()) {
+      io.github.sparkkpca.linalg.RowSet z = lk.points().toSparse();
+      // Compressed rows of the m×d matrix are compressed columns of its d×m transpose.
+      return new org.apache.spark.ml.linalg.SparseMatrix(
+          m, d, z.offsets().clone(), z.indices().clone(), z.values().clone(), true);
+    }
     // Row-major m×d equals column-major d×m, hence the transpose.
-    return new DenseMatrix(lk.dim(), lk.numLandmarks(), lk.landmarks().clone())
-        .transpose()
-        .toDense();
+    return new DenseMatrix(d, m, lk.landmarks().clone()).transpose().toDense();
   }
 
   /**

@@ -7,6 +7,7 @@ import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.RowSet;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
@@ -206,15 +207,17 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     if (k > n) {
       throw new IllegalArgumentException("k = " + k + " exceeds the number of rows n = " + n);
     }
-    double[] points = new double[n * d];
+    // The rows as given: sparse rows stay their non-zeros, and the support takes the kernel-block
+    // path its non-zeros call for (KernelBlockPath), so K costs O(n·nnz) per row on sparse data.
+    Vector[] vectors = new Vector[n];
     for (int i = 0; i < n; i++) {
-      System.arraycopy(((Vector) rows.get(i).get(0)).toArray(), 0, points, i * d, d);
+      vectors[i] = (Vector) rows.get(i).get(0);
     }
+    RowSet points = RowSet.of(vectors, d);
     KernelFamily type = getKernelType();
-    double gammaUsed =
-        isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points, n, d);
+    double gammaUsed = isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points);
     Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
-    LandmarkKernel support = new LandmarkKernel(kernel, points, n, d);
+    LandmarkKernel support = new LandmarkKernel(kernel, points);
     KernelPCASolution solution = solve(support, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());

@@ -6,6 +6,7 @@ import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.IncrementalEigen;
+import io.github.sparkkpca.linalg.RowSet;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
@@ -13,7 +14,10 @@ import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 
@@ -98,17 +102,18 @@ public final class IncrementalNystrom {
     model.transformSchema(dataset.schema());
     int d = model.numFeatures();
     int m = model.numSupportPoints();
-    double[] current = model.landmarks().transpose().toArray();
+    // Vectors compare by value whatever their form (a sparse row equals its dense copy), so the
+    // rows and landmarks are compared as stored, never made d-wide.
+    Set<Vector> taken = new HashSet<>(Arrays.asList(model.landmarkVectors()));
     String jobs = "IncrementalNystrom " + model.uid() + ": ";
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(
             dataset, model.getInputCol(), d, Math.addExact(count, m), seed, false, jobs)) {
-      double[] sample = scanned.scan().sampleRowMajor();
-      int size = scanned.scan().sampleSize();
-      List<double[]> fresh = new ArrayList<>();
-      for (int i = 0; i < size && fresh.size() < count; i++) {
-        double[] row = Arrays.copyOfRange(sample, i * d, (i + 1) * d);
-        if (!contains(current, m, d, row) && fresh.stream().noneMatch(f -> Arrays.equals(f, row))) {
+      RowSet sample = scanned.scan().sampleRows();
+      List<Vector> fresh = new ArrayList<>();
+      for (int i = 0; i < sample.count() && fresh.size() < count; i++) {
+        Vector row = sample.row(i);
+        if (taken.add(row)) {
           fresh.add(row);
         }
       }
@@ -123,26 +128,13 @@ public final class IncrementalNystrom {
                 + count
                 + " landmarks to add");
       }
-      double[] added = new double[count * d];
-      for (int i = 0; i < count; i++) {
-        System.arraycopy(fresh.get(i), 0, added, i * d, d);
-      }
-      return grow(model, scanned, added, count, monitoring, jobs);
+      return grow(model, scanned, fresh.toArray(new Vector[0]), monitoring, jobs);
     }
-  }
-
-  private static boolean contains(double[] rows, int m, int d, double[] row) {
-    for (int j = 0; j < m; j++) {
-      if (Arrays.equals(rows, j * d, (j + 1) * d, row, 0, d)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
    * Adds the given landmarks (as {@link #grow(NystromKernelPCAModel, Dataset, double[], int,
-   * IncrementalEigen.Monitoring)}).
+   * IncrementalEigen.Monitoring)}); sparse landmarks stay their non-zeros.
    */
   public static Growth grow(
       NystromKernelPCAModel model,
@@ -150,12 +142,18 @@ public final class IncrementalNystrom {
       Vector[] landmarks,
       IncrementalEigen.Monitoring monitoring) {
     int d = model.numFeatures();
-    double[] rows = new double[Math.multiplyExact(landmarks.length, d)];
+    if (landmarks.length < 1) {
+      throw new IllegalArgumentException("new landmarks: none given");
+    }
     for (int j = 0; j < landmarks.length; j++) {
       io.github.sparkkpca.execution.InputVectors.require(landmarks[j], d, "new landmark " + j);
-      System.arraycopy(landmarks[j].toArray(), 0, rows, j * d, d);
     }
-    return grow(model, dataset, rows, landmarks.length, monitoring);
+    model.transformSchema(dataset.schema());
+    String jobs = "IncrementalNystrom " + model.uid() + ": ";
+    try (FeaturePasses.Scanned scanned =
+        FeaturePasses.scan(dataset, model.getInputCol(), d, 0, 0L, false, jobs)) {
+      return grow(model, scanned, landmarks.clone(), monitoring, jobs);
+    }
   }
 
   /**
@@ -172,28 +170,6 @@ public final class IncrementalNystrom {
       double[] landmarks,
       int count,
       IncrementalEigen.Monitoring monitoring) {
-    model.transformSchema(dataset.schema());
-    String jobs = "IncrementalNystrom " + model.uid() + ": ";
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(dataset, model.getInputCol(), model.numFeatures(), 0, 0L, false, jobs)) {
-      return grow(model, scanned, landmarks, count, monitoring, jobs);
-    }
-  }
-
-  private static Growth grow(
-      NystromKernelPCAModel model,
-      FeaturePasses.Scanned scanned,
-      double[] landmarks,
-      int count,
-      IncrementalEigen.Monitoring monitoring,
-      String jobs) {
-    if (!model.isUpdatable()) {
-      throw new IllegalArgumentException(
-          "NystromKernelPCAModel "
-              + model.uid()
-              + " keeps no statistics (saved "
-              + "in persistence format 1) and cannot grow; fit it again");
-    }
     int d = model.numFeatures();
     if (count < 1 || landmarks.length != (long) count * d) {
       throw new IllegalArgumentException(
@@ -210,12 +186,36 @@ public final class IncrementalNystrom {
             "new landmark " + (i / d) + ", entry " + (i % d) + " is not finite: " + landmarks[i]);
       }
     }
+    Vector[] rows = new Vector[count];
+    for (int j = 0; j < count; j++) {
+      rows[j] = new DenseVector(Arrays.copyOfRange(landmarks, j * d, (j + 1) * d));
+    }
+    return grow(model, dataset, rows, monitoring);
+  }
+
+  private static Growth grow(
+      NystromKernelPCAModel model,
+      FeaturePasses.Scanned scanned,
+      Vector[] landmarks,
+      IncrementalEigen.Monitoring monitoring,
+      String jobs) {
+    if (!model.isUpdatable()) {
+      throw new IllegalArgumentException(
+          "NystromKernelPCAModel "
+              + model.uid()
+              + " keeps no statistics (saved "
+              + "in persistence format 1) and cannot grow; fit it again");
+    }
+    int d = model.numFeatures();
+    int count = landmarks.length;
     Kernel kernel = model.fittedKernel();
     int m0 = model.numSupportPoints();
     int m = m0 + count;
-    double[] all = Arrays.copyOf(model.landmarks().transpose().toArray(), m * d);
-    System.arraycopy(landmarks, 0, all, m0 * d, count * d);
-    LandmarkKernel grown = new LandmarkKernel(kernel, all, m, d);
+    // The model's landmarks as stored and the new ones, each kept in its form: the grown kernel
+    // takes the block path their non-zeros call for, as a fit with all of them would.
+    Vector[] all = Arrays.copyOf(model.landmarkVectors(), m);
+    System.arraycopy(landmarks, 0, all, m0, count);
+    LandmarkKernel grown = new LandmarkKernel(kernel, RowSet.of(all, d));
     double[] gram = grown.gram();
     double[] initial = new double[m0 * m0];
     for (int c = 0; c < m0; c++) {

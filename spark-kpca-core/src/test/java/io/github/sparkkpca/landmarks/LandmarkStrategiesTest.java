@@ -11,7 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import org.apache.spark.ml.linalg.DenseMatrix;
+import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every landmark strategy: exact count, distinct rows, determinism across partitionings. */
 class LandmarkStrategiesTest {
 
-  private static Set<List<Double>> distinctRows(DenseMatrix landmarks) {
+  private static Set<List<Double>> distinctRows(Matrix landmarks) {
     Set<List<Double>> rows = new HashSet<>();
     for (int i = 0; i < landmarks.numRows(); i++) {
       Double[] row = new Double[landmarks.numCols()];
@@ -130,7 +130,7 @@ class LandmarkStrategiesTest {
         "leverage took " + leverageRare + " vs uniform " + uniformRare);
   }
 
-  private static int countRare(DenseMatrix landmarks) {
+  private static int countRare(Matrix landmarks) {
     int rare = 0;
     for (int i = 0; i < landmarks.numRows(); i++) {
       if (landmarks.apply(i, 0) > 2) {
@@ -153,7 +153,7 @@ class LandmarkStrategiesTest {
     return x;
   }
 
-  private static boolean hasOrigin(DenseMatrix landmarks) {
+  private static boolean hasOrigin(Matrix landmarks) {
     for (int i = 0; i < landmarks.numRows(); i++) {
       if (landmarks.apply(i, 0) == 0 && landmarks.apply(i, 1) == 0) {
         return true;
@@ -239,5 +239,27 @@ class LandmarkStrategiesTest {
         }
       }
     }
+  }
+
+  /**
+   * k-means centres are dense: m·d too large for them is refused up front with one line naming m, d
+   * and the heap, before k-means runs; a size that fits passes.
+   */
+  @Test
+  void kmeansRefusesDenseCentresTooLargeForTheHeap() {
+    long heap = 1L << 30;
+    KMeansSampler.requireDenseCentresFit(500, 1000, heap);
+    IllegalArgumentException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> KMeansSampler.requireDenseCentresFit(500, 1 << 18, heap));
+    String message = refused.getMessage();
+    assertTrue(
+        message.startsWith(
+                "landmarkSampling kmeans: k-means centres are dense vectors of d = 262144")
+            && message.contains("m = 500")
+            && message.contains("1.0 GiB heap")
+            && !message.contains("\n"),
+        message);
   }
 }

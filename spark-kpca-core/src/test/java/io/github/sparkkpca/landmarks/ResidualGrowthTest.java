@@ -15,8 +15,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.commons.math3.distribution.FDistribution;
-import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.Matrix;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,7 +81,7 @@ class ResidualGrowthTest {
     return rows;
   }
 
-  static List<double[]> rows(DenseMatrix landmarks) {
+  static List<double[]> rows(Matrix landmarks) {
     List<double[]> out = new ArrayList<>();
     for (int i = 0; i < landmarks.numRows(); i++) {
       double[] r = new double[landmarks.numCols()];

@@ -296,4 +296,190 @@ class SparseInputTest {
       }
     }
   }
+
+  /**
+   * Exact KernelPCA on sparse rows: the support keeps the rows sparse (the sparse block path) and
+   * the eigenvalues equal those of H K H / n with K computed here densely from the definition, and
+   * the same rows as dense vectors give the same eigenvalues and scores, for every kernel.
+   */
+  @Test
+  void exactKernelPcaOnSparseRowsEqualsDenseExactForEveryKernel() {
+    List<Vector> rows = sparseRows(60, 400, 6, 7);
+    double[][] x = dense(rows);
+    Dataset<Row> sparse = LocalSpark.vectors(rows, 2);
+    Dataset<Row> dense = LocalSpark.vectors(asDense(rows), 3);
+    for (String[] spec : KERNELS) {
+      Kernel kernel = Kernel.of(KernelFamilies.parse(spec[0]), Double.parseDouble(spec[1]), 3, 1.0);
+      double[] exact = Reference.eigenvalues(Reference.center(Reference.gram(kernel, x)), x.length);
+      KernelPCA e = new KernelPCA().setKernel(spec[0]).setK(5).setDegree(3).setCoef0(1.0);
+      if (KernelFamilies.parse(spec[0]).usesGamma()) {
+        e.setGamma(Double.parseDouble(spec[1]));
+      }
+      KernelPCAModel fromSparse = e.fit(sparse);
+      KernelPCAModel fromDense = e.fit(dense);
+      assertInstanceOf(SparseVector.class, fromSparse.landmarkVectors()[0], spec[0]);
+      assertInstanceOf(
+          org.apache.spark.ml.linalg.SparseMatrix.class, fromSparse.landmarks(), spec[0]);
+      double[] ours = fromSparse.explainedVariance().toArray();
+      double[] theirs = fromDense.explainedVariance().toArray();
+      for (int i = 0; i < 5; i++) {
+        assertEquals(exact[i], ours[i], 1e-12 * exact[0], spec[0] + " eigenvalue " + i);
+        assertEquals(theirs[i], ours[i], 1e-12 * exact[0], spec[0] + " dense eigenvalue " + i);
+      }
+      double[][] sa = LocalSpark.collect(fromSparse.transform(sparse), "kpca");
+      double[][] sb = LocalSpark.collect(fromDense.transform(sparse), "kpca");
+      for (int c = 0; c < 5; c++) {
+        assertTrue(
+            Reference.maxAbsDiffUpToSign(sa, sb, c) <= 1e-9 * Math.sqrt(exact[0]),
+            spec[0] + " component " + c);
+      }
+    }
+  }
+
+  /**
+   * landmarks() returns the landmarks as stored: a row-major SparseMatrix of the non-zeros on the
+   * sparse path, whose dense form holds the landmark rows.
+   */
+  @Test
+  void landmarksAccessorKeepsSparseLandmarksSparse() {
+    List<Vector> rows = sparseRows(80, 600, 5, 8);
+    NystromKernelPCAModel model =
+        estimator(new String[] {"cosine", "1"}, 3, 20).fit(LocalSpark.vectors(rows, 2));
+    org.apache.spark.ml.linalg.Matrix z = model.landmarks();
+    assertInstanceOf(org.apache.spark.ml.linalg.SparseMatrix.class, z);
+    assertEquals(20, z.numRows());
+    assertEquals(600, z.numCols());
+    Vector[] vectors = model.landmarkVectors();
+    for (int j = 0; j < 20; j++) {
+      for (int t = 0; t < 600; t++) {
+        assertEquals(vectors[j].apply(t), z.apply(j, t), 0.0, "landmark " + j + ", column " + t);
+      }
+    }
+  }
+
+  /**
+   * select-k (MPRESS), captured variance and the Nyström confidence bound: the same rows as sparse
+   * and as dense vectors give the same curve, k, variances and bound; the sample is held by its
+   * non-zeros and its kernel matrix takes the sparse path.
+   */
+  @Test
+  void evaluationsOfSparseRowsEqualTheDenseOnes() {
+    List<Vector> rows = sparseRows(50, 500, 6, 9);
+    Dataset<Row> sparse = LocalSpark.vectors(rows, 2);
+    Dataset<Row> dense = LocalSpark.vectors(asDense(rows), 3);
+    io.github.sparkkpca.evaluation.Mpress.Sample sample =
+        io.github.sparkkpca.evaluation.Mpress.sample(
+            sparse, "features", 100, java.util.OptionalLong.empty());
+    assertTrue(sample.rows().isSparse(), "the sample is held by its non-zeros");
+    Kernel rbf = Kernel.rbf(0.5);
+    assertTrue(new io.github.sparkkpca.kernel.LandmarkKernel(rbf, sample.rows()).isSparse());
+    for (String[] spec : KERNELS) {
+      Kernel kernel = Kernel.of(KernelFamilies.parse(spec[0]), Double.parseDouble(spec[1]), 3, 1.0);
+      io.github.sparkkpca.evaluation.Mpress.Curve a =
+          io.github.sparkkpca.evaluation.Mpress.compute(
+              sparse, "features", kernel, 8, 100, java.util.OptionalLong.empty());
+      io.github.sparkkpca.evaluation.Mpress.Curve b =
+          io.github.sparkkpca.evaluation.Mpress.compute(
+              dense, "features", kernel, 8, 100, java.util.OptionalLong.empty());
+      assertEquals(b.k(), a.k(), spec[0] + ": selected k");
+      for (int i = 0; i < 8; i++) {
+        assertEquals(
+            b.mpress()[i], a.mpress()[i], 1e-10 * Math.abs(b.mpress()[i]), spec[0] + " MPRESS");
+      }
+    }
+    for (String[] spec : new String[][] {{"rbf", "0.5"}, {"laplacian", "0.3"}}) {
+      NystromKernelPCA e = estimator(spec, 3, 25).setCentered(false);
+      NystromKernelPCAModel fromSparse = e.fit(sparse);
+      NystromKernelPCAModel fromDense = e.fit(dense);
+      assertTrue(fromSparse.getKernelBlockPath().startsWith("sparse:"), spec[0]);
+      var ca = io.github.sparkkpca.evaluation.CapturedVariance.evaluate(fromSparse, sparse, 50, 1);
+      var cb = io.github.sparkkpca.evaluation.CapturedVariance.evaluate(fromDense, dense, 50, 1);
+      assertEquals(cb.optimalVariance(), ca.optimalVariance(), 1e-10 * cb.optimalVariance());
+      assertEquals(cb.capturedVariance(), ca.capturedVariance(), 1e-10 * cb.optimalVariance());
+      var ba = io.github.sparkkpca.evaluation.NystromConfidenceBound.compute(fromSparse, 0.9);
+      var bb = io.github.sparkkpca.evaluation.NystromConfidenceBound.compute(fromDense, 0.9);
+      assertEquals(bb.deviation(), ba.deviation(), 0.0, spec[0]);
+      for (int j = 0; j < 3; j++) {
+        assertEquals(
+            bb.subsetEigenvalues()[j],
+            ba.subsetEigenvalues()[j],
+            1e-12 * bb.subsetEigenvalues()[0],
+            spec[0] + " subset eigenvalue " + j);
+        assertEquals(
+            bb.reconstructionErrorBound()[j],
+            ba.reconstructionErrorBound()[j],
+            1e-10 * Math.abs(bb.reconstructionErrorBound()[j]),
+            spec[0] + " bound " + j);
+      }
+    }
+    RandomFeatureKernelPCA rf =
+        new RandomFeatureKernelPCA()
+            .setKernel("rbf")
+            .setGamma(0.5)
+            .setK(3)
+            .setNumRandomFeatures(100)
+            .setSeed(3);
+    var ra =
+        io.github.sparkkpca.evaluation.CapturedVariance.evaluate(rf.fit(sparse), sparse, 50, 1);
+    var rb = io.github.sparkkpca.evaluation.CapturedVariance.evaluate(rf.fit(dense), dense, 50, 1);
+    assertEquals(rb.capturedVariance(), ra.capturedVariance(), 1e-10 * rb.optimalVariance());
+  }
+
+  /**
+   * Incremental growth of a sparse-landmark model: drawn and given landmarks stay sparse, and the
+   * grown model equals the one grown from the same rows as dense vectors.
+   */
+  @Test
+  void growingASparseModelEqualsGrowingTheDenseOne() {
+    List<Vector> rows = sparseRows(90, 500, 6, 10);
+    Dataset<Row> sparse = LocalSpark.vectors(rows, 2);
+    Dataset<Row> dense = LocalSpark.vectors(asDense(rows), 3);
+    NystromKernelPCA e = estimator(new String[] {"rbf", "0.5"}, 3, 15);
+    var monitoring = io.github.sparkkpca.linalg.IncrementalEigen.Monitoring.defaults();
+    NystromKernelPCAModel fromSparse = e.fit(sparse);
+    NystromKernelPCAModel fromDense = e.fit(dense);
+    var a =
+        io.github.sparkkpca.streaming.IncrementalNystrom.grow(
+            fromSparse, sparse, 5, 7L, monitoring);
+    var b =
+        io.github.sparkkpca.streaming.IncrementalNystrom.grow(fromDense, dense, 5, 7L, monitoring);
+    assertEquals(20, a.model().numSupportPoints());
+    compare(a.model(), b.model(), sparse, "grown by 5 drawn rows");
+    for (Vector z : a.model().landmarkVectors()) {
+      assertInstanceOf(SparseVector.class, z, "grown landmarks stay sparse");
+    }
+    Vector[] given = rows.subList(60, 64).toArray(new Vector[0]);
+    var c =
+        io.github.sparkkpca.streaming.IncrementalNystrom.grow(
+            fromSparse, sparse, given, monitoring);
+    var d =
+        io.github.sparkkpca.streaming.IncrementalNystrom.grow(
+            fromDense, dense, asDense(List.of(given)).toArray(new Vector[0]), monitoring);
+    compare(c.model(), d.model(), sparse, "grown by 4 given rows");
+    assertInstanceOf(SparseVector.class, c.model().landmarkVectors()[17]);
+    assertEquals(d.drift().eigenvalueDrift(), c.drift().eigenvalueDrift(), 1e-12);
+  }
+
+  /** Residual growth on sparse rows: the same m and landmarks as on dense rows, kept sparse. */
+  @Test
+  void residualGrowthOnSparseRowsChoosesTheDenseM() {
+    List<Vector> rows = sparseRows(120, 400, 5, 11);
+    NystromKernelPCA e =
+        estimator(new String[] {"cosine", "1"}, 3, 10)
+            .setLandmarkSampling("residual")
+            .setLandmarkTolerance(0.3)
+            .setMaxLandmarks(60);
+    NystromKernelPCAModel a = e.fit(LocalSpark.vectors(rows, 2));
+    NystromKernelPCAModel b = e.fit(LocalSpark.vectors(asDense(rows), 3));
+    assertTrue(a.numSupportPoints() > 3, "m = " + a.numSupportPoints());
+    compare(a, b, LocalSpark.vectors(rows, 2), "residual growth");
+    double[] ca = a.getLandmarkResidualCurve();
+    double[] cb = b.getLandmarkResidualCurve();
+    assertEquals(cb.length, ca.length);
+    for (int i = 0; i < ca.length; i++) {
+      assertEquals(cb[i], ca[i], 1e-12, "residual curve " + i);
+    }
+    assertInstanceOf(SparseVector.class, a.landmarkVectors()[0]);
+    assertTrue(a.getKernelBlockPath().startsWith("sparse:"), a.getKernelBlockPath());
+  }
 }

@@ -376,7 +376,8 @@ public final class HallgrenReproduction {
         double[] b = NystromConfidenceBound.compute(model, 0.9).reconstructionErrorBound();
         double[] tilde = model.explainedVariance().toArray();
         double[] subsetValues =
-            subsetPcaVariances(kernel, rows, rowMajor(model.landmarks()), config.m(), dMax);
+            subsetPcaVariances(
+                kernel, rows, rowMajor(model.landmarks().toDense()), config.m(), dMax);
         double cumExact = 0;
         double cumTilde = 0;
         double cumSubset = 0;
@@ -490,7 +491,10 @@ public final class HallgrenReproduction {
                 .fit(frame(spark, train));
         Data landmarkRows =
             new Data(
-                data.name(), rowMajor(nystrom.landmarks()), nystrom.numSupportPoints(), all.d());
+                data.name(),
+                rowMajor(nystrom.landmarks().toDense()),
+                nystrom.numSupportPoints(),
+                all.d());
         KernelPCAModel subset =
             new KernelPCA()
                 .setK(dMax)

@@ -175,7 +175,7 @@ class LandmarkChoiceCliTest {
             "--model-out",
             model.toString());
     assertEquals(0, run.code(), run::toString);
-    DenseMatrix landmarks = NystromKernelPCAModel.load(model.toString()).landmarks();
+    DenseMatrix landmarks = NystromKernelPCAModel.load(model.toString()).landmarks().toDense();
     assertEquals(m, landmarks.numRows());
     for (int j = 0; j < m; j++) {
       for (int t = 0; t < D; t++) {
