@@ -316,7 +316,8 @@ public final class ModelDirectory {
         .write(
             staging -> {
               model.write().save(staging);
-              // Written last: the digest covers the model's files.
+              // Written last: the digest is that of the list of files in the model's manifest
+              // (SafeOutput writes the manifest again, the record included, when it commits).
               BatchRecord.write(
                   new Path(staging),
                   STATE_FILE,
