@@ -72,8 +72,11 @@ import org.apache.spark.sql.streaming.Trigger;
  * versions beyond {@link #setKeepVersions} are deleted. The directory must be new, empty or an
  * earlier streaming model directory of the same algorithm; the checkpoint must stay with it.
  *
- * <p>This class is the sink; the versioned directory is {@link ModelDirectory} and the RF-Oja
- * algorithm {@link RandomFeatureOja}.
+ * <p>This class is the sink's configuration, its entry points and its reports; each micro-batch is
+ * folded in and solved by {@code StreamFolder}, the versioned directory is {@link ModelDirectory}
+ * (tied to the checkpoint by {@code CheckpointBinding}, reopened on a restart by {@code
+ * DirectoryRecovery}), Spark's share of a trigger is reported by {@code TriggerProgress}, and the
+ * RF-Oja algorithm is {@link RandomFeatureOja}.
  */
 public final class StreamingKernelPCA {
 

@@ -46,7 +46,8 @@ class TriggerOptionsCliTest {
         break;
       }
     }
-    return String.join(" ", entry);
+    // The description column starts where each command's longest option ends.
+    return String.join(" ", entry).replaceAll("\\s+", " ");
   }
 
   @Test
@@ -75,7 +76,7 @@ class TriggerOptionsCliTest {
     List<String> lines = new ArrayList<>();
     for (List<String> command :
         List.of(
-            List.of("stream", "--model-out", "m"),
+            List.of("stream", "--model-out", "m", "--k", "2", "--landmarks", "5"),
             List.of("score-stream", "--model", "m", "--output", "o"))) {
       for (List<String> trigger :
           List.of(
