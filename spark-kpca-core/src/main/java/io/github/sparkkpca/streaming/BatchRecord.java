@@ -8,6 +8,7 @@ import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -22,7 +23,11 @@ import org.apache.hadoop.fs.Path;
  * The record of one entry of a stream's model directory, a version or a pending micro-batch, that
  * lets the entry be checked against its own identity: the batch id it was committed as, the batch
  * held before it ({@code previous}, -1 for the first), its rows (a version: every row folded in; a
- * pending batch: its own), the query that wrote it, and a SHA-256 digest of its files (paths and
+ * pending batch: its own), the query that wrote it, and a SHA-256 digest of its files. A version is
+ * a saved model whose {@link Manifest} already lists every file with its SHA-256, so its digest is
+ * taken over that list (path, size and SHA-256 of each file but the record), read from the
+ * manifest, and checking it checks the files against the manifest: the files are hashed once, by
+ * the manifest. A pending batch has no manifest: its digest is taken over its files (paths and
  * contents; the record itself, Hadoop's {@code .crc} files and the list of entries {@link
  * SafeOutput} adds when it commits the entry aside). A directory renamed, swapped with another, or
  * filled with another batch's rows no longer matches its record, and {@link #check} refuses it with
@@ -127,8 +132,7 @@ record BatchRecord(
               + ", the directory's name batch "
               + nameBatchId
               + " (renamed or swapped with another)";
-    } else if (digest != null
-        && !digest.equals(digest(entry.getFileSystem(conf), entry, recordPath))) {
+    } else if (digest != null && !matchesDigest(entry, recordPath, conf)) {
       how =
           "the files of " + entry.getName() + " differ from the ones recorded (edited or replaced)";
     } else if (rows != UNKNOWN && this.rows != UNKNOWN && rows != this.rows) {
@@ -151,14 +155,74 @@ record BatchRecord(
     }
   }
 
-  /** SHA-256 over the entry's files (relative path and content), in path order. */
-  static String digest(FileSystem fs, Path entry, String recordPath) throws IOException {
-    MessageDigest sha;
+  /**
+   * Whether the entry's files are those recorded: a version's against its manifest, then the
+   * manifest's list against the digest; a pending batch's by digesting its files.
+   */
+  private boolean matchesDigest(Path entry, String recordPath, Configuration conf)
+      throws IOException {
+    FileSystem fs = entry.getFileSystem(conf);
+    if (!fs.exists(new Path(entry, Manifest.NAME))) {
+      return digest.equals(digest(fs, entry, recordPath));
+    }
     try {
-      sha = MessageDigest.getInstance("SHA-256");
+      Manifest.verify(entry.toString(), conf, entry + ": ");
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return digest.equals(manifestDigest(fs, entry, recordPath));
+  }
+
+  /**
+   * The digest of an entry: over its {@link Manifest}'s list when it has one (a saved model), else
+   * over its files.
+   */
+  static String digest(FileSystem fs, Path entry, String recordPath) throws IOException {
+    return fs.exists(new Path(entry, Manifest.NAME))
+        ? manifestDigest(fs, entry, recordPath)
+        : filesDigest(fs, entry, recordPath);
+  }
+
+  /**
+   * SHA-256 over the files a saved model's {@link Manifest} lists (relative path, size and SHA-256
+   * as listed), in path order, but the record (which the manifest lists once the entry is
+   * committed). The files themselves are not read: {@link Manifest#verify} checks them.
+   */
+  private static String manifestDigest(FileSystem fs, Path entry, String recordPath)
+      throws IOException {
+    JsonNode manifest;
+    try (InputStream in = fs.open(new Path(entry, Manifest.NAME))) {
+      manifest = JSON.readTree(in);
+    } catch (IOException e) {
+      return ""; // unreadable: matches no recorded digest
+    }
+    java.util.TreeMap<String, String> listed = new java.util.TreeMap<>();
+    for (JsonNode file : manifest.path("files")) {
+      String path = file.path("path").asText("");
+      if (!path.equals(recordPath)) {
+        listed.put(path, file.path("size").asLong(-1) + "\0" + file.path("sha256").asText(""));
+      }
+    }
+    MessageDigest sha = sha256();
+    listed.forEach(
+        (path, sizeAndHash) -> {
+          sha.update((path + "\0" + sizeAndHash + "\0").getBytes(StandardCharsets.UTF_8));
+        });
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** SHA-256 over the entry's files (relative path and content), in path order. */
+  private static String filesDigest(FileSystem fs, Path entry, String recordPath)
+      throws IOException {
+    MessageDigest sha = sha256();
     List<String> files = new ArrayList<>();
     collect(fs, entry, "", files);
     files.sort(null);
@@ -171,7 +235,7 @@ record BatchRecord(
           || relative.equals(Manifest.NAME)) {
         continue;
       }
-      sha.update(relative.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      sha.update(relative.getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
       try (InputStream in = fs.open(new Path(entry, relative))) {
         for (int n; (n = in.read(buffer)) > 0; ) {

@@ -8,7 +8,6 @@ import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,11 +41,11 @@ public final class ModelDirectory {
   /** The marker file of a streaming model directory (JSON: writer, algorithm, binding). */
   public static final String MARKER = "_SPARK_KPCA_STREAM";
 
-  private static final Pattern VERSION = Pattern.compile("version-(\\d{12})");
-  private static final Pattern PENDING = Pattern.compile("pending-(\\d{12})");
-  private static final String STATE_FILE = "data/streaming.json";
-  private static final String PENDING_STATE = "_streaming.json";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  static final Pattern VERSION = Pattern.compile("version-(\\d{12})");
+  static final Pattern PENDING = Pattern.compile("pending-(\\d{12})");
+  static final String STATE_FILE = "data/streaming.json";
+  static final String PENDING_STATE = "_streaming.json";
+  static final ObjectMapper JSON = new ObjectMapper();
 
   /** A committed version: its batch id, its model and the RF-Oja steps taken (0 for exact). */
   public record Version(long batchId, AbstractKernelPCAModel<?> model, long ojaSteps) {}
@@ -100,9 +99,9 @@ public final class ModelDirectory {
     }
   }
 
-  private final Path dir;
-  private final String algorithm;
-  private final Map<String, String> options;
+  final Path dir;
+  final String algorithm;
+  final Map<String, String> options;
 
   /**
    * @param options the model options the stream runs with (parameter name to value), recorded in a
@@ -128,159 +127,47 @@ public final class ModelDirectory {
    */
   public static void requireSeparate(String modelDir, String checkpoint, Configuration conf)
       throws IOException {
-    Path model = qualify(modelDir, conf);
-    Path ckpt = qualify(checkpoint, conf);
-    String how =
-        model.equals(ckpt)
-            ? "are the same directory"
-            : isAncestor(model, ckpt)
-                ? "overlap: the checkpoint is inside the model directory"
-                : isAncestor(ckpt, model)
-                    ? "overlap: the model directory is inside the checkpoint"
-                    : null;
-    if (how != null) {
-      throw new IllegalArgumentException(
-          "The model directory "
-              + modelDir
-              + " and the checkpoint "
-              + checkpoint
-              + " "
-              + how
-              + "; give them separate paths");
-    }
-  }
-
-  private static boolean isAncestor(Path ancestor, Path path) {
-    for (Path p = path.getParent(); p != null; p = p.getParent()) {
-      if (p.equals(ancestor)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static Path qualify(String path, Configuration conf) throws IOException {
-    Path p = new Path(path);
-    return p.getFileSystem(conf).makeQualified(p);
+    CheckpointBinding.requireSeparate(modelDir, checkpoint, conf);
   }
 
   /**
-   * Ties the directory to the query's checkpoint before the query starts: refuses a checkpoint that
-   * overlaps the directory, a directory that is not a streaming model directory, a directory bound
-   * to another checkpoint or written by another query (its first micro-batches would be taken for
-   * replays and their rows dropped), a checkpoint that has committed micro-batches the directory
-   * does not hold, and model options that differ from the recorded ones. Then writes the marker of
-   * a new directory (checkpoint and options recorded). Reads only small files; runs no Spark job.
+   * Ties the directory to the query's checkpoint before the query starts ({@code
+   * CheckpointBinding}): refuses a checkpoint that overlaps the directory, a directory that is not
+   * a streaming model directory, a directory bound to another checkpoint or written by another
+   * query (its first micro-batches would be taken for replays and their rows dropped), a checkpoint
+   * that has committed micro-batches the directory does not hold, and model options that differ
+   * from the recorded ones. Then writes the marker of a new directory (checkpoint and options
+   * recorded). Reads only small files; runs no Spark job.
    *
    * @throws IllegalArgumentException with one line naming the paths or the option
    */
   public void bind(String checkpoint, Configuration conf) throws IOException {
-    requireSeparate(dir.toString(), checkpoint, conf);
-    FileSystem fs = dir.getFileSystem(conf);
-    String ckpt = qualify(checkpoint, conf).toString();
-    String checkpointQuery = checkpointQueryId(checkpoint, conf);
-    JsonNode marker = readMarker(fs);
-    String recorded = marker == null ? null : marker.path("checkpoint").asText(null);
-    if (marker != null) {
-      if (recorded != null && !recorded.equals(ckpt)) {
-        throw new IllegalArgumentException(
-            "Model directory "
-                + dir
-                + " belongs to the checkpoint "
-                + recorded
-                + ", not "
-                + checkpoint
-                + ": another checkpoint would take its first micro-batches for replays and drop "
-                + "their rows; restart with the same checkpoint, or give a new model directory");
-      }
-      compareOptions(marker);
-      List<Long> held = new ArrayList<>(batchIds(fs, dir, VERSION));
-      held.addAll(batchIds(fs, dir, PENDING));
-      if (!held.isEmpty()) {
-        long last = held.stream().mapToLong(Long::longValue).max().getAsLong();
-        String writer = queryIdOf(fs, last);
-        if (checkpointQuery == null) {
-          throw new IllegalArgumentException(
-              "Model directory "
-                  + dir
-                  + " holds micro-batches up to "
-                  + last
-                  + (writer == null ? "" : " of query " + writer)
-                  + " but the checkpoint "
-                  + checkpoint
-                  + " is new: its first micro-batches would be taken for replays and their rows "
-                  + "dropped; restart with the checkpoint of that query, or give a new model directory");
-        }
-        if (writer != null && !writer.equals(checkpointQuery)) {
-          throw new IllegalArgumentException(
-              "Model directory "
-                  + dir
-                  + " was written by query "
-                  + writer
-                  + ", the checkpoint "
-                  + checkpoint
-                  + " holds query "
-                  + checkpointQuery
-                  + ": restart with the checkpoint of that query, or give a new model directory");
-        }
-        checkHistory(fs, conf);
-        checkCommitted(fs, checkpoint, last, conf);
-        return;
-      }
-    } else if (fs.exists(dir) && !fs.getFileStatus(dir).isDirectory()) {
-      throw new IllegalArgumentException("Model directory " + dir + " is a file");
-    } else if (fs.exists(dir) && !holdsOnlyClaims(fs)) {
-      throw new IllegalArgumentException(notStreaming());
-    }
-    // A directory bound to this checkpoint may lack its committed micro-batches when they were
-    // empty.
-    Long committed = recorded == null ? lastCommittedBatch(checkpoint, conf) : null;
-    if (committed != null) {
-      throw new IllegalArgumentException(
-          "The checkpoint "
-              + checkpoint
-              + " has committed micro-batches up to "
-              + committed
-              + " but the model directory "
-              + dir
-              + " holds none of them: the query would go on without their rows; give a new "
-              + "checkpoint, or the model directory of that query");
-    }
-    if (marker == null) {
-      // The claim first, atomically: of two streams started together on this directory, one
-      // writes the marker and runs; the other is refused here, before writing anything.
-      OutputClaim.Owner owner = OutputClaim.take(dir.toString(), checkpoint, conf);
-      if (!owner.checkpoint().equals(ckpt)) {
-        throw new IllegalArgumentException(
-            "Model directory "
-                + dir
-                + " is claimed by the checkpoint "
-                + owner.checkpoint()
-                + ", not "
-                + checkpoint
-                + " (a stream started on it at the same time); restart with that checkpoint, or "
-                + "give a new model directory");
-      }
-      writeMarker(fs, ckpt);
-    }
+    new CheckpointBinding(this).bind(checkpoint, conf);
   }
 
-  /** Whether the directory holds nothing but claims (its own, or a racing stream's) and marker. */
-  private boolean holdsOnlyClaims(FileSystem fs) throws IOException {
-    for (FileStatus entry : fs.listStatus(dir)) {
-      String name = entry.getPath().getName();
-      if (!name.equals(OutputClaim.FILE)
-          && !name.equals(MARKER)
-          && !name.startsWith("." + OutputClaim.FILE)
-          && !name.startsWith("." + MARKER)
-          && !name.endsWith(".crc")) {
-        return false;
-      }
-    }
-    return true;
+  /**
+   * Checks the directory, creates its marker (options recorded, no checkpoint) when it has none,
+   * removes the hidden leftovers of a killed write and the pending batches a version holds, and
+   * returns the newest committed version and the pending batches after it ({@code
+   * DirectoryRecovery}).
+   *
+   * @throws IOException when the directory is a file, another directory that is not empty, or a
+   *     stream of another algorithm
+   */
+  public Contents open(Configuration conf) throws IOException {
+    return new DirectoryRecovery(this).open(conf);
   }
 
-  private String notStreaming() {
+  /**
+   * Checks the rows read back from a pending batch against its record.
+   *
+   * @throws IllegalArgumentException naming the record file when the counts differ
+   */
+  public void checkPendingRows(long batchId, long rows, Configuration conf) throws IOException {
+    new DirectoryRecovery(this).checkPendingRows(batchId, rows, conf);
+  }
+
+  String notStreaming() {
     return "Model directory "
         + dir
         + " exists and is not a streaming model directory of spark-kpca (no "
@@ -288,32 +175,7 @@ public final class ModelDirectory {
         + "); it is never written into, choose a new path";
   }
 
-  private void compareOptions(JsonNode marker) {
-    String savedAlgorithm = marker.path("algorithm").asText("");
-    if (!savedAlgorithm.equals(algorithm)) {
-      throw new OptionMismatch(dir.toString(), "algorithm", savedAlgorithm, algorithm);
-    }
-    JsonNode saved = marker.path("options");
-    if (!saved.isObject()) {
-      return; // a directory of spark-kpca 0.1 records no options
-    }
-    Iterator<Map.Entry<String, JsonNode>> fields = saved.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
-      String given = options.get(field.getKey());
-      String stored = field.getValue().asText();
-      if (given != null && !given.equals(stored)) {
-        throw new OptionMismatch(dir.toString(), field.getKey(), stored, given);
-      }
-    }
-    for (Map.Entry<String, String> option : options.entrySet()) {
-      if (!saved.has(option.getKey()) && !option.getKey().equals("algorithm")) {
-        throw new OptionMismatch(dir.toString(), option.getKey(), "unset", option.getValue());
-      }
-    }
-  }
-
-  private JsonNode readMarker(FileSystem fs) throws IOException {
+  JsonNode readMarker(FileSystem fs) throws IOException {
     Path marker = new Path(dir, MARKER);
     if (!fs.exists(marker)) {
       return null;
@@ -326,7 +188,7 @@ public final class ModelDirectory {
    *
    * @throws IllegalArgumentException naming the file when it is not JSON
    */
-  private static JsonNode readJson(FileSystem fs, Path file) throws IOException {
+  static JsonNode readJson(FileSystem fs, Path file) throws IOException {
     try (var in = fs.open(file)) {
       return JSON.readTree(in);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -336,7 +198,7 @@ public final class ModelDirectory {
   }
 
   /** The marker, written beside its name and renamed into place (a reader never sees half). */
-  private void writeMarker(FileSystem fs, String checkpoint) throws IOException {
+  void writeMarker(FileSystem fs, String checkpoint) throws IOException {
     fs.mkdirs(dir);
     ObjectNode json = JSON.createObjectNode();
     json.put("writer", "spark-kpca");
@@ -371,111 +233,8 @@ public final class ModelDirectory {
     }
   }
 
-  /** The id Spark recorded in the checkpoint's {@code metadata} file, or null for a new one. */
-  static String checkpointQueryId(String checkpoint, Configuration conf) throws IOException {
-    Path metadata = new Path(checkpoint, "metadata");
-    FileSystem fs = metadata.getFileSystem(conf);
-    if (!fs.exists(metadata)) {
-      return null;
-    }
-    try (var in = fs.open(metadata)) {
-      String first =
-          new java.io.BufferedReader(
-                  new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))
-              .readLine();
-      return first == null ? null : JSON.readTree(first).path("id").asText(null);
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  /** The highest batch id the checkpoint's {@code commits} log holds, or null. */
-  private static Long lastCommittedBatch(String checkpoint, Configuration conf) throws IOException {
-    Path commits = new Path(checkpoint, "commits");
-    FileSystem fs = commits.getFileSystem(conf);
-    if (!fs.exists(commits)) {
-      return null;
-    }
-    Long last = null;
-    for (FileStatus entry : fs.listStatus(commits)) {
-      String name = entry.getPath().getName();
-      if (name.matches("\\d+")) {
-        long id = Long.parseLong(name);
-        last = last == null ? id : Math.max(last, id);
-      }
-    }
-    return last;
-  }
-
-  /**
-   * Checks the directory, creates its marker (options recorded, no checkpoint) when it has none,
-   * removes the hidden leftovers of a killed write and the pending batches a version holds, and
-   * returns the newest committed version and the pending batches after it.
-   *
-   * @throws IOException when the directory is a file, another directory that is not empty, or a
-   *     stream of another algorithm
-   */
-  public Contents open(Configuration conf) throws IOException {
-    FileSystem fs = dir.getFileSystem(conf);
-    if (fs.exists(dir)) {
-      if (!fs.getFileStatus(dir).isDirectory()) {
-        throw new IOException("Model directory " + dir + " is a file");
-      }
-      FileStatus[] entries = fs.listStatus(dir);
-      if (entries.length > 0) {
-        JsonNode marker = readMarker(fs);
-        if (marker == null) {
-          throw new IOException(notStreaming());
-        }
-        String saved = marker.path("algorithm").asText("");
-        if (!saved.equals(algorithm)) {
-          throw new IOException(
-              "Model directory "
-                  + dir
-                  + " holds a stream of algorithm "
-                  + saved
-                  + ", not "
-                  + algorithm);
-        }
-        for (FileStatus entry : entries) {
-          if (SafeOutput.isLeftover(entry.getPath().getName())) {
-            fs.delete(entry.getPath(), true);
-          }
-        }
-      }
-    }
-    if (!fs.exists(new Path(dir, MARKER))) {
-      writeMarker(fs, null);
-    }
-    List<Long> versions = batchIds(fs, dir, VERSION);
-    Long last = versions.isEmpty() ? null : versions.get(versions.size() - 1);
-    List<Long> pending = new ArrayList<>();
-    for (long id : batchIds(fs, dir, PENDING)) {
-      if (last != null && id <= last) {
-        fs.delete(pendingPath(id), true); // a version holds it (killed before the clean-up)
-      } else {
-        pending.add(id);
-      }
-    }
-    Version version = null;
-    if (last != null) {
-      Path path = versionPath(dir, last);
-      BatchRecord record = BatchRecord.read(path, STATE_FILE, conf);
-      record.check(path, STATE_FILE, last, BatchRecord.UNKNOWN, BatchRecord.UNKNOWN, conf);
-      AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(path.toString());
-      record.check(path, STATE_FILE, last, model.numRows(), BatchRecord.UNKNOWN, conf);
-      version = new Version(last, model, record.ojaSteps());
-    }
-    checkPending(pending, last, conf);
-    String queryId =
-        !pending.isEmpty()
-            ? queryIdOf(fs, pending.get(pending.size() - 1))
-            : last != null ? queryIdOf(fs, last) : null;
-    return new Contents(version, pending, queryId);
-  }
-
   /** The query id recorded by the version or pending batch of {@code batchId}, or null. */
-  private String queryIdOf(FileSystem fs, long batchId) throws IOException {
+  String queryIdOf(FileSystem fs, long batchId) throws IOException {
     Path state =
         fs.exists(pendingPath(batchId))
             ? new Path(pendingPath(batchId), PENDING_STATE)
@@ -501,7 +260,7 @@ public final class ModelDirectory {
   }
 
   /** The committed batch ids of one kind of entry, ascending. */
-  private static List<Long> batchIds(FileSystem fs, Path dir, Pattern kind) throws IOException {
+  static List<Long> batchIds(FileSystem fs, Path dir, Pattern kind) throws IOException {
     List<Long> ids = new ArrayList<>();
     if (!fs.exists(dir)) {
       return ids;
@@ -519,82 +278,6 @@ public final class ModelDirectory {
   private static Long latestBatchId(FileSystem fs, Path dir) throws IOException {
     List<Long> ids = batchIds(fs, dir, VERSION);
     return ids.isEmpty() ? null : ids.get(ids.size() - 1);
-  }
-
-  /**
-   * Checks the history a restart resumes from, before the query starts: the newest version's and
-   * the pending batches' records against their directories (batch id, files, order).
-   *
-   * @throws IllegalArgumentException with one line naming the record file that does not match
-   */
-  private void checkHistory(FileSystem fs, Configuration conf) throws IOException {
-    List<Long> versions = batchIds(fs, dir, VERSION);
-    Long last = versions.isEmpty() ? null : versions.get(versions.size() - 1);
-    if (last != null) {
-      BatchRecord.read(versionPath(last), STATE_FILE, conf)
-          .check(
-              versionPath(last), STATE_FILE, last, BatchRecord.UNKNOWN, BatchRecord.UNKNOWN, conf);
-    }
-    List<Long> pending = new ArrayList<>();
-    for (long id : batchIds(fs, dir, PENDING)) {
-      if (last == null || id > last) {
-        pending.add(id);
-      }
-    }
-    checkPending(pending, last, conf);
-  }
-
-  /**
-   * Refuses a checkpoint that has committed micro-batches after the newest entry the directory
-   * holds: every micro-batch the sink saw is recorded (a version, or a pending batch, empty ones
-   * too) before Spark commits it, so the entries of those batches were deleted. Directories whose
-   * newest record has no digest (written before empty micro-batches were recorded) are not checked.
-   */
-  private void checkCommitted(FileSystem fs, String checkpoint, long last, Configuration conf)
-      throws IOException {
-    Long committed = lastCommittedBatch(checkpoint, conf);
-    if (committed == null || committed <= last) {
-      return;
-    }
-    Path newest = fs.exists(pendingPath(last)) ? pendingPath(last) : versionPath(last);
-    String recordPath = fs.exists(pendingPath(last)) ? PENDING_STATE : STATE_FILE;
-    if (BatchRecord.read(newest, recordPath, conf).digest() == null) {
-      return;
-    }
-    throw new IllegalArgumentException(
-        "Model directory "
-            + dir
-            + ": the checkpoint "
-            + checkpoint
-            + " has committed micro-batches up to "
-            + committed
-            + ", but the newest entry here is "
-            + newest.getName()
-            + ": the versions or pending batches after it are missing (deleted?); restore them, or "
-            + "give a new model directory and checkpoint");
-  }
-
-  /**
-   * Checks the pending batches after the newest version against their records: batch id, files, and
-   * that each follows the entry before it (none missing between them).
-   */
-  private void checkPending(List<Long> pending, Long last, Configuration conf) throws IOException {
-    long previous = last == null ? -1 : last;
-    for (long id : pending) {
-      BatchRecord.read(pendingPath(id), PENDING_STATE, conf)
-          .check(pendingPath(id), PENDING_STATE, id, BatchRecord.UNKNOWN, previous, conf);
-      previous = id;
-    }
-  }
-
-  /**
-   * Checks the rows read back from a pending batch against its record.
-   *
-   * @throws IllegalArgumentException naming the record file when the counts differ
-   */
-  public void checkPendingRows(long batchId, long rows, Configuration conf) throws IOException {
-    BatchRecord.read(pendingPath(batchId), PENDING_STATE, conf)
-        .check(pendingPath(batchId), PENDING_STATE, batchId, rows, BatchRecord.UNKNOWN, conf);
   }
 
   /** The newest batch id held (version or pending) before {@code batchId}, or -1. */
@@ -633,7 +316,8 @@ public final class ModelDirectory {
         .write(
             staging -> {
               model.write().save(staging);
-              // Written last: the digest covers the model's files.
+              // Written last: the digest is that of the list of files in the model's manifest
+              // (SafeOutput writes the manifest again, the record included, when it commits).
               BatchRecord.write(
                   new Path(staging),
                   STATE_FILE,

@@ -23,7 +23,9 @@ import org.apache.hadoop.fs.Path;
  * written whole beside its name and then put in place by an operation that fails when the name
  * exists: a hard link on the local file system (whose Hadoop {@code create(path, false)} and {@code
  * rename} are not exclusive), a rename elsewhere (HDFS refuses to rename onto an existing file);
- * the claim is read back, so a file system whose rename replaces would still see one owner.
+ * the claim is read back, so a file system whose rename replaces would still see one owner. An
+ * output whose writer records nothing of this library per micro-batch also keeps the claim's token
+ * in its checkpoint ({@link #recordTokenIn}), so that a restart finds the pair.
  */
 public final class OutputClaim {
 
@@ -166,6 +168,38 @@ public final class OutputClaim {
     }
     fs.delete(aside, false);
     return take(output, checkpoint, conf);
+  }
+
+  /**
+   * Copies the token of {@code owner}'s claim into the checkpoint as {@code file} (replacing an
+   * earlier copy): the tie of an output whose writer records nothing of this library per
+   * micro-batch (Spark's file sink, {@code score-stream}), checked on a restart with {@link
+   * #tokenIn}. A stream's model directory needs none: each of its entries records the query id
+   * Spark keeps in the checkpoint.
+   */
+  public static void recordTokenIn(String checkpoint, String file, Owner owner, Configuration conf)
+      throws IOException {
+    Path path = new Path(checkpoint, file);
+    FileSystem fs = path.getFileSystem(conf);
+    fs.mkdirs(path.getParent());
+    try (OutputStream o = fs.create(path, true)) {
+      o.write((owner.token() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * The claim token copied into the checkpoint as {@code file} ({@link #recordTokenIn}), or null.
+   */
+  public static String tokenIn(String checkpoint, String file, Configuration conf)
+      throws IOException {
+    Path path = new Path(checkpoint, file);
+    FileSystem fs = path.getFileSystem(conf);
+    if (!fs.exists(path)) {
+      return null;
+    }
+    try (InputStream in = fs.open(path)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+    }
   }
 
   /**

@@ -1,16 +1,11 @@
 package io.github.sparkkpca.streaming;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
-import io.github.sparkkpca.ml.FeatureNames;
 import io.github.sparkkpca.ml.NystromKernelPCA;
-import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
-import io.github.sparkkpca.pca.FeaturePCA;
-import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.OjaSubspace;
 import io.github.sparkkpca.pca.StepSchedule;
 import io.github.sparkkpca.persistence.ModelKind;
@@ -24,7 +19,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -32,9 +26,6 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
-import org.apache.spark.storage.StorageLevel;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Kernel PCA of a Structured Streaming query: each micro-batch ({@code foreachBatch}) is folded
@@ -81,15 +72,16 @@ import org.slf4j.LoggerFactory;
  * versions beyond {@link #setKeepVersions} are deleted. The directory must be new, empty or an
  * earlier streaming model directory of the same algorithm; the checkpoint must stay with it.
  *
- * <p>This class is the sink; the versioned directory is {@link ModelDirectory} and the RF-Oja
- * algorithm {@link RandomFeatureOja}.
+ * <p>This class is the sink's configuration, its entry points and its reports; each micro-batch is
+ * folded in and solved by {@code StreamFolder}, the versioned directory is {@link ModelDirectory}
+ * (tied to the checkpoint by {@code CheckpointBinding}, reopened on a restart by {@code
+ * DirectoryRecovery}), Spark's share of a trigger is reported by {@code TriggerProgress}, and the
+ * RF-Oja algorithm is {@link RandomFeatureOja}.
  */
 public final class StreamingKernelPCA {
 
   /** The marker file of a streaming model directory (JSON: writer, algorithm). */
   public static final String MARKER = ModelDirectory.MARKER;
-
-  private static final Logger LOG = LoggerFactory.getLogger(StreamingKernelPCA.class);
 
   /**
    * Where a micro-batch's time went, in seconds: reading its rows (into memory), the statistics
@@ -145,18 +137,18 @@ public final class StreamingKernelPCA {
     }
   }
 
-  private Estimator<? extends AbstractKernelPCAModel<?>> estimator;
-  private String algorithm = "exact";
-  private String modelDir;
-  private int keepVersions = 5;
-  private int versionEveryBatches = 1;
-  private double versionEverySeconds = 0;
-  private StepSchedule schedule = StepSchedule.inverse(1.0, 10.0);
-  private int miniBatchSize = 1;
-  private int qrEvery = 16;
-  private RandomFeatureKernelPCAModel warmStart;
-  private Consumer<BatchReport> listener = report -> {};
-  private Consumer<TriggerReport> triggerListener = report -> {};
+  Estimator<? extends AbstractKernelPCAModel<?>> estimator;
+  String algorithm = "exact";
+  String modelDir;
+  int keepVersions = 5;
+  int versionEveryBatches = 1;
+  double versionEverySeconds = 0;
+  StepSchedule schedule = StepSchedule.inverse(1.0, 10.0);
+  int miniBatchSize = 1;
+  int qrEvery = 16;
+  RandomFeatureKernelPCAModel warmStart;
+  Consumer<BatchReport> listener = report -> {};
+  Consumer<TriggerReport> triggerListener = report -> {};
 
   /**
    * Test hook: runs after a version is written into its hidden sibling, before the rename commits
@@ -167,20 +159,7 @@ public final class StreamingKernelPCA {
   /** Test hook: runs after the rename committed a version, before Spark records the batch. */
   Consumer<Long> afterCommit = batchId -> {};
 
-  private ModelDirectory directory;
-
-  /** The newest model: solved ({@code exact}: up to {@link #unsolved}), or RF-Oja's state. */
-  private AbstractKernelPCAModel<?> model;
-
-  /** {@code exact}: the statistics of every row folded in, when newer than {@link #model}'s. */
-  private FeatureStatistics unsolved;
-
-  private long ojaSteps;
-  private Long lastFolded;
-  private Long lastVersion;
-  private int batchesSinceVersion;
-  private long lastVersionNanos;
-  private String queryId;
+  private final StreamFolder folder = new StreamFolder(this);
 
   /**
    * The estimator that fits the first micro-batch ({@code exact}) or whose random-feature
@@ -375,36 +354,13 @@ public final class StreamingKernelPCA {
 
   /** A listener of the query's progress that reports Spark's share of each micro-batch. */
   public StreamingQueryListener progressListener() {
-    return new StreamingQueryListener() {
-      @Override
-      public void onQueryStarted(QueryStartedEvent event) {}
-
-      @Override
-      public void onQueryProgress(QueryProgressEvent event) {
-        if (queryId != null && event.progress().id().toString().equals(queryId)) {
-          TriggerReport report = TriggerReport.of(event.progress());
-          if (report != null) {
-            triggerListener.accept(report);
-          }
-        }
-      }
-
-      @Override
-      public void onQueryIdle(QueryIdleEvent event) {}
-
-      @Override
-      public void onQueryTerminated(QueryTerminatedEvent event) {
-        if (queryId != null && event.id().toString().equals(queryId)) {
-          SparkSession.active().streams().removeListener(this);
-        }
-      }
-    };
+    return new TriggerProgress(folder::queryId, report -> triggerListener.accept(report));
   }
 
   /** The {@code foreachBatch} function, for callers that build the query themselves. */
   public VoidFunction2<Dataset<Row>, Long> sink() {
     validate();
-    return this::process;
+    return folder::process;
   }
 
   private void validate() {
@@ -444,238 +400,6 @@ public final class StreamingKernelPCA {
     }
   }
 
-  /** Opens the directory once: the newest version, and the pending micro-batches folded in. */
-  private void open(SparkSession spark) throws IOException {
-    if (directory != null) {
-      return;
-    }
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    ModelDirectory opened = new ModelDirectory(modelDir, algorithm, options());
-    ModelDirectory.Contents contents = opened.open(conf);
-    ModelDirectory.Version latest = contents.latest();
-    if (latest != null) {
-      model = latest.model();
-      ojaSteps = latest.ojaSteps();
-      lastFolded = latest.batchId();
-      lastVersion = latest.batchId();
-      LOG.info(
-          "StreamingKernelPCA: resuming after batch {} ({} rows)",
-          latest.batchId(),
-          model.numRows());
-    }
-    if (!contents.pending().isEmpty() && latest == null) {
-      throw new IOException(
-          "Model directory " + modelDir + " holds pending micro-batches but no version");
-    }
-    for (long id : contents.pending()) {
-      Dataset<Row> rows = opened.readPending(spark, id);
-      long count = rows.count();
-      opened.checkPendingRows(id, count, conf);
-      if (count > 0) {
-        fold(rows, id, count);
-      }
-      lastFolded = id;
-      LOG.info("StreamingKernelPCA: pending batch {} folded in again", id);
-    }
-    queryId = contents.queryId();
-    batchesSinceVersion = contents.pending().size();
-    lastVersionNanos = System.nanoTime();
-    directory = opened;
-  }
-
-  /** Folds one micro-batch in (or skips it when a version or a pending batch already holds it). */
-  void process(Dataset<Row> batch, Long batchIdBoxed) throws IOException {
-    long batchId = batchIdBoxed;
-    long start = System.nanoTime();
-    SparkSession spark = batch.sparkSession();
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    open(spark);
-    String running = spark.sparkContext().getLocalProperty(QUERY_ID_PROPERTY);
-    if (running != null && queryId != null && !running.equals(queryId)) {
-      throw new IllegalStateException(
-          "Model directory "
-              + modelDir
-              + " was written by query "
-              + queryId
-              + ", this is query "
-              + running
-              + " (another checkpoint): its first micro-batches would be taken for replays; "
-              + "restart with the checkpoint of that query, or give a new model directory");
-    }
-    if (running != null) {
-      queryId = running;
-    }
-    if (lastFolded != null && lastFolded >= batchId) {
-      LOG.info(
-          "StreamingKernelPCA: batch {} is already folded in (up to batch {}): skipped",
-          batchId,
-          lastFolded);
-      listener.accept(
-          new BatchReport(
-              batchId,
-              true,
-              0,
-              model.numRows() + pendingRows(),
-              top(model),
-              0.0,
-              directory.versionPath(lastVersion).toString(),
-              false,
-              new Phases(0, 0, 0, 0)));
-      return;
-    }
-    String column = estimator.getOrDefault(estimator.getParam("inputCol")).toString();
-    boolean cached = !batch.storageLevel().equals(StorageLevel.NONE());
-    Dataset<Row> rows =
-        batch.select(io.github.sparkkpca.execution.QuotedColumns.column(batch, column));
-    if (!cached) {
-      rows.persist(StorageLevel.MEMORY_AND_DISK());
-    }
-    try {
-      long t0 = System.nanoTime();
-      long count = rows.count();
-      double read = (System.nanoTime() - t0) / 1e9;
-      if (count == 0) {
-        if (model != null) {
-          // Recorded all the same (a pending batch of no rows): the directory's history then holds
-          // every micro-batch Spark commits, so a missing one is noticed on a restart.
-          directory.commitPending(rows, batchId, 0, queryId, conf);
-          lastFolded = batchId;
-        }
-        return;
-      }
-      long before = model == null ? 0 : model.numRows() + pendingRows();
-      t0 = System.nanoTime();
-      fold(rows, batchId, count);
-      double statistics = (System.nanoTime() - t0) / 1e9;
-      lastFolded = batchId;
-      batchesSinceVersion++;
-      boolean due =
-          lastVersion == null
-              || batchesSinceVersion >= versionEveryBatches
-              || (versionEverySeconds > 0
-                  && System.nanoTime() - lastVersionNanos >= versionEverySeconds * 1e9);
-      double solve = 0;
-      double write;
-      if (due) {
-        t0 = System.nanoTime();
-        solve();
-        solve = (System.nanoTime() - t0) / 1e9;
-        t0 = System.nanoTime();
-        writeVersion(conf);
-        write = (System.nanoTime() - t0) / 1e9;
-      } else {
-        t0 = System.nanoTime();
-        directory.commitPending(rows, batchId, count, queryId, conf);
-        afterCommit.accept(batchId);
-        write = (System.nanoTime() - t0) / 1e9;
-      }
-      listener.accept(
-          new BatchReport(
-              batchId,
-              false,
-              count,
-              before + count,
-              top(model),
-              (System.nanoTime() - start) / 1e9,
-              directory.versionPath(lastVersion).toString(),
-              due,
-              new Phases(read, statistics, solve, write)));
-    } finally {
-      if (!cached) {
-        rows.unpersist(false);
-      }
-    }
-  }
-
-  /** Rows folded in since the newest solved model (pending, {@code exact} only). */
-  private long pendingRows() {
-    return unsolved == null ? 0 : unsolved.count() - model.numRows();
-  }
-
-  /** Folds the rows of one micro-batch into the state (not solved for {@code exact}). */
-  private void fold(Dataset<Row> rows, long batchId, long count) {
-    // The names of the micro-batch's features: the model's must be the same (as update checks);
-    // a model without names takes them, as a fit would.
-    String[] names = FeatureNames.of(rows.schema().fields()[0]);
-    if (model != null) {
-      model.transformSchema(rows.schema());
-    }
-    String[] carried = model == null || !model.hasFeatureNames() ? names : model.featureNames();
-    if (algorithm.equals("oja")) {
-      RandomFeatureOja.Step step =
-          RandomFeatureOja.run(
-              LOG,
-              rows,
-              batchId,
-              (RandomFeatureKernelPCA) estimator,
-              new RandomFeatureOja.Schedule(schedule, miniBatchSize, qrEvery),
-              model == null ? null : new ModelDirectory.Version(lastFolded, model, ojaSteps),
-              warmStart);
-      model = step.model();
-      model.setFeatureNames(carried);
-      ojaSteps = step.steps();
-      return;
-    }
-    if (model == null) {
-      model = estimator.fit(rows);
-      return;
-    }
-    FeaturePCA fitted = model.solution().featurePCA();
-    String column = model.getInputCol();
-    String jobs = "StreamingKernelPCA batch " + batchId + ": ";
-    try (FeaturePasses.Scanned scanned =
-        FeaturePasses.scan(rows, column, model.numFeatures(), 0, 0L, true, jobs)) {
-      FeatureStatistics more =
-          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize(), column, jobs);
-      unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);
-    }
-  }
-
-  /** The statistics pass's block rows, as the model's {@code update} chooses them. */
-  private int blockSize() {
-    if (model instanceof NystromKernelPCAModel nystrom) {
-      return nystrom.effectiveBlockSize(
-          nystrom.numSupportPoints(), nystrom.numFeatures(), nystrom.rank());
-    }
-    int features = ((RandomFeatureKernelPCAModel) model).featureMap().numFeatures();
-    return model.effectiveBlockSize(features, model.numFeatures(), features);
-  }
-
-  /** {@code exact}: the components of every row folded in, as {@code update} solves them. */
-  private void solve() {
-    if (unsolved == null) {
-      return;
-    }
-    FeaturePCA fitted = model.solution().featurePCA();
-    FeaturePCA solved =
-        FeaturePCA.solve(
-            fitted.map(),
-            unsolved,
-            fitted.numComponents(),
-            fitted.centered(),
-            ((io.github.sparkkpca.ml.FeaturePCAParams) model).getSpectrumExtent());
-    KernelPCASolution solution =
-        KernelPCASolution.of(solved, model.droppedRank(), model.landmarkSelection());
-    if (model instanceof NystromKernelPCAModel nystrom) {
-      model = nystrom.withSolution(solution);
-    } else {
-      RandomFeatureKernelPCAModel next = new RandomFeatureKernelPCAModel(model.uid(), solution);
-      model.copyValues(next, ParamMap.empty());
-      next.setParent(((RandomFeatureKernelPCAModel) model).parent());
-      model = next;
-    }
-    unsolved = null;
-  }
-
-  private void writeVersion(Configuration conf) throws IOException {
-    directory.commit(model, lastFolded, ojaSteps, queryId, conf, beforeCommit);
-    afterCommit.accept(lastFolded);
-    lastVersion = lastFolded;
-    batchesSinceVersion = 0;
-    lastVersionNanos = System.nanoTime();
-    directory.prune(keepVersions, conf);
-  }
-
   /**
    * Writes a version holding every row folded in so far, when the newest version does not (rows
    * written as pending since, {@link #setVersionEveryBatches}); call it when the query has ended.
@@ -685,23 +409,7 @@ public final class StreamingKernelPCA {
    */
   public String flush() throws IOException {
     validate();
-    SparkSession spark = SparkSession.active();
-    open(spark);
-    if (model == null) {
-      return null;
-    }
-    if (lastVersion == null || lastFolded > lastVersion) {
-      solve();
-      writeVersion(spark.sparkContext().hadoopConfiguration());
-    }
-    return directory.versionPath(lastVersion).toString();
-  }
-
-  /** The local property under which Spark runs a micro-batch with its query's id. */
-  private static final String QUERY_ID_PROPERTY = "sql.streaming.queryId";
-
-  private static double[] top(AbstractKernelPCAModel<?> model) {
-    return model.explainedVariance().toArray();
+    return folder.flush(SparkSession.active());
   }
 
   /**

@@ -6,10 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.persistence.Manifest;
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.testing.LocalSpark;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -139,5 +148,70 @@ class ModelDirectoryTest {
     Files.delete(dir.resolve("version-000000000040"));
     assertNull(new ModelDirectory(dir.toString(), "exact").open(conf).latest());
     assertEquals(List.of(foreign, ModelDirectory.MARKER).stream().sorted().toList(), names(dir));
+  }
+
+  /**
+   * A version's record holds the digest of the file list in the model's manifest (path, size and
+   * SHA-256 of each file but the record, recomputed here from the manifest); a model file edited
+   * after the commit, or the manifest removed, is refused by readers naming the record.
+   */
+  @Test
+  void aVersionRecordsItsManifestsDigestAndRefusesEditedFiles() throws Exception {
+    Configuration spark = LocalSpark.spark().sparkContext().hadoopConfiguration();
+    NystromKernelPCAModel model =
+        new NystromKernelPCA()
+            .setK(2)
+            .setNumLandmarks(6)
+            .setSeed(3)
+            .fit(LocalSpark.frame(LocalSpark.clusters(30, 3, 9), 1));
+    ModelDirectory models = new ModelDirectory(dir.toString(), "exact");
+    models.open(spark);
+    models.commit(model, 0, 0, null, spark, staging -> {});
+    Path version = dir.resolve("version-000000000000");
+    Path record = version.resolve("data/streaming.json");
+
+    ObjectMapper json = new ObjectMapper();
+    JsonNode manifest = json.readTree(version.resolve(Manifest.NAME).toFile());
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    java.util.TreeMap<String, String> listed = new java.util.TreeMap<>();
+    for (JsonNode file : manifest.path("files")) {
+      listed.put(
+          file.path("path").asText(),
+          file.path("size").asLong() + "\0" + file.path("sha256").asText());
+    }
+    assertTrue(listed.containsKey("data/streaming.json"), "the manifest lists the record");
+    listed.remove("data/streaming.json");
+    listed.forEach(
+        (path, sizeAndHash) ->
+            sha.update((path + "\0" + sizeAndHash + "\0").getBytes(StandardCharsets.UTF_8)));
+    assertEquals(
+        HexFormat.of().formatHex(sha.digest()),
+        json.readTree(record.toFile()).path("digest").asText());
+    assertEquals(
+        models.versionPath(0).toString(), ModelDirectory.latestVersion(dir.toString(), spark));
+
+    String how = "the files of version-000000000000 differ from the ones recorded";
+    Path metadata;
+    try (Stream<Path> files = Files.list(version.resolve("metadata"))) {
+      metadata =
+          files.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().get();
+    }
+    byte[] original = Files.readAllBytes(metadata);
+    Files.writeString(metadata, " ", java.nio.file.StandardOpenOption.APPEND);
+    IllegalArgumentException edited =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ModelDirectory.latestVersion(dir.toString(), spark));
+    assertTrue(edited.getMessage().startsWith(record + ": " + how), edited.getMessage());
+    Files.write(metadata, original);
+    assertEquals(
+        models.versionPath(0).toString(), ModelDirectory.latestVersion(dir.toString(), spark));
+
+    Files.delete(version.resolve(Manifest.NAME));
+    IllegalArgumentException unlisted =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ModelDirectory.latestVersion(dir.toString(), spark));
+    assertTrue(unlisted.getMessage().startsWith(record + ": " + how), unlisted.getMessage());
   }
 }

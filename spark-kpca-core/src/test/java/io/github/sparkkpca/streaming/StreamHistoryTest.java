@@ -10,13 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,60 +30,26 @@ class StreamHistoryTest {
 
   @TempDir Path dir;
 
-  private final double[][] x = LocalSpark.clusters(5 * CHUNK_ROWS, D, 23);
+  private StreamFiles files;
 
-  private void addChunk(int c) throws IOException {
-    addChunk(c, CHUNK_ROWS);
-  }
-
-  /** Adds the first {@code rows} rows of chunk c as one Parquet file of the input directory. */
-  private void addChunk(int c, int rows) throws IOException {
-    Path input = Files.createDirectories(dir.resolve("input"));
-    Path tmp = dir.resolve("tmp-" + c);
-    LocalSpark.frame(Arrays.copyOfRange(x, c * CHUNK_ROWS, c * CHUNK_ROWS + rows), 1)
-        .write()
-        .parquet(tmp.toString());
-    try (Stream<Path> files = Files.list(tmp)) {
-      Path part =
-          files
-              .filter(p -> p.getFileName().toString().endsWith(".parquet"))
-              .findFirst()
-              .orElseThrow();
-      Path target = input.resolve("chunk-" + c + ".parquet");
-      Files.move(part, target);
-      assertTrue(target.toFile().setLastModified(1_700_000_000_000L + c * 10_000L));
-    }
-  }
-
-  private Dataset<Row> stream() {
-    return LocalSpark.spark()
-        .readStream()
-        .schema(LocalSpark.frame(new double[][] {new double[D]}, 1).schema())
-        .option("maxFilesPerTrigger", 1)
-        .parquet(dir.resolve("input").toString());
-  }
-
-  private String model() {
-    return dir.resolve("model").toString();
+  @BeforeEach
+  void files() {
+    files = new StreamFiles(dir, LocalSpark.clusters(5 * CHUNK_ROWS, D, 23), CHUNK_ROWS);
   }
 
   private StreamingKernelPCA sink(int versionEvery) {
     return new StreamingKernelPCA()
         .setEstimator(new NystromKernelPCA().setK(2).setNumLandmarks(12).setSeed(5))
-        .setModelDir(model())
+        .setModelDir(files.model())
         .setVersionEveryBatches(versionEvery);
   }
 
   private void run(StreamingKernelPCA sink) throws Exception {
-    sink.start(stream(), dir.resolve("ckpt").toString(), Trigger.AvailableNow()).awaitTermination();
+    files.run(sink, "ckpt");
   }
 
   private static Configuration conf() {
     return LocalSpark.spark().sparkContext().hadoopConfiguration();
-  }
-
-  private Path entry(String name) {
-    return dir.resolve("model").resolve(name);
   }
 
   /** The refusal of a resume and its message, which names {@code file}. */
@@ -99,46 +62,47 @@ class StreamHistoryTest {
   @Test
   void swappedVersionsAreRefusedByReadersAndResume() throws Exception {
     for (int c = 0; c < 3; c++) {
-      addChunk(c);
+      files.addChunk(c);
     }
     run(sink(1));
     // version-1 and version-2 swap places: the directory named 2 holds the model of batch 1.
-    Files.move(entry("version-000000000002"), entry("swap"));
-    Files.move(entry("version-000000000001"), entry("version-000000000002"));
-    Files.move(entry("swap"), entry("version-000000000001"));
-    Path record = entry("version-000000000002").resolve("data/streaming.json");
+    Files.move(files.entry("version-000000000002"), files.entry("swap"));
+    Files.move(files.entry("version-000000000001"), files.entry("version-000000000002"));
+    Files.move(files.entry("swap"), files.entry("version-000000000001"));
+    Path record = files.entry("version-000000000002").resolve("data/streaming.json");
     String how = "it records batch 1, the directory's name batch 2";
     IllegalArgumentException read =
-        assertThrows(IllegalArgumentException.class, () -> StreamingKernelPCA.loadLatest(model()));
+        assertThrows(
+            IllegalArgumentException.class, () -> StreamingKernelPCA.loadLatest(files.model()));
     assertTrue(read.getMessage().contains(record.toString() + ": " + how), read.getMessage());
-    addChunk(3);
+    files.addChunk(3);
     assertResumeRefused(sink(1), record, how);
 
     // Put back, the stream resumes with every row once.
-    Files.move(entry("version-000000000002"), entry("swap"));
-    Files.move(entry("version-000000000001"), entry("version-000000000002"));
-    Files.move(entry("swap"), entry("version-000000000001"));
+    Files.move(files.entry("version-000000000002"), files.entry("swap"));
+    Files.move(files.entry("version-000000000001"), files.entry("version-000000000002"));
+    Files.move(files.entry("swap"), files.entry("version-000000000001"));
     run(sink(1));
-    assertEquals(4 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+    assertEquals(4 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(files.model()).numRows());
   }
 
   @Test
   void pendingBatchesReplacedOrDeletedAreRefused() throws Exception {
     for (int c = 0; c < 4; c++) {
-      addChunk(c);
+      files.addChunk(c);
     }
     // Version 0, then batches 1, 2 and 3 pending.
     run(sink(10));
     for (int b = 1; b <= 3; b++) {
-      assertTrue(Files.isDirectory(entry(String.format("pending-%012d", b))), "pending " + b);
+      assertTrue(Files.isDirectory(files.entry(String.format("pending-%012d", b))), "pending " + b);
     }
     Path backup = dir.resolve("backup");
     copyTree(dir.resolve("model"), backup);
-    addChunk(4);
+    files.addChunk(4);
 
     // Batch 2's rows replaced by batch 1's (the Parquet file only, its record kept).
-    Path two = entry("pending-000000000002");
-    Path one = entry("pending-000000000001");
+    Path two = files.entry("pending-000000000002");
+    Path one = files.entry("pending-000000000001");
     try (Stream<Path> files = Files.list(two)) {
       for (Path p : files.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList()) {
         Files.delete(p);
@@ -168,7 +132,7 @@ class StreamHistoryTest {
     deleteTree(two);
     assertResumeRefused(
         sink(10),
-        entry("pending-000000000003").resolve("_streaming.json"),
+        files.entry("pending-000000000003").resolve("_streaming.json"),
         "it follows batch 2, but the batch before it in the directory is 1");
 
     // Restored: the resume folds every row in once.
@@ -176,7 +140,7 @@ class StreamHistoryTest {
     StreamingKernelPCA resumed = sink(10);
     run(resumed);
     resumed.flush();
-    assertEquals(5 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+    assertEquals(5 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(files.model()).numRows());
   }
 
   /**
@@ -186,34 +150,34 @@ class StreamHistoryTest {
    */
   @Test
   void aMissingNewestEntryIsRefused() throws Exception {
-    addChunk(0);
-    addChunk(1);
+    files.addChunk(0);
+    files.addChunk(1);
     run(sink(1));
-    addChunk(2, 0); // no rows: batch 2 is recorded as a pending batch of none
+    files.addChunk(2, 0); // no rows: batch 2 is recorded as a pending batch of none
     run(sink(1));
-    assertTrue(Files.isDirectory(entry("pending-000000000002")));
+    assertTrue(Files.isDirectory(files.entry("pending-000000000002")));
     Path backup = dir.resolve("backup");
     copyTree(dir.resolve("model"), backup);
-    addChunk(3);
+    files.addChunk(3);
 
-    deleteTree(entry("pending-000000000002"));
+    deleteTree(files.entry("pending-000000000002"));
     assertMissing("version-000000000001");
     restore(backup);
-    deleteTree(entry("pending-000000000002"));
-    deleteTree(entry("version-000000000001"));
+    deleteTree(files.entry("pending-000000000002"));
+    deleteTree(files.entry("version-000000000001"));
     assertMissing("version-000000000000");
 
     restore(backup);
     run(sink(1));
-    assertEquals(3 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
-    assertTrue(Files.isDirectory(entry("version-000000000003")));
+    assertEquals(3 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(files.model()).numRows());
+    assertTrue(Files.isDirectory(files.entry("version-000000000003")));
   }
 
   private void assertMissing(String newest) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(sink(1)));
     assertEquals(
         "Model directory "
-            + model()
+            + files.model()
             + ": the checkpoint "
             + dir.resolve("ckpt")
             + " has committed micro-batches up to 2, but the newest entry here is "

@@ -21,10 +21,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
-import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,41 +40,22 @@ class StreamingKernelPCATest {
 
   @TempDir Path dir;
 
+  private StreamFiles files;
+
+  @BeforeEach
+  void files() {
+    files = new StreamFiles(dir, LocalSpark.clusters(CHUNKS * CHUNK_ROWS, D, 11), CHUNK_ROWS);
+  }
+
   /**
    * Writes the rows as CHUNKS parquet files (one per micro-batch) under dir/input; returns all
    * rows.
    */
   private Dataset<Row> writeInput() throws IOException {
-    SparkSession spark = LocalSpark.spark();
-    double[][] x = LocalSpark.clusters(CHUNKS * CHUNK_ROWS, D, 11);
-    Path input = Files.createDirectories(dir.resolve("input"));
     for (int c = 0; c < CHUNKS; c++) {
-      double[][] chunk = Arrays.copyOfRange(x, c * CHUNK_ROWS, (c + 1) * CHUNK_ROWS);
-      Path tmp = dir.resolve("tmp-" + c);
-      LocalSpark.frame(chunk, 1).write().parquet(tmp.toString());
-      try (Stream<Path> files = Files.list(tmp)) {
-        Path part =
-            files
-                .filter(p -> p.getFileName().toString().endsWith(".parquet"))
-                .findFirst()
-                .orElseThrow();
-        Files.move(part, input.resolve("chunk-" + c + ".parquet"));
-        // Distinct modification times keep the files in order, one per micro-batch.
-        input
-            .resolve("chunk-" + c + ".parquet")
-            .toFile()
-            .setLastModified(1_700_000_000_000L + c * 10_000L);
-      }
+      files.addChunk(c);
     }
-    return LocalSpark.frame(x, 3);
-  }
-
-  private Dataset<Row> stream() {
-    return LocalSpark.spark()
-        .readStream()
-        .schema(LocalSpark.frame(new double[][] {new double[D]}, 1).schema())
-        .option("maxFilesPerTrigger", 1)
-        .parquet(dir.resolve("input").toString());
+    return LocalSpark.frame(LocalSpark.clusters(CHUNKS * CHUNK_ROWS, D, 11), 3);
   }
 
   private void run(StreamingKernelPCA streaming) throws Exception {
@@ -84,9 +63,7 @@ class StreamingKernelPCATest {
   }
 
   private void run(StreamingKernelPCA streaming, String checkpoint) throws Exception {
-    StreamingQuery query =
-        streaming.start(stream(), dir.resolve(checkpoint).toString(), Trigger.AvailableNow());
-    query.awaitTermination();
+    files.run(streaming, checkpoint);
   }
 
   private static void assertSameModel(
@@ -108,18 +85,6 @@ class StreamingKernelPCATest {
     for (int i = 0; i < es.length; i++) {
       assertArrayEquals(es[i], as[i], 1e-8, "scores of row " + i);
     }
-  }
-
-  private List<Long> versions() throws IOException {
-    List<Long> ids = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir.resolve("model"))) {
-      files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith("version-"))
-          .forEach(n -> ids.add(Long.parseLong(n.substring("version-".length()))));
-    }
-    ids.sort(null);
-    return ids;
   }
 
   /**
@@ -149,7 +114,7 @@ class StreamingKernelPCATest {
         };
     StreamingQueryException died = assertThrows(StreamingQueryException.class, () -> run(first));
     assertTrue(died.getMessage().contains("injected failure"), died.getMessage());
-    assertEquals(List.of(0L), versions(), "batch 1 was not committed");
+    assertEquals(List.of(0L), files.versions(), "batch 1 was not committed");
     try (Stream<Path> files = Files.list(dir.resolve("model"))) {
       assertFalse(
           files.anyMatch(p -> p.getFileName().toString().endsWith(".writing")),
@@ -168,7 +133,7 @@ class StreamingKernelPCATest {
           }
         };
     assertThrows(StreamingQueryException.class, () -> run(second));
-    assertEquals(List.of(0L, 1L, 2L), versions());
+    assertEquals(List.of(0L, 1L, 2L), files.versions());
     assertEquals(
         List.of(0L, 1L), reports.stream().map(StreamingKernelPCA.BatchReport::batchId).toList());
     for (int c = 0; c < 2; c++) {

@@ -14,13 +14,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQueryException;
-import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,62 +34,21 @@ class StreamingRestartTest {
 
   @TempDir Path dir;
 
-  private final double[][] x = LocalSpark.clusters(4 * CHUNK_ROWS, D, 17);
+  private StreamFiles files;
 
-  /** Adds chunk c of the rows as one Parquet file of the input directory. */
-  private void addChunk(int c) throws IOException {
-    Path input = Files.createDirectories(dir.resolve("input"));
-    Path tmp = dir.resolve("tmp-" + c);
-    LocalSpark.frame(Arrays.copyOfRange(x, c * CHUNK_ROWS, (c + 1) * CHUNK_ROWS), 1)
-        .write()
-        .parquet(tmp.toString());
-    try (Stream<Path> files = Files.list(tmp)) {
-      Path part =
-          files
-              .filter(p -> p.getFileName().toString().endsWith(".parquet"))
-              .findFirst()
-              .orElseThrow();
-      Path target = input.resolve("chunk-" + c + ".parquet");
-      Files.move(part, target);
-      assertTrue(target.toFile().setLastModified(1_700_000_000_000L + c * 10_000L));
-    }
-  }
-
-  private Dataset<Row> rows(int chunks) {
-    return LocalSpark.frame(Arrays.copyOfRange(x, 0, chunks * CHUNK_ROWS), 2);
-  }
-
-  private Dataset<Row> stream() {
-    return LocalSpark.spark()
-        .readStream()
-        .schema(LocalSpark.frame(new double[][] {new double[D]}, 1).schema())
-        .option("maxFilesPerTrigger", 1)
-        .parquet(dir.resolve("input").toString());
-  }
-
-  private String model() {
-    return dir.resolve("model").toString();
+  @BeforeEach
+  void files() {
+    files = new StreamFiles(dir, LocalSpark.clusters(4 * CHUNK_ROWS, D, 17), CHUNK_ROWS);
   }
 
   private StreamingKernelPCA sink(int k) {
     return new StreamingKernelPCA()
         .setEstimator(new NystromKernelPCA().setK(k).setNumLandmarks(15).setSeed(4))
-        .setModelDir(model());
+        .setModelDir(files.model());
   }
 
   private void run(StreamingKernelPCA sink, String checkpoint) throws Exception {
-    sink.start(stream(), dir.resolve(checkpoint).toString(), Trigger.AvailableNow())
-        .awaitTermination();
-  }
-
-  private List<String> entries(Path path) throws IOException {
-    try (Stream<Path> files = Files.list(path)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> !n.endsWith(".crc"))
-          .sorted()
-          .toList();
-    }
+    files.run(sink, checkpoint);
   }
 
   /**
@@ -102,9 +58,9 @@ class StreamingRestartTest {
    */
   @Test
   void aModelDirectoryGoesOnlyWithItsCheckpointAndOptions() throws Exception {
-    addChunk(0);
+    files.addChunk(0);
     run(sink(2), "ckpt");
-    addChunk(1);
+    files.addChunk(1);
 
     IllegalArgumentException other =
         assertThrows(IllegalArgumentException.class, () -> run(sink(2), "other-ckpt"));
@@ -138,7 +94,7 @@ class StreamingRestartTest {
                 run(
                     new StreamingKernelPCA()
                         .setEstimator(new RandomFeatureKernelPCA().setK(2).setNumRandomFeatures(20))
-                        .setModelDir(model())
+                        .setModelDir(files.model())
                         .setAlgorithm("oja"),
                     "ckpt"));
     assertTrue(
@@ -146,7 +102,7 @@ class StreamingRestartTest {
 
     // The same checkpoint and options: batch 1 is folded in, every row once.
     run(sink(2), "ckpt");
-    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(model());
+    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(files.model());
     assertEquals(2 * CHUNK_ROWS, streamed.numRows());
 
     // The checkpoint deleted and started again at the same path is a new query: refused.
@@ -156,7 +112,7 @@ class StreamingRestartTest {
     assertTrue(fresh.getMessage().contains("is new"), fresh.getMessage());
 
     // A checkpoint whose batches a new model directory lacks: refused too.
-    addChunk(2);
+    files.addChunk(2);
     StreamingKernelPCA elsewhere =
         new StreamingKernelPCA()
             .setEstimator(new NystromKernelPCA().setK(2).setNumLandmarks(15).setSeed(4))
@@ -180,7 +136,7 @@ class StreamingRestartTest {
    */
   @Test
   void theCheckpointAndTheModelDirectoryMustBeSeparate() throws Exception {
-    addChunk(0);
+    files.addChunk(0);
     for (String[] pair : new String[][] {{"same", "same"}, {"m", "m/ckpt"}, {"c/model", "c"}}) {
       StreamingKernelPCA sink =
           new StreamingKernelPCA()
@@ -205,8 +161,8 @@ class StreamingRestartTest {
    */
   @Test
   void versionsEveryNMicroBatchesKeepEveryRowOnceAcrossACrashAndRestart() throws Exception {
-    addChunk(0);
-    addChunk(1);
+    files.addChunk(0);
+    files.addChunk(1);
     List<StreamingKernelPCA.BatchReport> reports = new ArrayList<>();
     run(sink(2).setVersionEveryBatches(3).setBatchListener(reports::add), "ckpt");
     assertEquals(
@@ -215,12 +171,12 @@ class StreamingRestartTest {
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "version-000000000000"),
-        entries(dir.resolve("model")));
+        StreamFiles.entries(dir.resolve("model")));
     assertTrue(reports.get(0).versioned() && !reports.get(1).versioned(), reports.toString());
     assertEquals(2L * CHUNK_ROWS, reports.get(1).rowsSoFar());
     assertTrue(reports.get(1).phases().write() > 0, "the pending rows' write is timed");
 
-    addChunk(2);
+    files.addChunk(2);
     StreamingKernelPCA crashing = sink(2).setVersionEveryBatches(3);
     crashing.afterCommit =
         batchId -> {
@@ -236,9 +192,9 @@ class StreamingRestartTest {
             "pending-000000000001",
             "pending-000000000002",
             "version-000000000000"),
-        entries(dir.resolve("model")));
+        StreamFiles.entries(dir.resolve("model")));
 
-    addChunk(3);
+    files.addChunk(3);
     reports.clear();
     StreamingKernelPCA resumed = sink(2).setVersionEveryBatches(3).setBatchListener(reports::add);
     run(resumed, "ckpt");
@@ -251,13 +207,13 @@ class StreamingRestartTest {
             "_SPARK_KPCA_STREAM",
             "version-000000000000",
             "version-000000000003"),
-        entries(dir.resolve("model")));
-    assertEquals(resumed.flush(), StreamingKernelPCA.latestVersion(model(), conf()));
+        StreamFiles.entries(dir.resolve("model")));
+    assertEquals(resumed.flush(), StreamingKernelPCA.latestVersion(files.model(), conf()));
 
-    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(model());
+    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(files.model());
     assertEquals(4 * CHUNK_ROWS, streamed.numRows(), "every row once");
     AbstractKernelPCAModel<?> batch =
-        new NystromKernelPCA().setK(2).setLandmarksFrom(streamed).fit(rows(4));
+        new NystromKernelPCA().setK(2).setLandmarksFrom(streamed).fit(files.rows(4));
     double[] expected = batch.eigenvalues().toArray();
     assertArrayEquals(
         expected, streamed.eigenvalues().toArray(), 1e-10 * expected[0], "eigenvalues");
@@ -271,9 +227,9 @@ class StreamingRestartTest {
    */
   @Test
   void flushWritesTheRowsLeftPending() throws Exception {
-    addChunk(0);
-    addChunk(1);
-    addChunk(2);
+    files.addChunk(0);
+    files.addChunk(1);
+    files.addChunk(2);
     run(sink(2).setVersionEveryBatches(5), "ckpt");
     assertEquals(
         List.of(
@@ -282,8 +238,8 @@ class StreamingRestartTest {
             "pending-000000000001",
             "pending-000000000002",
             "version-000000000000"),
-        entries(dir.resolve("model")));
-    assertEquals(CHUNK_ROWS, StreamingKernelPCA.loadLatest(model()).numRows());
+        StreamFiles.entries(dir.resolve("model")));
+    assertEquals(CHUNK_ROWS, StreamingKernelPCA.loadLatest(files.model()).numRows());
     String flushed = sink(2).setVersionEveryBatches(5).flush();
     assertTrue(flushed.endsWith("version-000000000002"), flushed);
     assertEquals(
@@ -292,11 +248,11 @@ class StreamingRestartTest {
             "_SPARK_KPCA_STREAM",
             "version-000000000000",
             "version-000000000002"),
-        entries(dir.resolve("model")));
-    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(model());
+        StreamFiles.entries(dir.resolve("model")));
+    AbstractKernelPCAModel<?> streamed = StreamingKernelPCA.loadLatest(files.model());
     assertEquals(3 * CHUNK_ROWS, streamed.numRows());
     AbstractKernelPCAModel<?> batch =
-        new NystromKernelPCA().setK(2).setLandmarksFrom(streamed).fit(rows(3));
+        new NystromKernelPCA().setK(2).setLandmarksFrom(streamed).fit(files.rows(3));
     assertEquals(
         batch.eigenvalues().apply(0),
         streamed.eigenvalues().apply(0),

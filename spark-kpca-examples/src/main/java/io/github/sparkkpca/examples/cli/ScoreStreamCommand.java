@@ -18,7 +18,6 @@ import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
-import org.apache.spark.sql.streaming.Trigger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,23 +95,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
           "Also write each row's feature-space reconstruction residual (a novelty score).")
   boolean residual;
 
-  @Option(names = "--available-now", description = "Score the files present now, then stop.")
-  boolean availableNow;
-
-  @Option(
-      names = "--trigger-interval",
-      paramLabel = "SECONDS",
-      defaultValue = "0",
-      description =
-          "Without --available-now: start a micro-batch every SECONDS (0: as soon as the previous one "
-              + "ends). Default: ${DEFAULT-VALUE}.")
-  double triggerInterval;
-
-  @Option(
-      names = "--max-files-per-trigger",
-      paramLabel = "N",
-      description = "At most N new files per micro-batch (default: all new files).")
-  Integer maxFilesPerTrigger;
+  @Mixin TriggerOptions trigger;
 
   @Option(
       names = "--model-version-col",
@@ -150,7 +133,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
           DataSources.stream(
               spark.session(),
               input.forModel(kpca.numFeatures(), kpca.featureNames()),
-              maxFilesPerTrigger);
+              trigger.maxFilesPerTrigger);
       kpca.setInputCol(data.featuresCol())
           .setOutputCol(TransformCommand.SCORES_COL)
           .setResidualCol(residual ? TransformCommand.RESIDUAL_COL : "")
@@ -179,7 +162,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
           output,
           outputFormat,
           checkpoint,
-          availableNow ? ", the files present now" : "; stop with Ctrl-C");
+          trigger.until());
       // The rows written, counted by Spark per micro-batch (the source's input rows count a CSV
       // file's header line too).
       scored = scored.observe(OBSERVED, functions.count(functions.lit(1)).as("rows"));
@@ -189,10 +172,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
               .format(outputFormat.toString())
               .option("path", output)
               .option("checkpointLocation", checkpoint)
-              .trigger(
-                  availableNow
-                      ? Trigger.AvailableNow()
-                      : Trigger.ProcessingTime((long) (triggerInterval * 1000)));
+              .trigger(trigger.trigger());
       if (outputFormat == ScoreWriter.Format.CSV) {
         writer = writer.option("header", "true");
       }
@@ -244,18 +224,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
 
   /** Checks the options that need no file system, before Spark starts. */
   private void validate() {
-    SparkKpcaCli.require(
-        spec,
-        maxFilesPerTrigger == null || maxFilesPerTrigger >= 1,
-        "--max-files-per-trigger must be >= 1, got " + maxFilesPerTrigger);
-    SparkKpcaCli.require(
-        spec,
-        triggerInterval >= 0 && Double.isFinite(triggerInterval),
-        "--trigger-interval must be finite and >= 0, got " + triggerInterval);
-    SparkKpcaCli.require(
-        spec,
-        !availableNow || triggerInterval == 0,
-        "--trigger-interval does not apply with --available-now");
+    trigger.validate(spec);
   }
 
   /**

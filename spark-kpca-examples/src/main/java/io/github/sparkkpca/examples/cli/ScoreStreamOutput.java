@@ -3,10 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.persistence.SafeOutput;
 import io.github.sparkkpca.streaming.OutputClaim;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -20,10 +17,11 @@ import org.apache.hadoop.fs.Path;
  * exactly-once guarantee holds only while the output and the checkpoint stay a pair (a new query
  * writing into the output of another would even skip its first batches, which that log lists as
  * committed). So the pair is tied by a token written into both: the output's claim ({@link
- * OutputClaim}, which also records the checkpoint) and {@value #CHECKPOINT_MARKER} in the
- * checkpoint. The claim is taken atomically right before the query starts, so of two commands
- * started together on one output with different checkpoints exactly one writes; the other is
- * refused naming the owner's checkpoint, before its query starts. And:
+ * OutputClaim}, which also records the checkpoint, the same claim a stream's model directory takes)
+ * and its copy {@value #CHECKPOINT_MARKER} in the checkpoint ({@link OutputClaim#recordTokenIn}).
+ * The claim is taken atomically right before the query starts, so of two commands started together
+ * on one output with different checkpoints exactly one writes; the other is refused naming the
+ * owner's checkpoint, before its query starts. And:
  *
  * <ul>
  *   <li>the output and the checkpoint are different paths, neither inside the other, the model or
@@ -89,7 +87,7 @@ final class ScoreStreamOutput {
       if (violation != null) {
         throw new IllegalArgumentException(message(violation, output, checkpoint));
       }
-      String checkpointToken = readToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER));
+      String checkpointToken = OutputClaim.tokenIn(ckpt.toString(), CHECKPOINT_MARKER, conf);
       boolean earlierQuery =
           checkpointToken != null
               || ckptFs.exists(new Path(ckpt, "offsets"))
@@ -155,7 +153,7 @@ final class ScoreStreamOutput {
               }
             }
           }
-          writeToken(ckptFs, new Path(ckpt, CHECKPOINT_MARKER), claimed.token());
+          OutputClaim.recordTokenIn(ckpt.toString(), CHECKPOINT_MARKER, claimed, conf);
         } catch (IOException e) {
           throw failure(output, checkpoint, e);
         }
@@ -235,21 +233,5 @@ final class ScoreStreamOutput {
       }
     }
     return true;
-  }
-
-  private static String readToken(FileSystem fs, Path file) throws IOException {
-    if (!fs.exists(file)) {
-      return null;
-    }
-    try (InputStream in = fs.open(file)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-    }
-  }
-
-  private static void writeToken(FileSystem fs, Path file, String token) throws IOException {
-    fs.mkdirs(file.getParent());
-    try (OutputStream o = fs.create(file, true)) {
-      o.write((token + "\n").getBytes(StandardCharsets.UTF_8));
-    }
   }
 }

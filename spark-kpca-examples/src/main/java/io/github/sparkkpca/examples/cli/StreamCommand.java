@@ -21,7 +21,6 @@ import org.apache.spark.ml.Estimator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.storage.StorageLevel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,23 +76,7 @@ public final class StreamCommand implements Callable<Integer> {
               + "needs --feature-map rff). Default: ${DEFAULT-VALUE}.")
   String algorithm;
 
-  @Option(names = "--available-now", description = "Process the files present now, then stop.")
-  boolean availableNow;
-
-  @Option(
-      names = "--max-files-per-trigger",
-      paramLabel = "N",
-      description = "At most N new files per micro-batch (default: all new files).")
-  Integer maxFilesPerTrigger;
-
-  @Option(
-      names = "--trigger-interval",
-      paramLabel = "SECONDS",
-      defaultValue = "0",
-      description =
-          "Without --available-now: start a micro-batch every SECONDS (0: as soon as the previous one "
-              + "ends). Default: ${DEFAULT-VALUE}.")
-  double triggerInterval;
+  @Mixin TriggerOptions trigger;
 
   @Option(
       names = "--keep-versions",
@@ -233,7 +216,7 @@ public final class StreamCommand implements Callable<Integer> {
           DataSources.stream(
               spark.session(),
               input.toSourceOptions().withFeatureNames(namesToRead(spark, estimator)),
-              maxFilesPerTrigger);
+              trigger.maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
       bind(streaming, spark);
@@ -246,15 +229,12 @@ public final class StreamCommand implements Callable<Integer> {
           modelOut,
           algorithm,
           checkpoint,
-          availableNow ? ", the files present now" : "; stop with Ctrl-C");
+          trigger.until());
       StreamingQuery query =
           data.data()
               .writeStream()
               .option("checkpointLocation", checkpoint)
-              .trigger(
-                  availableNow
-                      ? Trigger.AvailableNow()
-                      : Trigger.ProcessingTime((long) (triggerInterval * 1000)))
+              .trigger(trigger.trigger())
               .foreachBatch(
                   (Dataset<Row> batch, Long batchId) -> {
                     // Read once into memory: the validation and the sink's passes share the rows.
@@ -332,18 +312,7 @@ public final class StreamCommand implements Callable<Integer> {
         "--version-every-seconds must be finite and > 0, got " + versionEverySeconds);
     SparkKpcaCli.require(
         spec, keepVersions >= 2, "--keep-versions must be >= 2, got " + keepVersions);
-    SparkKpcaCli.require(
-        spec,
-        maxFilesPerTrigger == null || maxFilesPerTrigger >= 1,
-        "--max-files-per-trigger must be >= 1, got " + maxFilesPerTrigger);
-    SparkKpcaCli.require(
-        spec,
-        triggerInterval >= 0 && Double.isFinite(triggerInterval),
-        "--trigger-interval must be finite and >= 0, got " + triggerInterval);
-    SparkKpcaCli.require(
-        spec,
-        !availableNow || triggerInterval == 0,
-        "--trigger-interval does not apply with " + "--available-now");
+    trigger.validate(spec);
     try {
       return StepSchedule.parse(stepSchedule);
     } catch (IllegalArgumentException e) {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -43,22 +42,8 @@ class ScoreStreamCliTest {
 
   /** Writes CSV file {@code f} (ids f*ROWS..) with columns x1..x3 and the row id as the label. */
   static void writeCsv(Path input, int f) throws IOException {
-    Random random = new Random(100 + f);
-    StringBuilder text = new StringBuilder("x1,x2,x3,id\n");
-    for (int i = 0; i < ROWS; i++) {
-      text.append(
-          String.format(
-              Locale.ROOT,
-              "%.6f,%.6f,%.6f,%d%n",
-              random.nextGaussian(),
-              2 * random.nextGaussian(),
-              (i % 2) + random.nextGaussian(),
-              f * ROWS + i));
-    }
-    // Written aside and moved in, as a stream's files must land whole.
-    Path tmp = Files.writeString(dir.resolve(".tmp-" + f + ".csv"), text.toString());
-    Path file = Files.move(tmp, input.resolve("part-" + f + ".csv"));
-    file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+    StreamCsvFiles.write(
+        input, f, StreamCsvFiles.text(new Random(100 + f), ROWS, "id", i -> f * ROWS + i), dir);
   }
 
   @BeforeAll

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,19 +32,7 @@ class StreamEvaluateCliTest {
     input = Files.createDirectories(dir.resolve("in"));
     Random random = new Random(5);
     for (int f = 0; f < FILES; f++) {
-      StringBuilder text = new StringBuilder("x1,x2,x3,label\n");
-      for (int i = 0; i < ROWS; i++) {
-        text.append(
-            String.format(
-                Locale.ROOT,
-                "%.6f,%.6f,%.6f,%d%n",
-                random.nextGaussian(),
-                2 * random.nextGaussian(),
-                (i % 2) + random.nextGaussian(),
-                i % 2));
-      }
-      Path file = Files.writeString(input.resolve("part-" + f + ".csv"), text.toString());
-      file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+      StreamCsvFiles.write(input, f, StreamCsvFiles.text(random, ROWS, "label", i -> i % 2), null);
     }
   }
 

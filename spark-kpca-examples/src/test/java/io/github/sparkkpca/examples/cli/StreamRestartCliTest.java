@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,18 +35,7 @@ class StreamRestartCliTest {
     input = Files.createDirectories(dir.resolve("in"));
     Random random = new Random(8);
     for (int f = 0; f < FILES; f++) {
-      StringBuilder text = new StringBuilder("x1,x2,x3\n");
-      for (int i = 0; i < ROWS; i++) {
-        text.append(
-            String.format(
-                Locale.ROOT,
-                "%.6f,%.6f,%.6f%n",
-                random.nextGaussian(),
-                2 * random.nextGaussian(),
-                (i % 2) + random.nextGaussian()));
-      }
-      Path file = Files.writeString(input.resolve("part-" + f + ".csv"), text.toString());
-      file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+      StreamCsvFiles.write(input, f, StreamCsvFiles.text(random, ROWS, null, null), null);
     }
   }
 
