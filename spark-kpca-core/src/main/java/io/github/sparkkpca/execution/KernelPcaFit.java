@@ -209,6 +209,15 @@ public final class KernelPcaFit {
       return kernel;
     }
 
+    /**
+     * The row width, in doubles, to size blocks by ({@link BlockSizes}): d on the dense
+     * kernel-block path; on the sparse one, {@link #blockWidth(int, boolean, long) what a block row
+     * holds}.
+     */
+    public int blockWidth(boolean sparsePath) {
+      return KernelPcaFit.blockWidth(d, sparsePath, scanned.scan().maxStoredEntries());
+    }
+
     /** The settings' kernel with another γ (a scale of a grid). */
     public Kernel kernelWithGamma(double value) {
       return Kernel.of(settings.family(), value, settings.degree(), settings.coef0());
@@ -247,7 +256,10 @@ public final class KernelPcaFit {
         DataScan scan = scanned.scan();
         double density = n == 0 ? 1.0 : scan.storedEntries() / ((double) n * d);
         if (wide || density <= KernelBlockPath.MAX_SPARSE_DENSITY) {
-          int b = settings.blockSizes().of(before.size(), d, before.size());
+          int b =
+              settings
+                  .blockSizes()
+                  .of(before.size(), blockWidth(d, true, scan.maxStoredEntries()), before.size());
           FitMemory.checkRowBytes(
               sc,
               before.size(),
@@ -263,6 +275,22 @@ public final class KernelPcaFit {
       checkRank(settings, steps.rank(support, context), n);
       return steps.solve(support, context);
     }
+  }
+
+  /**
+   * The row width, in doubles, that block sizes are chosen for: d on the dense kernel-block path,
+   * whose block rows are d doubles; on the sparse path a block row holds only its stored entries
+   * (12 bytes each: {@link FitMemory#sparseRowBytes}), so the width is the doubles those take, 1.5
+   * × the most entries of a row, at most d. Sizing sparse blocks by d (2^18 for hashed text) made
+   * them 16 rows, and the m×m SYRK of the statistics pass, which reads the whole scatter for every
+   * block, ran at memory speed; sized by the non-zeros, blocks of the same bytes hold hundreds of
+   * rows.
+   */
+  public static int blockWidth(int d, boolean sparsePath, long maxStoredEntries) {
+    if (!sparsePath) {
+      return d;
+    }
+    return (int) Math.max(1, Math.min(d, (3 * Math.max(1, maxStoredEntries) + 1) / 2));
   }
 
   private static void checkMemory(SparkContext sc, Need need, int d, Settings settings) {

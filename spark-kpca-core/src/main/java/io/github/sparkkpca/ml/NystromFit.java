@@ -223,7 +223,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
             m - r,
             c.kernel(),
             Blas.implementation());
-    int block = settings.blockSizes().of(m, c.d(), r);
+    int block = settings.blockSizes().of(m, c.blockWidth(map.landmarkKernel().isSparse()), r);
     StatisticsRoute.Plan plan =
         options
             .route()

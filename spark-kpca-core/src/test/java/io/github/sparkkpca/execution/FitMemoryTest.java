@@ -38,6 +38,25 @@ class FitMemoryTest {
         8L * r * r, FitMemory.summaryBytes(r, "org.apache.spark.serializer.KryoSerializer"));
   }
 
+  /**
+   * Blocks on the sparse kernel-block path are sized by the rows' stored entries, not by d: hashed
+   * text (2^18 columns, at most 60 entries) at m = 2000 gets blocks of about a thousand rows, where
+   * sizing by d gave the 16-row floor; the dense path and rows as wide as d keep d.
+   */
+  @Test
+  void sparseBlocksAreSizedByTheStoredEntries() {
+    int d = 1 << 18;
+    assertEquals(d, KernelPcaFit.blockWidth(d, false, 60));
+    assertEquals(90, KernelPcaFit.blockWidth(d, true, 60));
+    assertEquals(2, KernelPcaFit.blockWidth(d, true, 1));
+    assertEquals(2, KernelPcaFit.blockWidth(d, true, 0));
+    assertEquals(100, KernelPcaFit.blockWidth(100, true, 100), "never wider than d");
+    // The fit's default rows per block, 4·2^20 / (m + width + r) within [16, 4096].
+    io.github.sparkkpca.ml.NystromKernelPCA fit = new io.github.sparkkpca.ml.NystromKernelPCA();
+    assertEquals(1025, fit.effectiveBlockSize(2000, KernelPcaFit.blockWidth(d, true, 60), 2000));
+    assertEquals(16, fit.effectiveBlockSize(2000, KernelPcaFit.blockWidth(d, false, 60), 2000));
+  }
+
   @Test
   void squaresAreCheckedAgainstTheHeapAndTheArrayLimit() {
     long heap = 1L << 30;

@@ -46,9 +46,11 @@ import picocli.CommandLine.Spec;
  * both (spark-kpca: {@code NystromKernelPCA.fit} on the loaded, cached rows; scikit-learn: {@code
  * fit_transform} + {@code PCA.fit}, loading excluded), their ratio, the largest relative difference
  * of their k explained variances (with {@code --landmarks same}, the default, both use the same m
- * rows as landmarks, so these must agree to rounding), and the peak resident set and heap of this
- * JVM so far. Peak memory per size is measured by one run per size (a fresh JVM), as the bench
- * README shows.
+ * rows as landmarks, so these must agree to rounding), the peak resident set and heap of this JVM
+ * during the fit (both peaks are reset before it, where Linux allows; the loaded, cached rows are
+ * resident already), the kernel-block path the fit took (sparse or dense) and the machine's
+ * one-minute load average when the fit started. Peak memory per size is measured by one run per
+ * size (a fresh JVM), as the bench README shows.
  */
 @Command(
     name = "sparse",
@@ -65,7 +67,8 @@ public final class SparseBench implements Callable<Integer> {
   /** The columns of {@code --out}. */
   public static final String COLUMNS =
       "data,rows,d,nnz,kernel,gamma,m,k,landmarks,spark_fit_s,sklearn_fit_s,ratio,"
-          + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb";
+          + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb,"
+          + "kernel_block_path,load_average";
 
   private static final int TOPICS = 4;
   private static final int CATEGORICAL_COLUMNS = 20;
@@ -257,6 +260,8 @@ public final class SparseBench implements Callable<Integer> {
               landmarkRows = sampleRows(m);
               estimator.setLandmarks(readRows(file, landmarkRows));
             }
+            double load = PeakMemory.loadAverage();
+            PeakMemory.reset();
             long start = System.nanoTime();
             NystromKernelPCAModel model = estimator.fit(loaded.data());
             double sparkSeconds = (System.nanoTime() - start) / 1e9;
@@ -305,7 +310,9 @@ public final class SparseBench implements Callable<Integer> {
                     fmt(diff),
                     fmt(rss / 1048576.0),
                     fmt(heap / 1048576.0),
-                    fmt(skRss)));
+                    fmt(skRss),
+                    model.getOrDefault(model.kernelBlockPath()).split(":")[0],
+                    fmt(load)));
           }
         } finally {
           loaded.unpersist();
