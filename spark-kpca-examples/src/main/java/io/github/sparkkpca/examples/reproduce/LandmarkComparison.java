@@ -613,11 +613,8 @@ public final class LandmarkComparison {
             violations,
             files,
             wall);
-    if (config.out() != null) {
-      files.addAll(write(result, config.out()));
-      progress.accept("wrote " + files.size() + " files to " + config.out());
-    }
-    RunClock.reportKyFan(progress, checks, violations, wall);
+    RunClock.finish(
+        progress, config.out(), files, () -> write(result, config.out()), checks, violations, wall);
     return result;
   }
 

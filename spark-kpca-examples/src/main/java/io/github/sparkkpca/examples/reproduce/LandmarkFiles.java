@@ -175,16 +175,7 @@ final class LandmarkFiles {
           }
           categories.add("m=" + m + ", l=" + l);
           for (String method : c.methods()) {
-            Row row =
-                result.rows().stream()
-                    .filter(
-                        r ->
-                            r.dataset().equals(d.dataset())
-                                && r.method().equals(method)
-                                && r.m() == m
-                                && r.ell() == l)
-                    .findFirst()
-                    .orElseThrow();
+            Row row = find(result, d.dataset(), method, m, l);
             double value = haveRatios ? 100 * (row.meanRatio() - 1) : row.meanError();
             double error = 2 * (haveRatios ? 100 * row.sdRatio() : row.sdError());
             perMethod
@@ -192,14 +183,6 @@ final class LandmarkFiles {
                 .add(new double[] {value, error});
           }
         }
-      }
-      List<Charts.Bars> bars = new ArrayList<>();
-      for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-        bars.add(
-            new Charts.Bars(
-                e.getKey(),
-                e.getValue().stream().mapToDouble(v -> v[0]).toArray(),
-                e.getValue().stream().mapToDouble(v -> v[1]).toArray()));
       }
       files.add(
           Charts.barChart(
@@ -216,7 +199,7 @@ final class LandmarkFiles {
                   haveRatios ? "excess over exact KPCA: R(l) / R_exact(l) - 1 (%)" : "R(l)",
                   false),
               categories,
-              bars));
+              bars(perMethod, true)));
     }
     List<String> categories = new ArrayList<>();
     Map<String, List<double[]>> perMethod = new LinkedHashMap<>();
@@ -224,26 +207,12 @@ final class LandmarkFiles {
       for (int m : c.ms()) {
         categories.add(d.dataset() + ", m=" + m);
         for (String method : c.methods()) {
-          Row row =
-              result.rows().stream()
-                  .filter(
-                      r ->
-                          r.dataset().equals(d.dataset())
-                              && r.method().equals(method)
-                              && r.m() == m)
-                  .findFirst()
-                  .orElseThrow();
+          Row row = find(result, d.dataset(), method, m, 0);
           perMethod
               .computeIfAbsent(method, k -> new ArrayList<>())
               .add(new double[] {row.meanFitSeconds(), row.sdFitSeconds()});
         }
       }
-    }
-    List<Charts.Bars> bars = new ArrayList<>();
-    for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-      bars.add(
-          new Charts.Bars(
-              e.getKey(), e.getValue().stream().mapToDouble(v -> v[0]).toArray(), null));
     }
     files.add(
         Charts.barChart(
@@ -254,7 +223,33 @@ final class LandmarkFiles {
                 "seconds (log scale)",
                 true),
             categories,
-            bars));
+            bars(perMethod, false)));
     return files;
+  }
+
+  /** The first row of (data set, method, m), and of ℓ unless {@code ell} is 0. */
+  private static Row find(Result result, String dataset, String method, int m, int ell) {
+    return result.rows().stream()
+        .filter(
+            r ->
+                r.dataset().equals(dataset)
+                    && r.method().equals(method)
+                    && r.m() == m
+                    && (ell == 0 || r.ell() == ell))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** One bar series per method: the first values and, with {@code errors}, the second as bars. */
+  private static List<Charts.Bars> bars(Map<String, List<double[]>> perMethod, boolean errors) {
+    List<Charts.Bars> bars = new ArrayList<>();
+    for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
+      bars.add(
+          new Charts.Bars(
+              e.getKey(),
+              e.getValue().stream().mapToDouble(v -> v[0]).toArray(),
+              errors ? e.getValue().stream().mapToDouble(v -> v[1]).toArray() : null));
+    }
+    return bars;
   }
 }

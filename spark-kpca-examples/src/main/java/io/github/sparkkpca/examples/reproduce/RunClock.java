@@ -1,10 +1,12 @@
 package io.github.sparkkpca.examples.reproduce;
 
 import io.github.sparkkpca.linalg.Blas;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The frame every reproduction runs in: the BLAS and the machine's load at the start, the wall
@@ -18,9 +20,14 @@ final class RunClock {
 
   private RunClock() {}
 
+  /** Starts the clock. */
+  static RunClock start() {
+    return new RunClock();
+  }
+
   /** Starts the clock and reports {@code BLAS = ...; settings} to {@code progress}. */
   static RunClock start(Consumer<String> progress, String settings) {
-    RunClock clock = new RunClock();
+    RunClock clock = start();
     progress.accept("BLAS = " + clock.blas + "; " + settings);
     return clock;
   }
@@ -38,6 +45,25 @@ final class RunClock {
   /** The machine the times were taken on: cores, Java, heap and the load at start and now. */
   String environment() {
     return Environment.describe(loadAtStart);
+  }
+
+  /**
+   * The end of a run: when {@code out} is set, the files {@code write} writes there added to {@code
+   * files} and counted; then the Ky Fan line.
+   */
+  static void finish(
+      Consumer<String> progress,
+      Path out,
+      List<Path> files,
+      Supplier<List<Path>> write,
+      long checks,
+      long violations,
+      double wall) {
+    if (out != null) {
+      files.addAll(write.get());
+      progress.accept("wrote " + files.size() + " files to " + out);
+    }
+    reportKyFan(progress, checks, violations, wall);
   }
 
   /** The last progress line: the Ky Fan checks and the run's wall time. */

@@ -520,11 +520,14 @@ public final class StergeReproduction {
             exactRows,
             files,
             wall);
-    if (config.out() != null) {
-      files.addAll(write(result, config.out()));
-      progress.accept("wrote " + files.size() + " files to " + config.out());
-    }
-    RunClock.reportKyFan(progress, result.kyFanChecks(), result.kyFanViolations(), wall);
+    RunClock.finish(
+        progress,
+        config.out(),
+        files,
+        () -> write(result, config.out()),
+        result.kyFanChecks(),
+        result.kyFanViolations(),
+        wall);
     return result;
   }
 
