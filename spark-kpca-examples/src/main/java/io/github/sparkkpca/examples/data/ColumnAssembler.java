@@ -24,7 +24,6 @@ import org.apache.spark.sql.types.StructType;
 final class ColumnAssembler implements MapFunction<Row, Row> {
 
   private static final long serialVersionUID = 1L;
-  private static final int MAX_VALUE_CHARS = 40;
 
   private final int[] featureIndex;
   private final String[] featureNames;
@@ -63,27 +62,11 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
     String error = null;
     for (int j = 0; error == null && j < featureIndex.length; j++) {
       Object cell = row.get(featureIndex[j]);
-      double v;
-      if (cell == null) {
-        error = "column '" + featureNames[j] + "' is empty";
-        break;
-      } else if (cell instanceof Number number) {
-        v = number.doubleValue();
-      } else {
-        String text = cell.toString().trim();
-        try {
-          v = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-          error =
-              "column '" + featureNames[j] + "' has a non-numeric value '" + abbreviate(text) + "'";
-          break;
-        }
-      }
-      if (!Double.isFinite(v)) {
-        error = "column '" + featureNames[j] + "' has a non-finite value " + v;
-        break;
-      }
-      values[j] = v;
+      error =
+          cell instanceof Number number
+              ? CellValues.acceptFeature(number.doubleValue(), featureNames[j], values, j)
+              : CellValues.parseFeature(
+                  cell == null ? null : cell.toString().trim(), featureNames[j], values, j);
     }
     if (error != null) {
       java.util.Arrays.fill(values, 0.0);
@@ -98,9 +81,5 @@ final class ColumnAssembler implements MapFunction<Row, Row> {
     }
     out.add(error);
     return RowFactory.create(out.toArray());
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= MAX_VALUE_CHARS ? s : s.substring(0, MAX_VALUE_CHARS) + "...";
   }
 }

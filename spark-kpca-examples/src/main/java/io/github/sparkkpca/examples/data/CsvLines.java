@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -42,7 +41,6 @@ import org.apache.spark.util.SerializableConfiguration;
 final class CsvLines implements MapPartitionsFunction<Row, Row> {
 
   private static final long serialVersionUID = 1L;
-  private static final int MAX_VALUE_CHARS = 40;
 
   private final CsvHeader reference;
   private final String referenceFile;
@@ -88,7 +86,7 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
   }
 
   /** One partition's lines: one file split after the other. */
-  private final class Parser implements Iterator<Row> {
+  private final class Parser extends ParsedRows {
     private final Iterator<Row> lines;
     private final CsvParser parser = CsvCells.parser();
     private String file;
@@ -98,15 +96,14 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
     private int labelIndex = -1;
     private int width;
     private String fileError;
-    private Row next;
 
     Parser(Iterator<Row> lines) {
       this.lines = lines;
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null && lines.hasNext()) {
+    Row parseNext() {
+      while (lines.hasNext()) {
         Row row = lines.next();
         String line = row.getString(0);
         String rowFile = row.getString(1);
@@ -127,19 +124,9 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
           layout(CsvHeader.parse(line));
           continue;
         }
-        next = parse(line);
+        return parse(line);
       }
-      return next != null;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Row row = next;
-      next = null;
-      return row;
+      return null;
     }
 
     private void layout(CsvHeader header) {
@@ -188,28 +175,7 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
         }
       }
       for (int j = 0; error == null && j < featureNames.length; j++) {
-        String cell = cells[featureIndex[j]];
-        if (cell == null || cell.isEmpty()) {
-          error = "column '" + featureNames[j] + "' is empty";
-          break;
-        }
-        double v;
-        try {
-          v = Double.parseDouble(cell);
-        } catch (NumberFormatException e) {
-          error =
-              "column '"
-                  + featureNames[j]
-                  + "' has a non-numeric value '"
-                  + abbreviate(cell.trim())
-                  + "'";
-          break;
-        }
-        if (!Double.isFinite(v)) {
-          error = "column '" + featureNames[j] + "' has a non-finite value " + v;
-          break;
-        }
-        values[j] = v;
+        error = CellValues.parseFeature(cells[featureIndex[j]], featureNames[j], values, j);
       }
       if (error != null) {
         java.util.Arrays.fill(values, 0.0);
@@ -225,9 +191,5 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
       }
       return RowFactory.create(vector, labelValue, file, error);
     }
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= MAX_VALUE_CHARS ? s : s.substring(0, MAX_VALUE_CHARS) + "...";
   }
 }

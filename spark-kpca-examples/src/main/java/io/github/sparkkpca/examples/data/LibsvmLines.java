@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.data;
 
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -29,7 +28,6 @@ import org.apache.spark.sql.types.StructType;
 final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
 
   private static final long serialVersionUID = 1L;
-  private static final int MAX_VALUE_CHARS = 40;
 
   private final int numFeatures;
 
@@ -49,30 +47,18 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
 
   @Override
   public Iterator<Row> call(Iterator<Row> lines) {
-    return new Iterator<>() {
-      private Row next;
-
+    return new ParsedRows() {
       @Override
-      public boolean hasNext() {
-        while (next == null && lines.hasNext()) {
+      Row parseNext() {
+        while (lines.hasNext()) {
           Row row = lines.next();
           String line = row.getString(0).trim();
           if (line.isEmpty() || line.startsWith("#")) {
             continue;
           }
-          next = parse(line, row.getString(1), row.getLong(2));
+          return parse(line, row.getString(1), row.getLong(2));
         }
-        return next != null;
-      }
-
-      @Override
-      public Row next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        Row row = next;
-        next = null;
-        return row;
+        return null;
       }
     };
   }
@@ -91,7 +77,7 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
         error = "libsvm label " + items[0] + " is not finite";
       }
     } catch (NumberFormatException e) {
-      error = "libsvm label '" + abbreviate(items[0]) + "' is not a number";
+      error = "libsvm label '" + CellValues.abbreviate(items[0]) + "' is not a number";
     }
     int previous = 0;
     for (int p = 1; error == null && p < items.length; p++) {
@@ -101,14 +87,17 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
       }
       int colon = item.indexOf(':');
       if (colon < 0) {
-        error = "libsvm pair '" + abbreviate(item) + "' is not index:value";
+        error = "libsvm pair '" + CellValues.abbreviate(item) + "' is not index:value";
         break;
       }
       int index;
       try {
         index = Integer.parseInt(item.substring(0, colon));
       } catch (NumberFormatException e) {
-        error = "libsvm index '" + abbreviate(item.substring(0, colon)) + "' is not an integer";
+        error =
+            "libsvm index '"
+                + CellValues.abbreviate(item.substring(0, colon))
+                + "' is not an integer";
         break;
       }
       if (index < 1) {
@@ -134,7 +123,10 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
       try {
         value = Double.parseDouble(item.substring(colon + 1));
       } catch (NumberFormatException e) {
-        error = "libsvm value '" + abbreviate(item.substring(colon + 1)) + "' is not a number";
+        error =
+            "libsvm value '"
+                + CellValues.abbreviate(item.substring(colon + 1))
+                + "' is not a number";
         break;
       }
       if (!Double.isFinite(value)) {
@@ -151,9 +143,5 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
                 numFeatures, Arrays.copyOf(indices, count), Arrays.copyOf(values, count))
             : new SparseVector(numFeatures, new int[0], new double[0]);
     return RowFactory.create(error == null ? label : 0.0, vector, file, position, error);
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= MAX_VALUE_CHARS ? s : s.substring(0, MAX_VALUE_CHARS) + "...";
   }
 }

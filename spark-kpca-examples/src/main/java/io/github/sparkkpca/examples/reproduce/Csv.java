@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Writes small CSV files (comma-separated, header row, numbers in Locale.ROOT, no quoting needed).
@@ -50,6 +51,18 @@ final class Csv {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Writes {@code header} and one row per item of {@code items}, its cells given by {@code cells}
+   * (joined by {@link #row}), to {@code file}.
+   */
+  static <T> Path table(Path file, String header, List<T> items, Function<T, Object[]> cells) {
+    List<String> rows = new java.util.ArrayList<>(items.size());
+    for (T item : items) {
+      rows.add(row(cells.apply(item)));
+    }
+    return write(file, header, rows);
   }
 
   /**

@@ -98,7 +98,7 @@ public final class HallgrenReproduction {
   public static List<Path> run(SparkSession spark, Config config, Consumer<String> progress)
       throws IOException {
     Files.createDirectories(config.out());
-    String loadAtStart = Environment.load();
+    RunClock clock = RunClock.start();
     List<Data> sets =
         List.of(
             mnist(config.mnistDir(), Math.max(config.n(), 100)),
@@ -122,7 +122,7 @@ public final class HallgrenReproduction {
       summary.append(line);
       progress.accept(line.strip());
     }
-    summary.append(Environment.describe(loadAtStart));
+    summary.append(clock.environment());
     Path file = config.out().resolve("summary.txt");
     Files.writeString(file, summary.toString());
     written.add(file);

@@ -2,17 +2,13 @@ package io.github.sparkkpca.examples.reproduce;
 
 import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.examples.data.MnistIdx;
-import io.github.sparkkpca.examples.plots.Charts;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
-import io.github.sparkkpca.linalg.Blas;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.spark.sql.SparkSession;
@@ -457,21 +453,20 @@ public final class LandmarkComparison {
 
   /** Runs the comparison, reporting progress lines to {@code progress}. */
   public static Result run(SparkSession spark, Config config, Consumer<String> progress) {
-    long start = System.nanoTime();
-    String blas = Blas.implementation();
-    String loadAtStart = Environment.load();
-    progress.accept(
-        "BLAS = "
-            + blas
-            + "; methods "
-            + config.methods()
-            + ", m = "
-            + config.ms()
-            + ", l = "
-            + config.ells()
-            + ", reps = "
-            + config.reps()
-            + (config.kmeansMaxIter() > 0 ? ", kmeans maxIter = " + config.kmeansMaxIter() : ""));
+    RunClock clock =
+        RunClock.start(
+            progress,
+            "methods "
+                + config.methods()
+                + ", m = "
+                + config.ms()
+                + ", l = "
+                + config.ells()
+                + ", reps = "
+                + config.reps()
+                + (config.kmeansMaxIter() > 0
+                    ? ", kmeans maxIter = " + config.kmeansMaxIter()
+                    : ""));
     List<DatasetRow> datasets = new ArrayList<>();
     List<Row> rows = new ArrayList<>();
     long checks = 0;
@@ -545,7 +540,7 @@ public final class LandmarkComparison {
                 for (int l = 1; l <= upTo; l++) {
                   checks++;
                   double ex = exactErr[l - 1];
-                  if (e[l - 1] < ex - 1e-9 * Math.abs(ex) - 1e-15 * Math.abs(exact.total())) {
+                  if (RunClock.belowExact(e[l - 1], ex, exact.total())) {
                     violations++;
                   }
                 }
@@ -605,30 +600,21 @@ public final class LandmarkComparison {
         data.unpersist();
       }
     }
-    double wall = (System.nanoTime() - start) / 1e9;
+    double wall = clock.seconds();
     List<Path> files = new ArrayList<>();
     Result result =
         new Result(
             config,
-            blas,
-            Environment.describe(loadAtStart),
+            clock.blas(),
+            clock.environment(),
             datasets,
             rows,
             checks,
             violations,
             files,
             wall);
-    if (config.out() != null) {
-      files.addAll(write(result, config.out()));
-      progress.accept("wrote " + files.size() + " files to " + config.out());
-    }
-    progress.accept(
-        String.format(
-            Locale.ROOT,
-            "Ky Fan: %d checks, %d violations; %.1f s in all",
-            checks,
-            violations,
-            wall));
+    RunClock.finish(
+        progress, config.out(), files, () -> write(result, config.out()), checks, violations, wall);
     return result;
   }
 
@@ -637,93 +623,7 @@ public final class LandmarkComparison {
    * {@code dir}.
    */
   public static List<Path> write(Result result, Path dir) {
-    List<Path> files = new ArrayList<>();
-    List<String> lines = new ArrayList<>();
-    for (Row r : result.rows()) {
-      lines.add(
-          Csv.row(
-              r.dataset(),
-              r.n(),
-              r.gamma(),
-              r.method(),
-              r.m(),
-              r.ell(),
-              r.meanError(),
-              r.sdError(),
-              r.exactError(),
-              r.meanRatio(),
-              r.sdRatio(),
-              r.meanFitSeconds(),
-              r.sdFitSeconds(),
-              r.meanLandmarks(),
-              r.reps()));
-    }
-    files.add(
-        Csv.write(
-            dir.resolve("landmarks.csv"),
-            "dataset,n,gamma,method,m,ell,mean_error,sd_error,exact_error,"
-                + "mean_ratio_to_exact,sd_ratio_to_exact,mean_fit_seconds,sd_fit_seconds,mean_landmarks,reps",
-            lines));
-    lines = new ArrayList<>();
-    for (DatasetRow d : result.datasets()) {
-      lines.add(
-          Csv.row(
-              d.dataset(),
-              "\"" + d.description() + "\"",
-              d.n(),
-              d.gamma(),
-              "\"" + d.gammaSource() + "\"",
-              d.exactSeconds(),
-              d.exactCached()));
-    }
-    files.add(
-        Csv.write(
-            dir.resolve("datasets.csv"),
-            "dataset,description,n,gamma,gamma_source,exact_seconds," + "exact_cached",
-            lines));
-    files.addAll(plots(result, dir));
-    List<String> summary = new ArrayList<>();
-    summary.add("BLAS = " + result.blas());
-    summary.add("machine: " + result.environment());
-    summary.add(String.format(Locale.ROOT, "wall time of the run: %.1f s", result.wallSeconds()));
-    summary.add(
-        String.format(
-            Locale.ROOT,
-            "Ky Fan: %d checks, %d violations",
-            result.kyFanChecks(),
-            result.kyFanViolations()));
-    for (DatasetRow d : result.datasets()) {
-      summary.add(
-          String.format(
-              Locale.ROOT,
-              "%s: %s, n = %d, gamma = %.6g (%s), exact %.1f s%s",
-              d.dataset(),
-              d.description(),
-              d.n(),
-              d.gamma(),
-              d.gammaSource(),
-              d.exactSeconds(),
-              d.exactCached() ? " (cached)" : ""));
-    }
-    Config c = result.config();
-    files.add(
-        Csv.write(
-            dir.resolve("summary.txt"),
-            "Landmark comparison: "
-                + c.datasets()
-                + ", methods "
-                + c.methods()
-                + ", m = "
-                + c.ms()
-                + ", l = "
-                + c.ells()
-                + ", reps = "
-                + c.reps()
-                + ", kmeans maxIter = "
-                + (c.kmeansMaxIter() > 0 ? c.kmeansMaxIter() : "library default")
-                + (c.limit() > 0 ? ", first " + c.limit() + " images" : ""),
-            summary));
-    return files;
+    return LandmarkFiles.write(result, dir);
   }
 
   /**
@@ -732,147 +632,6 @@ public final class LandmarkComparison {
    * they are.
    */
   public static List<Path> replot(Path dir) {
-    List<String[]> rowCells = Csv.read(dir.resolve("landmarks.csv"));
-    List<Row> rows = new ArrayList<>();
-    for (String[] c : rowCells) {
-      rows.add(
-          new Row(
-              c[0],
-              Integer.parseInt(c[1]),
-              Csv.parse(c[2]),
-              c[3],
-              Integer.parseInt(c[4]),
-              Integer.parseInt(c[5]),
-              Csv.parse(c[6]),
-              Csv.parse(c[7]),
-              Csv.parse(c[8]),
-              Csv.parse(c[9]),
-              Csv.parse(c[10]),
-              Csv.parse(c[11]),
-              Csv.parse(c[12]),
-              Csv.parse(c[13]),
-              Integer.parseInt(c[14])));
-    }
-    List<DatasetRow> datasets = new ArrayList<>();
-    for (String[] c : Csv.read(dir.resolve("datasets.csv"))) {
-      datasets.add(
-          new DatasetRow(
-              c[0],
-              c[1],
-              Integer.parseInt(c[2]),
-              Csv.parse(c[3]),
-              c[4],
-              Csv.parse(c[5]),
-              Boolean.parseBoolean(c[6])));
-    }
-    if (rows.isEmpty() || datasets.isEmpty()) {
-      throw new IllegalArgumentException(
-          "no comparison to redraw in " + dir + " (landmarks.csv or datasets.csv " + "is empty)");
-    }
-    Config config =
-        Config.defaults()
-            .withDatasets(List.of("mnist:0"))
-            .withMs(rows.stream().map(Row::m).distinct().toList())
-            .withElls(rows.stream().map(Row::ell).distinct().toList())
-            .withMethods(rows.stream().map(Row::method).distinct().toList())
-            .withReps(rows.get(0).reps());
-    return plots(new Result(config, "", "", datasets, rows, 0, 0, List.of(), 0), dir);
-  }
-
-  private static List<Path> plots(Result result, Path dir) {
-    List<Path> files = new ArrayList<>();
-    Config c = result.config();
-    boolean haveRatios = result.rows().stream().anyMatch(r -> !Double.isNaN(r.meanRatio()));
-    for (DatasetRow d : result.datasets()) {
-      List<String> categories = new ArrayList<>();
-      Map<String, List<double[]>> perMethod = new LinkedHashMap<>();
-      for (int m : c.ms()) {
-        for (int l : c.ells()) {
-          if (l > m) {
-            continue;
-          }
-          categories.add("m=" + m + ", l=" + l);
-          for (String method : c.methods()) {
-            Row row =
-                result.rows().stream()
-                    .filter(
-                        r ->
-                            r.dataset().equals(d.dataset())
-                                && r.method().equals(method)
-                                && r.m() == m
-                                && r.ell() == l)
-                    .findFirst()
-                    .orElseThrow();
-            double value = haveRatios ? 100 * (row.meanRatio() - 1) : row.meanError();
-            double error = 2 * (haveRatios ? 100 * row.sdRatio() : row.sdError());
-            perMethod
-                .computeIfAbsent(method, k -> new ArrayList<>())
-                .add(new double[] {value, error});
-          }
-        }
-      }
-      List<Charts.Bars> bars = new ArrayList<>();
-      for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-        bars.add(
-            new Charts.Bars(
-                e.getKey(),
-                e.getValue().stream().mapToDouble(v -> v[0]).toArray(),
-                e.getValue().stream().mapToDouble(v -> v[1]).toArray()));
-      }
-      files.add(
-          Charts.barChart(
-              dir.resolve("landmarks_" + d.dataset() + ".png"),
-              new Charts.Axes(
-                  String.format(
-                      Locale.ROOT,
-                      "%s (n = %d, gamma = %.3g): centred Nystrom error, mean +- 2 sd of %d seeds",
-                      d.description(),
-                      d.n(),
-                      d.gamma(),
-                      c.reps()),
-                  "landmarks m, components l",
-                  haveRatios ? "excess over exact KPCA: R(l) / R_exact(l) - 1 (%)" : "R(l)",
-                  false),
-              categories,
-              bars));
-    }
-    List<String> categories = new ArrayList<>();
-    Map<String, List<double[]>> perMethod = new LinkedHashMap<>();
-    for (DatasetRow d : result.datasets()) {
-      for (int m : c.ms()) {
-        categories.add(d.dataset() + ", m=" + m);
-        for (String method : c.methods()) {
-          Row row =
-              result.rows().stream()
-                  .filter(
-                      r ->
-                          r.dataset().equals(d.dataset())
-                              && r.method().equals(method)
-                              && r.m() == m)
-                  .findFirst()
-                  .orElseThrow();
-          perMethod
-              .computeIfAbsent(method, k -> new ArrayList<>())
-              .add(new double[] {row.meanFitSeconds(), row.sdFitSeconds()});
-        }
-      }
-    }
-    List<Charts.Bars> bars = new ArrayList<>();
-    for (Map.Entry<String, List<double[]>> e : perMethod.entrySet()) {
-      bars.add(
-          new Charts.Bars(
-              e.getKey(), e.getValue().stream().mapToDouble(v -> v[0]).toArray(), null));
-    }
-    files.add(
-        Charts.barChart(
-            dir.resolve("landmarks_fit_time.png"),
-            new Charts.Axes(
-                "Fit time per seed (mean of " + c.reps() + "), centred Nystrom kernel PCA",
-                "data set, landmarks m",
-                "seconds (log scale)",
-                true),
-            categories,
-            bars));
-    return files;
+    return LandmarkFiles.replot(dir);
   }
 }

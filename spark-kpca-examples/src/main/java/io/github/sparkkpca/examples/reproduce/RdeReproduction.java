@@ -66,8 +66,7 @@ public final class RdeReproduction {
   public static Path run(SparkSession spark, Config config, Consumer<String> progress)
       throws java.io.IOException {
     Files.createDirectories(config.out());
-    String loadAtStart = Environment.load();
-    long start = System.nanoTime();
+    RunClock clock = RunClock.start();
     List<Result> results = new ArrayList<>();
     for (BreimanData.Problem problem : config.problems()) {
       int testSize = problem == BreimanData.Problem.WAVEFORM ? 4600 : 7000;
@@ -210,10 +209,9 @@ public final class RdeReproduction {
         "dataset,source,dim,dim_cv,estimated_error_percent,"
             + "kpcr_error_percent,krr_error_percent,svm_error_percent",
         table);
-    double wall = (System.nanoTime() - start) / 1e9;
     md.append(
         String.format(
-            Locale.ROOT, "%nWall time %.1f s; %s.%n", wall, Environment.describe(loadAtStart)));
+            Locale.ROOT, "%nWall time %.1f s; %s.%n", clock.seconds(), clock.environment()));
     Path tableMd = config.out().resolve("table.md");
     Files.writeString(tableMd, md.toString());
     return tableMd;

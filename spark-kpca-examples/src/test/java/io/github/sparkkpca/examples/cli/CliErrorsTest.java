@@ -58,10 +58,7 @@ class CliErrorsTest {
       "--model-out",
       dir.resolve("model").toString()
     };
-    String[] args = new String[base.length + more.length];
-    System.arraycopy(base, 0, args, 0, base.length);
-    System.arraycopy(more, 0, args, base.length, more.length);
-    return TestSpark.cli(args);
+    return CliFixture.run(List.of(base), more);
   }
 
   @Test
@@ -424,10 +421,7 @@ class CliErrorsTest {
     String[] base = {
       "fit", "--input", good.toString(), "--k", "2", "--model-out", dir.resolve("fm").toString()
     };
-    String[] args = new String[base.length + more.length];
-    System.arraycopy(base, 0, args, 0, base.length);
-    System.arraycopy(more, 0, args, base.length, more.length);
-    return TestSpark.cli(args);
+    return CliFixture.run(List.of(base), more);
   }
 
   @Test

@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,9 +46,9 @@ class CsvInputCliTest {
       for (int i = 0; i < ROWS; i++) {
         rows.add(
             new String[] {
-              fmt(random.nextGaussian()),
-              fmt(2 * random.nextGaussian()),
-              fmt((i % 2) + random.nextGaussian()),
+              CliFixture.fmt(random.nextGaussian()),
+              CliFixture.fmt(2 * random.nextGaussian()),
+              CliFixture.fmt((i % 2) + random.nextGaussian()),
               (i % 2 == 0 ? "-1" : "1")
             });
       }
@@ -60,24 +57,9 @@ class CsvInputCliTest {
     }
   }
 
-  private static String fmt(double v) {
-    return String.format(Locale.ROOT, "%.6f", v);
-  }
-
   /** Writes {@code rows} (cells in the order x1,x2,x3,label) under {@code header}. */
   static void write(Path file, String header, List<String[]> rows, int f) throws IOException {
-    List<String> names = List.of(HEADERS[0].split(","));
-    List<String> order = List.of(header.split(","));
-    StringBuilder text = new StringBuilder(header).append('\n');
-    for (String[] row : rows) {
-      String[] cells = new String[4];
-      for (int c = 0; c < 4; c++) {
-        cells[order.indexOf(names.get(c))] = row[c];
-      }
-      text.append(String.join(",", cells)).append('\n');
-    }
-    Files.writeString(file, text.toString());
-    file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+    CliFixture.writeCsv(file, HEADERS[0], header, rows, f);
   }
 
   private static JsonNode fit(Path input, String name, String... more) throws IOException {
@@ -99,20 +81,7 @@ class CsvInputCliTest {
     args.addAll(List.of(more));
     TestSpark.Result run = TestSpark.cli(args.toArray(String[]::new));
     assertEquals(0, run.code(), run::toString);
-    return new ObjectMapper().readTree(summary.toFile());
-  }
-
-  /** The lines of the CSV part files of an output directory, in part order, without headers. */
-  private static List<String> outputLines(Path output) throws IOException {
-    List<String> lines = new ArrayList<>();
-    try (Stream<Path> parts = Files.list(output)) {
-      for (Path part :
-          parts.filter(p -> p.getFileName().toString().endsWith(".csv")).sorted().toList()) {
-        List<String> content = Files.readAllLines(part);
-        lines.addAll(content.subList(1, content.size()));
-      }
-    }
-    return lines;
+    return CliFixture.json(summary);
   }
 
   @Test
@@ -139,7 +108,7 @@ class CsvInputCliTest {
               "--output",
               output.toString());
       assertEquals(0, run.code(), run::toString);
-      scores.add(outputLines(output));
+      scores.add(CliFixture.outputLines(output));
     }
     assertEquals(HEADERS.length * ROWS, scores.get(0).size());
     assertEquals(scores.get(0), scores.get(1));
@@ -179,7 +148,7 @@ class CsvInputCliTest {
               "--output",
               output.toString());
       assertEquals(0, run.code(), run::toString);
-      predictions.add(outputLines(output));
+      predictions.add(CliFixture.outputLines(output));
     }
     assertEquals(HEADERS.length * ROWS, predictions.get(0).size());
     assertEquals(predictions.get(0), predictions.get(1));
@@ -207,21 +176,10 @@ class CsvInputCliTest {
   }
 
   private static TestSpark.Result stream(Path input, String name) {
-    return TestSpark.cli(
-        "stream",
-        "--input",
-        input.toString(),
-        "--model-out",
-        dir.resolve(name + "-model").toString(),
-        "--checkpoint",
-        dir.resolve(name + "-checkpoint").toString(),
-        "--available-now",
-        "--max-files-per-trigger",
-        "1",
-        "--label-col",
-        "label",
-        "--k",
-        "2",
+    return CliFixture.streamOnce(
+        input,
+        dir,
+        name,
         "--feature-map",
         "rff",
         "--features",
@@ -239,13 +197,12 @@ class CsvInputCliTest {
   void streamReadsReorderedHeadersByName() throws IOException {
     Path input = Files.createDirectories(dir.resolve("stream-mixed"));
     for (int f = 0; f < HEADERS.length; f++) {
-      Path file = input.resolve("part-" + f + ".csv");
-      Files.copy(mixedOrder.resolve("part-" + f + ".csv"), file);
-      file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
+      CliFixture.landCopy(
+          mixedOrder.resolve("part-" + f + ".csv"), input.resolve("part-" + f + ".csv"), f);
     }
     TestSpark.Result run = stream(input, "stream-mixed");
     assertEquals(0, run.code(), run::toString);
-    JsonNode streamed = new ObjectMapper().readTree(dir.resolve("stream-mixed.json").toFile());
+    JsonNode streamed = CliFixture.json(dir.resolve("stream-mixed.json"));
     JsonNode batch =
         fit(
             sameOrder,
@@ -277,13 +234,10 @@ class CsvInputCliTest {
   @Test
   void streamRefusesOtherNamesAndRecoversOnceTheFileIsFixed() throws IOException {
     Path input = Files.createDirectories(dir.resolve("stream-names"));
-    Path first = input.resolve("part-0.csv");
-    Files.copy(sameOrder.resolve("part-0.csv"), first);
-    first.toFile().setLastModified(1_700_000_000_000L);
+    CliFixture.landCopy(sameOrder.resolve("part-0.csv"), input.resolve("part-0.csv"), 0);
     Path second = input.resolve("part-1.csv");
     String good = Files.readString(sameOrder.resolve("part-1.csv"));
-    Files.writeString(second, good.replaceFirst("x3", "x4"));
-    second.toFile().setLastModified(1_700_000_010_000L);
+    CliFixture.land(second, good.replaceFirst("x3", "x4"), 1);
     String line =
         assertUsageError(
             stream(input, "stream-names"),
@@ -292,11 +246,10 @@ class CsvInputCliTest {
             "same columns, in any order");
     assertFalse(line.contains("__spark_kpca"), line);
 
-    Files.writeString(second, good);
-    second.toFile().setLastModified(1_700_000_010_000L);
+    CliFixture.land(second, good, 1);
     TestSpark.Result fixed = stream(input, "stream-names");
     assertEquals(0, fixed.code(), fixed::toString);
-    JsonNode summary = new ObjectMapper().readTree(dir.resolve("stream-names.json").toFile());
+    JsonNode summary = CliFixture.json(dir.resolve("stream-names.json"));
     assertEquals(2 * ROWS, summary.get("n").asInt());
   }
 
@@ -313,12 +266,10 @@ class CsvInputCliTest {
     };
     for (String[] kind : kinds) {
       Path input = Files.createDirectories(dir.resolve("stream-" + kind[0]));
-      Path first = input.resolve("part-0.csv");
-      Files.copy(sameOrder.resolve("part-0.csv"), first);
-      first.toFile().setLastModified(1_700_000_000_000L);
-      Path bad = input.resolve("part-1.csv");
-      Files.writeString(bad, HEADERS[0] + "\n1,2,3,1\n" + kind[1] + "\n");
-      bad.toFile().setLastModified(1_700_000_010_000L);
+      CliFixture.landCopy(sameOrder.resolve("part-0.csv"), input.resolve("part-0.csv"), 0);
+      Path bad =
+          CliFixture.land(
+              input.resolve("part-1.csv"), HEADERS[0] + "\n1,2,3,1\n" + kind[1] + "\n", 1);
       assertUsageError(stream(input, "stream-" + kind[0]), kind[2], kind[3], bad.toString());
     }
   }

@@ -15,10 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,32 +53,20 @@ class FeatureNamesCliTest {
       double x1 = random.nextGaussian();
       double x2 = 4 * random.nextGaussian() + 2;
       double x3 = 0.3 * random.nextGaussian() - 1;
-      rows.add(new String[] {fmt(x1), fmt(x2), fmt(x3), fmt(x1 + 0.2 * x2 + i % 3)});
+      rows.add(
+          new String[] {
+            CliFixture.fmt(x1),
+            CliFixture.fmt(x2),
+            CliFixture.fmt(x3),
+            CliFixture.fmt(x1 + 0.2 * x2 + i % 3)
+          });
     }
     return rows;
   }
 
-  private static String fmt(double v) {
-    return String.format(Locale.ROOT, "%.6f", v);
-  }
-
   /** Writes the rows (cells in the order x1,x2,x3,label) under {@code header}. */
   static Path write(Path file, String header, List<String[]> rows, int f) throws IOException {
-    List<String> names = List.of(FIT_HEADER.split(","));
-    List<String> order = List.of(header.split(","));
-    StringBuilder text = new StringBuilder(header).append('\n');
-    for (String[] row : rows) {
-      String[] cells = new String[4];
-      for (int c = 0; c < 4; c++) {
-        cells[order.indexOf(names.get(c))] = row[c];
-      }
-      text.append(String.join(",", cells)).append('\n');
-    }
-    Files.createDirectories(file.getParent());
-    Path tmp = Files.writeString(dir.resolve(".tmp-" + file.getFileName()), text.toString());
-    Files.move(tmp, file);
-    file.toFile().setLastModified(1_700_000_000_000L + f * 10_000L);
-    return file;
+    return CliFixture.writeCsv(file, FIT_HEADER, header, rows, f);
   }
 
   /** A file holding a header only, as an export with no rows writes it. */
@@ -148,13 +134,7 @@ class FeatureNamesCliTest {
 
   /** The lines of the CSV part files of an output directory, without headers, sorted. */
   static List<String> outputLines(Path output) throws IOException {
-    List<String> lines = new ArrayList<>();
-    try (Stream<Path> parts = Files.list(output)) {
-      for (Path part : parts.filter(p -> p.getFileName().toString().endsWith(".csv")).toList()) {
-        List<String> content = Files.readAllLines(part);
-        lines.addAll(content.subList(1, content.size()));
-      }
-    }
+    List<String> lines = CliFixture.outputLines(output);
     lines.sort(null);
     return lines;
   }
@@ -240,11 +220,7 @@ class FeatureNamesCliTest {
               "--summary-out",
               summary.toString());
       assertEquals(0, r.code(), r::toString);
-      captured.add(
-          new com.fasterxml.jackson.databind.ObjectMapper()
-              .readTree(summary.toFile())
-              .get("capturedVariance")
-              .asDouble());
+      captured.add(CliFixture.json(summary).get("capturedVariance").asDouble());
     }
     assertEquals(captured.get(0), captured.get(1), 1e-12 * captured.get(0));
   }
@@ -383,25 +359,7 @@ class FeatureNamesCliTest {
   }
 
   private static TestSpark.Result stream(Path input, String name) {
-    return TestSpark.cli(
-        "stream",
-        "--input",
-        input.toString(),
-        "--model-out",
-        dir.resolve(name + "-model").toString(),
-        "--checkpoint",
-        dir.resolve(name + "-checkpoint").toString(),
-        "--available-now",
-        "--max-files-per-trigger",
-        "1",
-        "--label-col",
-        "label",
-        "--k",
-        "2",
-        "--landmarks",
-        "15",
-        "--seed",
-        "4");
+    return CliFixture.streamOnce(input, dir, name, "--landmarks", "15", "--seed", "4");
   }
 
   /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import java.io.IOException;
@@ -93,7 +92,7 @@ class FitTransformCliTest {
               "--summary-out",
               summary.toString());
       assertEquals(0, fit.code(), fit::toString);
-      JsonNode json = new ObjectMapper().readTree(summary.toFile());
+      JsonNode json = CliFixture.json(summary);
       eigenvalues[c] = new double[K];
       for (int i = 0; i < K; i++) {
         eigenvalues[c][i] = json.get("eigenvalues").get(i).asDouble();
@@ -144,7 +143,7 @@ class FitTransformCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, fit.code(), fit::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     String check = json.get("statisticsRouteCheck").asText();
     assertTrue(
         check.matches(
@@ -183,7 +182,7 @@ class FitTransformCliTest {
     assertTrue(fit.out().contains("cumulative explained variance ratio (k = 3)"), fit::toString);
     assertTrue(fit.out().contains("spark-kpca: fitting"), fit::toString);
 
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     Set<String> keys = new LinkedHashSet<>();
     json.fieldNames().forEachRemaining(keys::add);
     assertEquals(
@@ -321,7 +320,7 @@ class FitTransformCliTest {
             summary.toString());
     assertEquals(0, fit.code(), fit::toString);
     assertTrue(fit.out().contains("D = 60"), fit::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     assertEquals(60, json.get("m").asInt());
     assertEquals(60, json.get("rank").asInt());
     assertEquals(N, json.get("n").asLong());
@@ -396,7 +395,7 @@ class FitTransformCliTest {
             "--summary-out",
             scaled.toString());
     assertEquals(0, byScale.code(), byScale::toString);
-    assertEquals(50, new ObjectMapper().readTree(scaled.toFile()).get("m").asInt());
+    assertEquals(50, CliFixture.json(scaled).get("m").asInt());
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -98,8 +97,8 @@ class GrowCliTest {
             refitSummary.toString());
     assertEquals(0, refit.code(), refit::toString);
 
-    JsonNode g = new ObjectMapper().readTree(summary.toFile());
-    JsonNode r = new ObjectMapper().readTree(refitSummary.toFile());
+    JsonNode g = CliFixture.json(summary);
+    JsonNode r = CliFixture.json(refitSummary);
     assertEquals(22, g.get("m").asInt());
     assertEquals(r.get("m").asInt(), g.get("m").asInt());
     for (int i = 0; i < 3; i++) {
@@ -128,7 +127,7 @@ class GrowCliTest {
             summary.toString(),
             "--overwrite");
     assertEquals(0, again.code(), again::toString);
-    assertEquals(12, new ObjectMapper().readTree(summary.toFile()).get("m").asInt());
+    assertEquals(12, CliFixture.json(summary).get("m").asInt());
     // fit's summary (no drift section) is not grow's: --overwrite leaves it alone.
     String fitSummary = java.nio.file.Files.readString(refitSummary);
     TestSpark.Result foreign =
@@ -219,6 +218,6 @@ class GrowCliTest {
     assertTrue(
         r.out().contains("leave-one-out decompositions: rank_one (0 rows decomposed afresh)"),
         r::toString);
-    assertEquals(5, new ObjectMapper().readTree(summary.toFile()).get("mpress").size());
+    assertEquals(5, CliFixture.json(summary).get("mpress").size());
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +80,7 @@ class IndefiniteKernelCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, evaluated.code(), evaluated::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     double captured = json.get("capturedVariance").asDouble();
     double optimal = json.get("optimalVariance").asDouble();
     assertTrue(captured > 0 && captured <= optimal * (1 + 1e-10), captured + " > " + optimal);
@@ -122,7 +121,7 @@ class IndefiniteKernelCliTest {
               "--summary-out",
               summary.toString());
       assertEquals(0, r.code(), r::toString);
-      alone[i] = new ObjectMapper().readTree(summary.toFile()).get("optimalVariance").asDouble();
+      alone[i] = CliFixture.json(summary).get("optimalVariance").asDouble();
     }
     assertTrue(Math.abs(alone[0] - alone[1]) > 1e-6 * alone[0], alone[0] + " = " + alone[1]);
     Path both = dir.resolve("both.json");
@@ -137,7 +136,7 @@ class IndefiniteKernelCliTest {
             "--summary-out",
             both.toString());
     assertEquals(0, r.code(), r::toString);
-    JsonNode json = new ObjectMapper().readTree(both.toFile());
+    JsonNode json = CliFixture.json(both);
     for (int i = 0; i < 2; i++) {
       double optimal = json.get("optimalVariance").get(i).asDouble();
       assertEquals(alone[i], optimal, 1e-12 * alone[i], "model " + i);

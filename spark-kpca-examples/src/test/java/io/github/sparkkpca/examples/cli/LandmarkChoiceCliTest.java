@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import java.io.IOException;
@@ -78,9 +77,8 @@ class LandmarkChoiceCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, run.code(), run::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
-    List<String> keys = new ArrayList<>();
-    json.fieldNames().forEachRemaining(keys::add);
+    JsonNode json = CliFixture.json(summary);
+    List<String> keys = CliFixture.keys(json);
     assertEquals(
         List.of("fitSeconds", "confidence", "reconstructionErrorBound"), keys.subList(12, 15));
     assertEquals(0.9, json.get("confidence").asDouble(), 0);
@@ -269,7 +267,7 @@ class LandmarkChoiceCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, run.code(), run::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     int m = json.get("m").asInt();
     JsonNode curve = json.get("landmarkResidualCurve");
     assertEquals(m, curve.size());

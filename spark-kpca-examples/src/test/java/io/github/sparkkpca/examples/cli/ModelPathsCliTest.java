@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,28 +52,7 @@ class ModelPathsCliTest {
   }
 
   static TestSpark.Result fit(Path modelOut, String... more) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "fit",
-                "--input",
-                csv.toString(),
-                "--k",
-                "2",
-                "--landmarks",
-                "10",
-                "--seed",
-                "1",
-                "--model-out",
-                modelOut.toString()));
-    args.addAll(List.of(more));
-    return TestSpark.cli(args.toArray(new String[0]));
-  }
-
-  static List<String> names(Path directory) throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files.map(p -> p.getFileName().toString()).sorted().toList();
-    }
+    return CliFixture.fit(csv, modelOut, more);
   }
 
   /**
@@ -149,8 +127,8 @@ class ModelPathsCliTest {
     assertUsageError(
         TestSpark.cli("export", "--model", model.toString(), "--out", dir.toString()),
         "--out " + dir + ": it contains the input " + model + " (--model)");
-    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(model));
-    assertEquals(List.of("data.csv"), names(data));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), CliFixture.names(model));
+    assertEquals(List.of("data.csv"), CliFixture.names(data));
     assertEquals(N, NystromKernelPCAModel.load(model.toString()).numRows());
   }
 
@@ -179,10 +157,11 @@ class ModelPathsCliTest {
     TestSpark.Result loser = results.stream().filter(r -> r.code() != 0).findFirst().orElseThrow();
     String line = assertUsageError(loser, "--model-out " + target, "add --overwrite");
     assertFalse(line.contains("write()"), line);
-    assertEquals(List.of(Manifest.NAME, "data", "metadata"), names(target));
+    assertEquals(List.of(Manifest.NAME, "data", "metadata"), CliFixture.names(target));
     assertEquals(N, NystromKernelPCAModel.load(target.toString()).numRows());
     assertFalse(
-        names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")), names(dir).toString());
+        CliFixture.names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")),
+        CliFixture.names(dir).toString());
   }
 
   /**
@@ -208,8 +187,8 @@ class ModelPathsCliTest {
             "--available-now");
     assertEquals(0, streamed.code(), streamed::toString);
     List<String> versions =
-        names(stream).stream().filter(n -> n.startsWith("version-")).sorted().toList();
-    assertFalse(versions.isEmpty(), names(stream).toString());
+        CliFixture.names(stream).stream().filter(n -> n.startsWith("version-")).sorted().toList();
+    assertFalse(versions.isEmpty(), CliFixture.names(stream).toString());
     String newest = versions.get(versions.size() - 1);
     String said = "--model " + stream + " is a stream directory: reading its newest version, ";
 

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,22 +48,7 @@ class OutputSafetyCliTest {
   }
 
   static TestSpark.Result fit(Path input, Path modelOut, String... more) {
-    List<String> args =
-        new java.util.ArrayList<>(
-            List.of(
-                "fit",
-                "--input",
-                input.toString(),
-                "--k",
-                "2",
-                "--landmarks",
-                "10",
-                "--seed",
-                "1",
-                "--model-out",
-                modelOut.toString()));
-    args.addAll(List.of(more));
-    return TestSpark.cli(args.toArray(new String[0]));
+    return CliFixture.fit(input, modelOut, more);
   }
 
   static TestSpark.Result transform(Path output, String... more) {
@@ -91,12 +75,6 @@ class OutputSafetyCliTest {
         Files.createDirectories(directory).resolve("bad.csv"), "a,b,c\n1,2,3\n4,5,6\n7,x,9\n");
   }
 
-  static List<String> names(Path directory) throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files.map(p -> p.getFileName().toString()).sorted().toList();
-    }
-  }
-
   /**
    * {@code fit --model-out .} in the data's directory deleted the directory, the input included.
    */
@@ -111,7 +89,7 @@ class OutputSafetyCliTest {
       assertUsageError(
           fit(input, input, overwrite), "--model-out " + input + ": it is the input " + input);
     }
-    assertEquals(List.of("bad.csv"), names(work));
+    assertEquals(List.of("bad.csv"), CliFixture.names(work));
     assertEquals(text, Files.readString(input));
   }
 
@@ -147,8 +125,8 @@ class OutputSafetyCliTest {
         uid.equals(NystromKernelPCAModel.load(again.toString()).uid()), "the model was replaced");
     assertTrue(Files.readString(summary).contains("\"fitSeconds\""));
     assertFalse(
-        names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")),
-        "leftover sibling: " + names(dir));
+        CliFixture.names(dir).stream().anyMatch(n -> n.contains(".spark-kpca-")),
+        "leftover sibling: " + CliFixture.names(dir));
 
     // A summary path holding another JSON file is not replaced, even with --overwrite.
     Path notes = Files.writeString(dir.resolve("notes.json"), "{\"mine\": 1}");
@@ -174,7 +152,7 @@ class OutputSafetyCliTest {
     assertUsageError(
         transform(mine, "--overwrite"),
         "--output " + mine + ": it exists and has no " + SafeOutput.MARKER + " file");
-    assertEquals(List.of("notes.txt"), names(mine));
+    assertEquals(List.of("notes.txt"), CliFixture.names(mine));
     assertUsageError(
         fit(bad, dir.resolve("nested"), "--plots", dir.resolve("nested/charts").toString()),
         "--plots "

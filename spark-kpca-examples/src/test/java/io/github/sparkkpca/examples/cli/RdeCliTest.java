@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.examples.data.BreimanData;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,9 +79,8 @@ class RdeCliTest {
             "--plots",
             dir.resolve("plots").toString());
     assertEquals(0, run.code(), run::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
-    List<String> keys = new ArrayList<>();
-    json.fieldNames().forEachRemaining(keys::add);
+    JsonNode json = CliFixture.json(summary);
+    List<String> keys = CliFixture.keys(json);
     assertEquals(RdeCommand.JSON_KEYS, keys);
     KernelPCARegressionModel saved = KernelPCARegressionModel.load(model);
     assertEquals(saved.getDimension(), json.get("dimension").asInt());
@@ -111,14 +107,7 @@ class RdeCliTest {
             "--output",
             output.toString());
     assertEquals(0, predict.code(), predict::toString);
-    List<String> lines = new ArrayList<>();
-    try (Stream<Path> parts = Files.list(output)) {
-      for (Path part :
-          parts.filter(p -> p.getFileName().toString().endsWith(".csv")).sorted().toList()) {
-        List<String> content = Files.readAllLines(part);
-        lines.addAll(content.subList(1, content.size()));
-      }
-    }
+    List<String> lines = CliFixture.outputLines(output);
     assertEquals(N, lines.size());
     for (int i = 0; i < N; i++) {
       String[] cells = lines.get(i).split(",");
@@ -215,7 +204,7 @@ class RdeCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, run.code(), run::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     assertEquals(N, json.get("m").asInt());
     assertTrue(run.out().contains("landmarks: exact: m = n = " + N), run.out());
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.evaluation.KSelection;
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.kernel.Kernel;
@@ -71,7 +70,7 @@ class SelectKCliTest {
             "--summary-out",
             summary.toString());
     assertEquals(0, run.code(), run::toString);
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     Mpress.Curve expected = Mpress.compute(Kernel.rbf(0.5), points, N, 3, 6);
     assertEquals(6, json.get("mpress").size());
     for (int k = 1; k <= 6; k++) {
@@ -121,7 +120,7 @@ class SelectKCliTest {
             .setMaxK(5)
             .setMethod(Mpress.Method.RANK_ONE)
             .select(new Mpress.Sample(points, N, 3));
-    JsonNode json = new ObjectMapper().readTree(summary.toFile());
+    JsonNode json = CliFixture.json(summary);
     assertEquals(expected.kernel().gamma(), json.get("gamma").asDouble(), 1e-12);
     for (int k = 1; k <= 5; k++) {
       double value = expected.mpress()[k - 1];
@@ -232,7 +231,7 @@ class SelectKCliTest {
               "--summary-out",
               summary.toString());
       assertEquals(0, run.code(), run::toString);
-      JsonNode json = new ObjectMapper().readTree(summary.toFile());
+      JsonNode json = CliFixture.json(summary);
       curves[c] = new double[4];
       for (int k = 0; k < 4; k++) {
         curves[c][k] = json.get("mpress").get(k).asDouble();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +53,7 @@ class UpdateExportCliTest {
   }
 
   private static JsonNode json(Path file) throws IOException {
-    return new ObjectMapper().readTree(file.toFile());
+    return CliFixture.json(file);
   }
 
   @Test

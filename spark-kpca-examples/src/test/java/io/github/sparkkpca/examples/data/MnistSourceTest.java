@@ -141,42 +141,21 @@ class MnistSourceTest {
             Files.newOutputStream(dir.resolve(MnistSource.Split.TRAIN.labelsFile())))) {
       out.write(new byte[] {0, 0, 8, 1, 0, 0, 0, 7, 1, 2, 3, 4, 5, 6, 7});
     }
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                MnistSource.validate(
-                    new org.apache.hadoop.conf.Configuration(),
-                    dir.toString(),
-                    MnistSource.Split.TRAIN));
+    IllegalArgumentException e = validationError();
     assertTrue(e.getMessage().contains("gzip"), e.getMessage());
   }
 
   @Test
   void countMismatchAndTruncationAreReported() throws IOException {
     write(dir, MnistSource.Split.TRAIN, MnistSource.IMAGES_MAGIC, COUNT - 1, COUNT);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                MnistSource.validate(
-                    new org.apache.hadoop.conf.Configuration(),
-                    dir.toString(),
-                    MnistSource.Split.TRAIN));
+    IllegalArgumentException e = validationError();
     assertTrue(e.getMessage().contains("7 images but 6 labels"), e.getMessage());
 
     write(dir, MnistSource.Split.TRAIN, MnistSource.IMAGES_MAGIC, COUNT, COUNT);
     Path images = dir.resolve(MnistSource.Split.TRAIN.imagesFile());
     byte[] bytes = Files.readAllBytes(images);
     Files.write(images, java.util.Arrays.copyOf(bytes, bytes.length - 3));
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                MnistSource.validate(
-                    new org.apache.hadoop.conf.Configuration(),
-                    dir.toString(),
-                    MnistSource.Split.TRAIN));
+    e = validationError();
     assertTrue(e.getMessage().contains("truncated"), e.getMessage());
   }
 
@@ -193,5 +172,16 @@ class MnistSourceTest {
     assertTrue(e.getMessage().contains("bin/fetch-mnist"), e.getMessage());
     assertTrue(
         e.getMessage().contains("t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte"), e.getMessage());
+  }
+
+  /** What {@code MnistSource.validate} of the training split in {@code dir} throws. */
+  private IllegalArgumentException validationError() {
+    return assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            MnistSource.validate(
+                new org.apache.hadoop.conf.Configuration(),
+                dir.toString(),
+                MnistSource.Split.TRAIN));
   }
 }

@@ -1,0 +1,45 @@
+package io.github.sparkkpca.examples.data;
+
+/**
+ * The numbers of text cells and the words of their errors, shared by the parsers of CSV lines
+ * ({@link CsvLines}), libsvm lines ({@link LibsvmLines}) and Parquet columns ({@link
+ * ColumnAssembler}).
+ */
+final class CellValues {
+
+  /** The longest value an error message quotes in full. */
+  private static final int MAX_VALUE_CHARS = 40;
+
+  private CellValues() {}
+
+  /** {@code s}, cut to {@value #MAX_VALUE_CHARS} characters and "..." when longer. */
+  static String abbreviate(String s) {
+    return s.length() <= MAX_VALUE_CHARS ? s : s.substring(0, MAX_VALUE_CHARS) + "...";
+  }
+
+  /**
+   * Parses the cell of feature {@code column} into {@code values[j]}; returns null, or the reason
+   * it is not a finite number (empty, non-numeric, non-finite), naming the column.
+   */
+  static String parseFeature(String cell, String column, double[] values, int j) {
+    if (cell == null || cell.isEmpty()) {
+      return "column '" + column + "' is empty";
+    }
+    double v;
+    try {
+      v = Double.parseDouble(cell);
+    } catch (NumberFormatException e) {
+      return "column '" + column + "' has a non-numeric value '" + abbreviate(cell.trim()) + "'";
+    }
+    return acceptFeature(v, column, values, j);
+  }
+
+  /** Stores a feature's number in {@code values[j]}; returns null, or why it is not finite. */
+  static String acceptFeature(double v, String column, double[] values, int j) {
+    if (!Double.isFinite(v)) {
+      return "column '" + column + "' has a non-finite value " + v;
+    }
+    values[j] = v;
+    return null;
+  }
+}
