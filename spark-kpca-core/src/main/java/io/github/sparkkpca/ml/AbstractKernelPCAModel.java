@@ -3,7 +3,6 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
-import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.FittedModel;
 import io.github.sparkkpca.persistence.ModelKind;
@@ -36,8 +35,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   private final String uid;
   private final KernelPCAParams.Definitions kernelPCAParams;
   private final KernelPCASolution solution;
-  private String[] featureNames = FeatureNames.NONE;
-  private volatile boolean unnamedWarned;
+  private final FeatureNames.Recorded featureNames = new FeatureNames.Recorded(LOG);
 
   protected AbstractKernelPCAModel(String uid, KernelPCASolution solution) {
     this.uid = uid;
@@ -182,12 +180,12 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * whose names differ from these.
    */
   public String[] featureNames() {
-    return featureNames.clone();
+    return featureNames.get();
   }
 
   /** Whether the model knows the names of its features ({@link #featureNames()}). */
   public boolean hasFeatureNames() {
-    return featureNames.length > 0;
+    return !featureNames.isEmpty();
   }
 
   /**
@@ -199,18 +197,16 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    */
   @SuppressWarnings("unchecked")
   public M setFeatureNames(String... names) {
-    this.featureNames =
-        FeatureNames.validated(names, numFeatures(), getClass().getSimpleName() + " " + uid);
+    featureNames.set(names, numFeatures(), getClass().getSimpleName() + " " + uid);
     return (M) this;
   }
 
   /** Sets the names a saved model's metadata records (none for older models). */
   void readFeatureNames(com.fasterxml.jackson.databind.JsonNode metadata, String path) {
-    this.featureNames =
-        FeatureNames.read(
-            metadata,
-            numFeatures(),
-            "Cannot load " + getClass().getSimpleName() + " from '" + path + "': ");
+    featureNames.read(
+        metadata,
+        numFeatures(),
+        "Cannot load " + getClass().getSimpleName() + " from '" + path + "': ");
   }
 
   /** Records the names of the fit's input column (none when it has none). */
@@ -226,7 +222,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public <T extends Params> T copyValues(T to, ParamMap extra) {
     T copied = super.copyValues(to, extra);
     if (to instanceof AbstractKernelPCAModel<?> model && model != this) {
-      model.featureNames = featureNames;
+      featureNames.copyTo(model.featureNames);
     }
     return copied;
   }
@@ -236,18 +232,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * has names and the model has none.
    */
   void checkFeatureNames(org.apache.spark.sql.types.StructField input) {
-    String model = getClass().getSimpleName() + " " + uid;
-    FeatureNames.check(
-        featureNames,
-        input,
-        "inputCol",
-        model,
-        () -> {
-          if (!unnamedWarned) {
-            unnamedWarned = true;
-            LOG.warn(FeatureNames.unnamedWarning(model, input.name()));
-          }
-        });
+    featureNames.check(input, "inputCol", getClass().getSimpleName() + " " + uid);
   }
 
   /** k, the number of components. */
@@ -394,13 +379,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public org.apache.spark.ml.linalg.Vector[] landmarkVectors() {
-    LandmarkKernel lk = landmarkExpansion("landmarkVectors()").support();
-    org.apache.spark.ml.linalg.Vector[] out =
-        new org.apache.spark.ml.linalg.Vector[lk.numLandmarks()];
-    for (int j = 0; j < out.length; j++) {
-      out[j] = lk.landmark(j);
-    }
-    return out;
+    return LandmarkMatrices.vectors(landmarkExpansion("landmarkVectors()").support());
   }
 
   /**
@@ -413,17 +392,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public org.apache.spark.ml.linalg.Matrix landmarks() {
-    LandmarkKernel lk = landmarkExpansion("landmarks()").support();
-    int m = lk.numLandmarks();
-    int d = lk.dim();
-    if (lk.isSparse()) {
-      io.github.sparkkpca.linalg.RowSet z = lk.points().toSparse();
-      // Compressed rows of the m×d matrix are compressed columns of its d×m transpose.
-      return new org.apache.spark.ml.linalg.SparseMatrix(
-          m, d, z.offsets().clone(), z.indices().clone(), z.values().clone(), true);
-    }
-    // Row-major m×d equals column-major d×m, hence the transpose.
-    return new DenseMatrix(d, m, lk.landmarks().clone()).transpose().toDense();
+    return LandmarkMatrices.rows(landmarkExpansion("landmarks()").support());
   }
 
   /**
@@ -432,10 +401,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public DenseMatrix projector() {
-    KernelExpansion expansion = landmarkExpansion("projector()");
-    int m = numSupportPoints();
-    return new DenseMatrix(
-        m, numComponents(), Arrays.copyOf(expansion.coefficients(), m * numComponents()));
+    return LandmarkMatrices.projector(landmarkExpansion("projector()"), numComponents());
   }
 
   /** o, the score offset (Pᵀ times the mean kernel vector; zero when uncentred). */

@@ -129,6 +129,63 @@ public final class FeatureNames {
     }
   }
 
+  /**
+   * The names one model records, and whether it has warned about scoring a named column without
+   * names of its own (once per model object). Kernel PCA and regression models hold one each.
+   */
+  static final class Recorded {
+    private final org.slf4j.Logger log;
+    private String[] names = NONE;
+    private volatile boolean unnamedWarned;
+
+    /** No names yet; the warning goes to the model class's own logger. */
+    Recorded(org.slf4j.Logger log) {
+      this.log = log;
+    }
+
+    /** The names, a copy. */
+    String[] get() {
+      return names.clone();
+    }
+
+    boolean isEmpty() {
+      return names.length == 0;
+    }
+
+    /** Sets the names ({@link #validated}: d non-empty distinct names, or none). */
+    void set(String[] given, int d, String owner) {
+      names = validated(given, d, owner);
+    }
+
+    /** Sets the names a saved model's metadata records (none for older models). */
+    void read(JsonNode metadata, int d, String what) {
+      names = FeatureNames.read(metadata, d, what);
+    }
+
+    /** Gives another model these names (copies, updates and grown models keep their names). */
+    void copyTo(Recorded other) {
+      other.names = names;
+    }
+
+    /**
+     * Refuses an input column whose names differ from these ({@link FeatureNames#check}); warns
+     * once when the column has names and the model has none.
+     */
+    void check(StructField input, String param, String owner) {
+      FeatureNames.check(
+          names,
+          input,
+          param,
+          owner,
+          () -> {
+            if (!unnamedWarned) {
+              unnamedWarned = true;
+              log.warn(unnamedWarning(owner, input.name()));
+            }
+          });
+    }
+  }
+
   /** The warning for a model without names scoring a column with names. */
   static String unnamedWarning(String model, String column) {
     return model

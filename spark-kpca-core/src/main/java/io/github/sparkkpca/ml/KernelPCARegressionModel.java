@@ -45,8 +45,7 @@ public final class KernelPCARegressionModel
 
   private final String uid;
   private final KernelPCARegressionParams.Definitions definitions;
-  private String[] featureNames = FeatureNames.NONE;
-  private volatile boolean unnamedWarned;
+  private final FeatureNames.Recorded featureNames = new FeatureNames.Recorded(LOG);
   private final Projector predictor;
   private final LabelCoding coding;
   private final List<WidthDiagnostics> widths;
@@ -216,12 +215,12 @@ public final class KernelPCARegressionModel
    * differ from these.
    */
   public String[] featureNames() {
-    return featureNames.clone();
+    return featureNames.get();
   }
 
   /** Whether the model knows the names of its features ({@link #featureNames()}). */
   public boolean hasFeatureNames() {
-    return featureNames.length > 0;
+    return !featureNames.isEmpty();
   }
 
   /**
@@ -230,16 +229,14 @@ public final class KernelPCARegressionModel
    * @throws IllegalArgumentException unless there are d non-empty names, or none
    */
   public KernelPCARegressionModel setFeatureNames(String... names) {
-    this.featureNames =
-        FeatureNames.validated(names, numFeatures(), "KernelPCARegressionModel " + uid);
+    featureNames.set(names, numFeatures(), "KernelPCARegressionModel " + uid);
     return this;
   }
 
   /** Sets the names a saved model's metadata records (none for older models). */
   void readFeatureNames(com.fasterxml.jackson.databind.JsonNode metadata, String path) {
-    this.featureNames =
-        FeatureNames.read(
-            metadata, numFeatures(), "Cannot load KernelPCARegressionModel from '" + path + "': ");
+    featureNames.read(
+        metadata, numFeatures(), "Cannot load KernelPCARegressionModel from '" + path + "': ");
   }
 
   /** Copies the params, and the feature names when {@code to} is a regression model too. */
@@ -247,7 +244,7 @@ public final class KernelPCARegressionModel
   public <T extends Params> T copyValues(T to, ParamMap extra) {
     T copied = super.copyValues(to, extra);
     if (to instanceof KernelPCARegressionModel model && model != this) {
-      model.featureNames = featureNames;
+      featureNames.copyTo(model.featureNames);
     }
     return copied;
   }
@@ -261,19 +258,8 @@ public final class KernelPCARegressionModel
     StructType out = super.transformSchema(schema);
     if (predictor != null
         && java.util.Arrays.asList(schema.fieldNames()).contains(getFeaturesCol())) {
-      String model = "KernelPCARegressionModel " + uid;
-      org.apache.spark.sql.types.StructField input = schema.apply(getFeaturesCol());
-      FeatureNames.check(
-          featureNames,
-          input,
-          "featuresCol",
-          model,
-          () -> {
-            if (!unnamedWarned) {
-              unnamedWarned = true;
-              LOG.warn(FeatureNames.unnamedWarning(model, input.name()));
-            }
-          });
+      featureNames.check(
+          schema.apply(getFeaturesCol()), "featuresCol", "KernelPCARegressionModel " + uid);
     }
     return out;
   }
