@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.examples.data.ImageData;
 import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison;
+import io.github.sparkkpca.examples.reproduce.LandmarkComparisonConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -139,7 +140,7 @@ public final class LandmarksCommand implements Callable<Integer> {
           spec.commandLine().getOut(), "redrew %d charts in %s", files.size(), reproduction.out);
       return 0;
     }
-    LandmarkComparison.Config config = config();
+    LandmarkComparisonConfig config = config();
     PrintWriter w = spec.commandLine().getOut();
     try (ManagedSession spark = ManagedSession.open(sparkOptions.master)) {
       LandmarkComparison.Result r =
@@ -178,7 +179,7 @@ public final class LandmarksCommand implements Callable<Integer> {
     return 0;
   }
 
-  LandmarkComparison.Config config() {
+  LandmarkComparisonConfig config() {
     SparkKpcaCli.require(spec, reps >= 1, "--reps must be >= 1, got " + reps);
     SparkKpcaCli.require(
         spec, gamma > 0 && Double.isFinite(gamma), "--gamma must be finite and > 0, got " + gamma);
@@ -208,7 +209,7 @@ public final class LandmarksCommand implements Callable<Integer> {
       }
     }
     try {
-      return new LandmarkComparison.Config(
+      return new LandmarkComparisonConfig(
           datasets,
           ms,
           ells,

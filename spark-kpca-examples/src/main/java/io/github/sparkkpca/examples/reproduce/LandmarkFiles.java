@@ -1,7 +1,6 @@
 package io.github.sparkkpca.examples.reproduce;
 
 import io.github.sparkkpca.examples.plots.Charts;
-import io.github.sparkkpca.examples.reproduce.LandmarkComparison.Config;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison.DatasetRow;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison.Result;
 import io.github.sparkkpca.examples.reproduce.LandmarkComparison.Row;
@@ -87,7 +86,7 @@ final class LandmarkFiles {
               d.exactSeconds(),
               d.exactCached() ? " (cached)" : ""));
     }
-    Config c = result.config();
+    LandmarkComparisonConfig c = result.config();
     files.add(
         Csv.write(
             dir.resolve("summary.txt"),
@@ -151,8 +150,8 @@ final class LandmarkFiles {
       throw new IllegalArgumentException(
           "no comparison to redraw in " + dir + " (landmarks.csv or datasets.csv " + "is empty)");
     }
-    Config config =
-        Config.defaults()
+    LandmarkComparisonConfig config =
+        LandmarkComparisonConfig.defaults()
             .withDatasets(List.of("mnist:0"))
             .withMs(rows.stream().map(Row::m).distinct().toList())
             .withElls(rows.stream().map(Row::ell).distinct().toList())
@@ -163,7 +162,7 @@ final class LandmarkFiles {
 
   private static List<Path> plots(Result result, Path dir) {
     List<Path> files = new ArrayList<>();
-    Config c = result.config();
+    LandmarkComparisonConfig c = result.config();
     boolean haveRatios = result.rows().stream().anyMatch(r -> !Double.isNaN(r.meanRatio()));
     for (DatasetRow d : result.datasets()) {
       List<String> categories = new ArrayList<>();

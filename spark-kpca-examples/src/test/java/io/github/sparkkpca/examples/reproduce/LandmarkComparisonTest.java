@@ -28,8 +28,8 @@ class LandmarkComparisonTest {
   void tinyComparisonOfAllThreeStrategies() throws IOException {
     Path mnist = Mnist.requireTrainingFiles();
     Path out = dir.resolve("landmarks");
-    LandmarkComparison.Config config =
-        LandmarkComparison.Config.defaults()
+    LandmarkComparisonConfig config =
+        LandmarkComparisonConfig.defaults()
             .withDatasets(List.of("mnist:5"))
             .withMs(List.of(20))
             .withElls(List.of(5, 10, 50))
