@@ -137,25 +137,7 @@ final class FileSources {
     parsed =
         parsed.withColumn(
             LoadedData.POS_COL, parsed.isStreaming() ? lit(0L) : monotonically_increasing_id());
-    Dataset<Row> data =
-        VectorColumns.withNames(
-            parsed,
-            options.featuresCol(),
-            features.size(),
-            options.ignoreFeatureNames() ? null : features);
-    return finish(
-        data,
-        options,
-        label,
-        true,
-        true,
-        "csv "
-            + input
-            + " ("
-            + features.size()
-            + " feature columns"
-            + (label == null ? "" : ", label '" + label + "'")
-            + ")");
+    return finishColumns(parsed, options, features, label, true, "csv " + input);
   }
 
   static LoadedData parquet(
@@ -295,9 +277,30 @@ final class FileSources {
         ColumnAssembler.outputSchema(
             ordered.schema(), options.featuresCol(), features.size(), label, pass);
     ColumnAssembler assembler = new ColumnAssembler(ordered.schema(), features, label, pass);
+    return finishColumns(
+        ordered.map(assembler, Encoders.row(out)),
+        options,
+        features,
+        label,
+        false,
+        "parquet " + input);
+  }
+
+  /**
+   * Named feature columns read from a file (CSV or Parquet): the vector column gets the feature
+   * names (unless --ignore-feature-names) and {@code finish} describes the source as {@code what (n
+   * feature columns, label 'y')}.
+   */
+  private static LoadedData finishColumns(
+      Dataset<Row> rows,
+      SourceOptions options,
+      List<String> features,
+      String label,
+      boolean headerLine,
+      String what) {
     Dataset<Row> data =
         VectorColumns.withNames(
-            ordered.map(assembler, Encoders.row(out)),
+            rows,
             options.featuresCol(),
             features.size(),
             options.ignoreFeatureNames() ? null : features);
@@ -306,9 +309,8 @@ final class FileSources {
         options,
         label,
         true,
-        false,
-        "parquet "
-            + input
+        headerLine,
+        what
             + " ("
             + features.size()
             + " feature columns"
