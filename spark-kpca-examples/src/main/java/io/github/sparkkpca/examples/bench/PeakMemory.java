@@ -79,6 +79,78 @@ public final class PeakMemory {
     return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
+  /**
+   * The live heap while it is open: the largest heap use found right after a garbage collection
+   * (the sum over the heap pools of their use after each collection), an upper bound of what the
+   * measured work kept reachable and, unlike the pools' peaks, not a record of how full the young
+   * generation got between collections. Listens to every collector's notifications.
+   */
+  public static final class LiveHeap implements AutoCloseable {
+    private final java.util.List<javax.management.NotificationEmitter> emitters =
+        new java.util.ArrayList<>();
+    private final javax.management.NotificationListener listener;
+    private final java.util.concurrent.atomic.AtomicLong peak =
+        new java.util.concurrent.atomic.AtomicLong(-1);
+    private final java.util.concurrent.atomic.AtomicInteger collections =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Starts listening. */
+    public LiveHeap() {
+      java.util.Set<String> heapPools = new java.util.HashSet<>();
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == MemoryType.HEAP) {
+          heapPools.add(pool.getName());
+        }
+      }
+      listener =
+          (notification, handback) -> {
+            if (!com.sun.management.GarbageCollectionNotificationInfo
+                .GARBAGE_COLLECTION_NOTIFICATION
+                .equals(notification.getType())) {
+              return;
+            }
+            var info =
+                com.sun.management.GarbageCollectionNotificationInfo.from(
+                    (javax.management.openmbean.CompositeData) notification.getUserData());
+            long used = 0;
+            for (var entry : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+              if (heapPools.contains(entry.getKey())) {
+                used += entry.getValue().getUsed();
+              }
+            }
+            collections.incrementAndGet();
+            peak.accumulateAndGet(used, Math::max);
+          };
+      for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (gc instanceof javax.management.NotificationEmitter emitter) {
+          emitter.addNotificationListener(listener, null, null);
+          emitters.add(emitter);
+        }
+      }
+    }
+
+    /** The largest heap use after a collection so far, in bytes, or -1 before any collection. */
+    public long peakBytes() {
+      return peak.get();
+    }
+
+    /** The collections seen so far. */
+    public int collections() {
+      return collections.get();
+    }
+
+    @Override
+    public void close() {
+      for (var emitter : emitters) {
+        try {
+          emitter.removeNotificationListener(listener);
+        } catch (javax.management.ListenerNotFoundException e) {
+          // already removed
+        }
+      }
+    }
+  }
+
   static long parseStatusField(String status, String field) {
     for (String line : status.split("\n")) {
       if (line.startsWith(field)) {

@@ -44,13 +44,16 @@ import picocli.CommandLine.Spec;
  *
  * <p>Each (data, m) gets one line of {@code --out}: rows, d, non-zeros, m, k, the fit seconds of
  * both (spark-kpca: {@code NystromKernelPCA.fit} on the loaded, cached rows; scikit-learn: {@code
- * fit_transform} + {@code PCA.fit}, loading excluded), their ratio, the largest relative difference
+ * fit_transform} + {@code PCA.fit}, loading excluded), each the median of {@code --repeats} fits in
+ * one process (spark-kpca's first fit, which includes the JVM's compilation of the fit's code, is
+ * also reported alone, and scikit-learn's every time), their ratio, the largest relative difference
  * of their k explained variances (with {@code --landmarks same}, the default, both use the same m
  * rows as landmarks, so these must agree to rounding), the peak resident set and heap of this JVM
- * during the fit (both peaks are reset before it, where Linux allows; the loaded, cached rows are
- * resident already), the kernel-block path the fit took (sparse or dense) and the machine's
- * one-minute load average when the fit started. Peak memory per size is measured by one run per
- * size (a fresh JVM), as the bench README shows.
+ * during the fits (both peaks are reset before each, where Linux allows; the loaded, cached rows
+ * are resident already), the live heap (the most heap in use right after a garbage collection
+ * during the fits), the kernel-block path the fit took (sparse or dense), the machine's one-minute
+ * load average when the fits started and the partitions of the loaded rows. Peak memory per size is
+ * measured by one run per size (a fresh JVM), as the bench README shows.
  */
 @Command(
     name = "sparse",
@@ -68,7 +71,8 @@ public final class SparseBench implements Callable<Integer> {
   public static final String COLUMNS =
       "data,rows,d,nnz,kernel,gamma,m,k,landmarks,spark_fit_s,sklearn_fit_s,ratio,"
           + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb,"
-          + "kernel_block_path,load_average";
+          + "kernel_block_path,load_average,repeats,spark_first_fit_s,spark_live_heap_mb,partitions,"
+          + "sklearn_fit_times_s";
 
   private static final int TOPICS = 4;
   private static final int CATEGORICAL_COLUMNS = 20;
@@ -145,6 +149,26 @@ public final class SparseBench implements Callable<Integer> {
   long seed;
 
   @Option(
+      names = "--repeats",
+      paramLabel = "R",
+      defaultValue = "3",
+      description =
+          "Fits per (data, m) for each system, in the same JVM and the same Python process; the "
+              + "median is reported (and spark-kpca's first fit, which includes the JVM's "
+              + "compilation of the fit's code, on its own). Default: ${DEFAULT-VALUE}.")
+  int repeats;
+
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      description =
+          "Partitions of the loaded rows (default: as Spark's reader splits the file, but at "
+              + "least Spark's default parallelism, the task slots, so that a file smaller than "
+              + "the split size still occupies every core, as scikit-learn's BLAS does). 0: as "
+              + "the reader splits the file.")
+  Integer partitions;
+
+  @Option(
       names = "--work",
       paramLabel = "DIR",
       required = true,
@@ -193,6 +217,8 @@ public final class SparseBench implements Callable<Integer> {
     require(nnz >= 1, "--nnz must be >= 1, got " + nnz);
     require(maxCategories >= 10, "--max-categories must be >= 10, got " + maxCategories);
     require(k >= 1, "--k must be >= 1, got " + k);
+    require(repeats >= 1, "--repeats must be >= 1, got " + repeats);
+    require(partitions == null || partitions >= 0, "--partitions must be >= 0, got " + partitions);
     require(gamma > 0 && Double.isFinite(gamma), "--gamma must be > 0, got " + gamma);
     for (int m : ms) {
       require(m >= k && m <= rows, "--m " + m + " must be in " + k + ".." + rows);
@@ -234,19 +260,17 @@ public final class SparseBench implements Callable<Integer> {
             file.nonZeros,
             file.nonZeros / (double) rows,
             file.path);
-        LoadedData loaded =
-            DataSources.load(
-                spark,
-                new SourceOptions(
-                        file.path.toString(),
-                        InputFormat.LIBSVM,
-                        "features",
-                        null,
-                        null,
-                        null,
-                        null)
-                    .withExpectedFeatures(file.columns));
+        SourceOptions source =
+            new SourceOptions(
+                    file.path.toString(), InputFormat.LIBSVM, "features", null, null, null, null)
+                .withExpectedFeatures(file.columns);
+        LoadedData loaded = DataSources.load(spark, source);
+        Integer spread = partitionsFor(spark, loaded.data().rdd().getNumPartitions());
+        if (spread != null) {
+          loaded = DataSources.load(spark, source.withPartitions(spread));
+        }
         loaded.persistAndValidate();
+        int loadedPartitions = loaded.data().rdd().getNumPartitions();
         try {
           String kernel = kind.equals("text") ? "cosine" : "rbf";
           for (int m : ms) {
@@ -261,20 +285,43 @@ public final class SparseBench implements Callable<Integer> {
               estimator.setLandmarks(readRows(file, landmarkRows));
             }
             double load = PeakMemory.loadAverage();
-            PeakMemory.reset();
-            long start = System.nanoTime();
-            NystromKernelPCAModel model = estimator.fit(loaded.data());
-            double sparkSeconds = (System.nanoTime() - start) / 1e9;
+            double[] sparkTimes = new double[repeats];
+            NystromKernelPCAModel model = null;
+            long rss = -1;
+            long heap = -1;
+            long live = -1;
+            for (int r = 0; r < repeats; r++) {
+              PeakMemory.reset();
+              try (PeakMemory.LiveHeap liveHeap = new PeakMemory.LiveHeap()) {
+                long start = System.nanoTime();
+                model = estimator.fit(loaded.data());
+                sparkTimes[r] = (System.nanoTime() - start) / 1e9;
+                rss = Math.max(rss, PeakMemory.rssPeakBytes());
+                heap = Math.max(heap, PeakMemory.heapPeakBytes());
+                live = Math.max(live, liveHeap.peakBytes());
+              }
+            }
+            double sparkSeconds = median(sparkTimes);
             double[] ev = model.explainedVariance().toArray();
-            long rss = PeakMemory.rssPeakBytes();
-            long heap = PeakMemory.heapPeakBytes();
-            say(console, "%s m = %d: spark-kpca fit %.2f s", kind, m, sparkSeconds);
+            say(
+                console,
+                "%s m = %d: spark-kpca fit %.2f s (median of %d; first %.2f s), %d partitions",
+                kind,
+                m,
+                sparkSeconds,
+                repeats,
+                sparkTimes[0],
+                loadedPartitions);
             double skSeconds = Double.NaN;
             double diff = Double.NaN;
             double skRss = Double.NaN;
+            String skTimes = "";
             if (compare != null) {
               JsonNode sk = sklearn(file, kernel, m, landmarkRows);
               skSeconds = sk.get("fit_s").asDouble();
+              List<String> times = new ArrayList<>();
+              sk.path("fit_times_s").forEach(t -> times.add(fmt(t.asDouble())));
+              skTimes = String.join(" ", times);
               skRss = sk.path("peak_rss_mb").asDouble(Double.NaN);
               JsonNode skEv = sk.get("explained_variance");
               diff = 0;
@@ -284,11 +331,13 @@ public final class SparseBench implements Callable<Integer> {
               }
               say(
                   console,
-                  "%s m = %d: scikit-learn fit %.2f s; spark-kpca / scikit-learn = %.3f; "
+                  "%s m = %d: scikit-learn fit %.2f s (median of %d); spark-kpca / scikit-learn = "
+                      + "%.3f; "
                       + "explained variances differ by %.2e at most (relative)",
                   kind,
                   m,
                   skSeconds,
+                  repeats,
                   sparkSeconds / skSeconds,
                   diff);
             }
@@ -312,7 +361,12 @@ public final class SparseBench implements Callable<Integer> {
                     fmt(heap / 1048576.0),
                     fmt(skRss),
                     model.getOrDefault(model.kernelBlockPath()).split(":")[0],
-                    fmt(load)));
+                    fmt(load),
+                    Integer.toString(repeats),
+                    fmt(sparkTimes[0]),
+                    live < 0 ? "" : fmt(live / 1048576.0),
+                    Integer.toString(loadedPartitions),
+                    skTimes));
           }
         } finally {
           loaded.unpersist();
@@ -325,6 +379,27 @@ public final class SparseBench implements Callable<Integer> {
     Files.write(out, lines, StandardCharsets.UTF_8);
     say(console, "wrote %s", out);
     return 0;
+  }
+
+  /** The median of the values. */
+  static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int h = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+  }
+
+  /** The partitions to load into: --partitions, else the session's default parallelism. */
+  /**
+   * The partitions to spread the rows over, or null to keep the reader's {@code read}: {@code
+   * --partitions}, else the session's default parallelism when the reader gave fewer.
+   */
+  private Integer partitionsFor(SparkSession spark, int read) {
+    if (partitions == null) {
+      int slots = spark.sparkContext().defaultParallelism();
+      return read < slots ? slots : null;
+    }
+    return partitions == 0 ? null : partitions;
   }
 
   /** A generated libsvm file: its path, columns and non-zeros. */
@@ -383,7 +458,10 @@ public final class SparseBench implements Callable<Integer> {
           StringBuilder line = new StringBuilder().append(topic);
           double norm = Math.sqrt(sq);
           for (int q = 0; q < distinct; q++) {
-            line.append(' ').append(touched[q] + 1).append(':').append(fmt(weights[q] / norm));
+            line.append(' ')
+                .append(touched[q] + 1)
+                .append(':')
+                .append(sixDigits(weights[q] / norm));
           }
           w.write(line.append('\n').toString());
         }
@@ -521,6 +599,8 @@ public final class SparseBench implements Callable<Integer> {
                 Integer.toString(k),
                 "--seed",
                 Long.toString(seed),
+                "--repeats",
+                Integer.toString(repeats),
                 "--json-out",
                 json.toString()));
     Path rowsFile = null;
@@ -543,6 +623,17 @@ public final class SparseBench implements Callable<Integer> {
       Files.deleteIfExists(rowsFile);
     }
     return node;
+  }
+
+  /**
+   * v to six significant digits, the value {@code String.format("%.6g", v)} writes (half-up
+   * rounding of the shortest decimal that reads back as v), without the formatter's cost, which
+   * dominated writing 10^6 rows.
+   */
+  static String sixDigits(double v) {
+    return new java.math.BigDecimal(Double.toString(v))
+        .round(new java.math.MathContext(6, java.math.RoundingMode.HALF_UP))
+        .toPlainString();
   }
 
   private static String fmt(double v) {

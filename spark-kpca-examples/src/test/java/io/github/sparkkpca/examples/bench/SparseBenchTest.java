@@ -40,6 +40,8 @@ class SparseBenchTest {
             "10,20",
             "--k",
             "3",
+            "--repeats",
+            "2",
             "--work",
             work.toString(),
             "--out",
@@ -59,6 +61,13 @@ class SparseBenchTest {
       assertEquals("same", cells[8]);
       assertTrue(Double.parseDouble(cells[9]) > 0, lines.get(i));
       assertEquals("", cells[10], "no scikit-learn run without --compare sklearn");
+      assertEquals("2", cells[18], "repeats");
+      double median = Double.parseDouble(cells[9]);
+      double first = Double.parseDouble(cells[19]);
+      assertTrue(first > 0 && median > 0, lines.get(i));
+      assertTrue(
+          Integer.parseInt(cells[21]) >= TestSpark.session().sparkContext().defaultParallelism(),
+          "the rows spread over every task slot: " + lines.get(i));
     }
     String[] oneHot = lines.get(3).split(",");
     assertEquals("1600", oneHot[3], "20 ones per one-hot row");
@@ -80,6 +89,27 @@ class SparseBenchTest {
         }
       }
     }
+  }
+
+  @Test
+  void sixDigitsWritesTheValueOfPercentSixG() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    for (int i = 0; i < 20000; i++) {
+      double v = Math.pow(10, random.nextDouble(-7, 1)) * random.nextDouble();
+      assertEquals(
+          Double.parseDouble(String.format(java.util.Locale.ROOT, "%.6g", v)),
+          Double.parseDouble(SparseBench.sixDigits(v)),
+          0.0,
+          "value " + v);
+    }
+    assertEquals("0.1", SparseBench.sixDigits(0.1));
+    assertEquals("0.123457", SparseBench.sixDigits(0.1234565));
+  }
+
+  @Test
+  void medianOfOddAndEvenCounts() {
+    assertEquals(2.0, SparseBench.median(new double[] {3, 1, 2}), 0.0);
+    assertEquals(2.5, SparseBench.median(new double[] {4, 1, 2, 3}), 0.0);
   }
 
   @Test
