@@ -33,6 +33,12 @@ public final class DistributedPass {
 
   private static final String DESCRIPTION = "spark.job.description";
 
+  /** The most bytes of summaries the driver collects directly (see the class comment). */
+  static final long DIRECT_BYTES = 64L << 20;
+
+  /** A summary size the caller cannot bound: always merged on the executors. */
+  public static final long UNBOUNDED = -1;
+
   private DistributedPass() {}
 
   /** Reduces one partition (its index and rows) to a summary, with the broadcast value. */
@@ -61,6 +67,23 @@ public final class DistributedPass {
       Class<B> sharedClass,
       PartitionSummary<B, T, S> perPartition,
       Merge<S> merge) {
+    return run(sc, description, rows, shared, sharedClass, perPartition, merge, UNBOUNDED);
+  }
+
+  /**
+   * As {@link #run(SparkContext, String, JavaRDD, Object, Class, PartitionSummary, Merge)}, for
+   * summaries of at most {@code summaryBytes} serialized bytes each ({@link #UNBOUNDED}: unknown),
+   * which lets few small summaries go straight to the driver (see the class comment).
+   */
+  public static <T, B, S extends Serializable> S run(
+      SparkContext sc,
+      String description,
+      JavaRDD<T> rows,
+      B shared,
+      Class<B> sharedClass,
+      PartitionSummary<B, T, S> perPartition,
+      Merge<S> merge,
+      long summaryBytes) {
     Broadcast<B> broadcast =
         shared == null
             ? null
@@ -78,13 +101,41 @@ public final class DistributedPass {
                                     broadcast == null ? null : broadcast.value(), index, it))
                             .iterator(),
                     true);
-            return mergeOnExecutors(summaries, merge);
+            return mergesOnDriver(sc, summaries.getNumPartitions(), summaryBytes)
+                ? mergeOnDriver(summaries, merge)
+                : mergeOnExecutors(summaries, merge);
           });
     } finally {
       if (broadcast != null) {
         broadcast.destroy();
       }
     }
+  }
+
+  /**
+   * Whether p summaries of at most {@code summaryBytes} each are collected by the driver: p ≤ 16
+   * (one merge level, so the order is the executors' one), within {@link #DIRECT_BYTES} and a
+   * quarter of {@code spark.driver.maxResultSize} (0: unlimited).
+   */
+  static boolean mergesOnDriver(SparkContext sc, int p, long summaryBytes) {
+    if (summaryBytes < 0 || p > ONE_LEVEL) {
+      return false;
+    }
+    long maxResult = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
+    long limit = maxResult > 0 ? Math.min(DIRECT_BYTES, maxResult / 4) : DIRECT_BYTES;
+    return (double) p * summaryBytes <= limit;
+  }
+
+  /** Collects one summary per partition and merges them in partition order on the driver. */
+  static <S extends Serializable> S mergeOnDriver(JavaRDD<S> summaries, Merge<S> merge) {
+    if (summaries.getNumPartitions() == 0) {
+      throw new IllegalArgumentException("the input has no partitions");
+    }
+    S merged = null;
+    for (S next : summaries.collect()) {
+      merged = merged == null ? next : merge.merge(merged, next);
+    }
+    return merged;
   }
 
   /** Merges one summary per partition into one, on the executors, in partition order. */

@@ -16,6 +16,9 @@ import org.apache.spark.storage.StorageLevel;
  */
 public final class FeaturePasses {
 
+  /** A bound of the serialized size of a scan without a sample (counts and the first error). */
+  private static final long UNSAMPLED_SCAN_BYTES = 64L << 10;
+
   private FeaturePasses() {}
 
   /**
@@ -108,7 +111,9 @@ public final class FeaturePasses {
                   Object.class,
                   (none, partition, rows) ->
                       new DataScan(0, d, seed, column).scanPartition(partition, 0, rows),
-                  DataScan::merge);
+                  DataScan::merge,
+                  // Without a sample a scan holds counts and the first error: small.
+                  UNSAMPLED_SCAN_BYTES + 128L * vectors.getNumPartitions());
       if (scan.errorMessage() != null) {
         throw new IllegalArgumentException(scan.errorMessage());
       }
@@ -144,7 +149,8 @@ public final class FeaturePasses {
         map,
         FeatureMap.class,
         (shared, partition, rows) -> shared.accumulate(rows, blockSize, column),
-        FeatureStatistics::merge);
+        FeatureStatistics::merge,
+        FeatureStatistics.serializedBytes(r));
   }
 
   /** d from the column's size metadata, else from its first row. */

@@ -317,6 +317,14 @@ public final class FeatureStatistics implements Serializable {
     return new Packed(this);
   }
 
+  /**
+   * An upper bound of the serialized size of the statistics of dimension r: the packed upper
+   * triangle, the mean and a few hundred bytes of fields and class descriptors.
+   */
+  public static long serializedBytes(int r) {
+    return 4L * r * (r + 1) + 8L * r + 1024;
+  }
+
   /** The serialized form: the scatter's upper triangle column by column, r(r+1)/2 doubles. */
   private static final class Packed implements Serializable {
     private static final long serialVersionUID = 2L;
