@@ -254,10 +254,9 @@ public final class LandmarkKernel implements Serializable {
   }
 
   /**
-   * {@link #blockWidth(long)} when the rows have not been scanned (scoring, a model's update of
-   * rows not yet seen): on the sparse path the landmarks' largest row stands for the rows', the
-   * landmarks being rows of the same data (or their combinations, which hold more entries, not
-   * fewer).
+   * {@link #blockWidth(long)} when the rows are not scanned (scoring): on the sparse path the
+   * landmarks' largest row stands for the rows', the landmarks being rows of the same data (or
+   * their combinations, which hold more entries, not fewer).
    */
   public int blockWidth() {
     return sparse != null ? blockWidth(points.maxRowEntries()) : d;
