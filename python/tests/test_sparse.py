@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from pyspark.ml import Pipeline
 from pyspark.ml.feature import IDF, CountVectorizer, HashingTF, OneHotEncoder, Tokenizer, VectorAssembler
-from pyspark.ml.linalg import DenseVector, SparseVector, Vectors
+from pyspark.ml.linalg import DenseMatrix, DenseVector, SparseMatrix, SparseVector, Vectors
 from pyspark.sql import DataFrame
 
 from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, RandomFeatureKernelPCA
@@ -311,6 +311,22 @@ def test_sparse_and_dense_vectors_give_the_same_model(sparse_data: Any, kernel_n
         sa = np.array([r[0].toArray() for r in a.transform(model_rows).orderBy("id").select("kpca").collect()])
         sb = np.array([r[0].toArray() for r in b.transform(model_rows).orderBy("id").select("kpca").collect()])
         np.testing.assert_allclose(sa, sb, rtol=0, atol=1e-12 * np.abs(sa).max())
+
+
+def test_landmarks_keep_the_jvm_form(spark: Any, sparse_data: Any) -> None:
+    """``landmarks`` of a sparse-path model is a SparseMatrix, of a dense-row model a DenseMatrix; each row of
+    either is a row of the data (uniform landmarks are distinct data rows)."""
+    sparse, _, x = sparse_data
+    dense_x = np.random.default_rng(5).normal(size=(40, 4))
+    dense = spark.createDataFrame([(i, Vectors.dense(r.tolist())) for i, r in enumerate(dense_x)], ["id", "features"])
+    for rows, data, form in ((sparse, x, SparseMatrix), (dense, dense_x, DenseMatrix)):
+        model = NystromKernelPCA(kernel="rbf", gamma=0.5, k=2, numLandmarks=12, seed=5).fit(rows)
+        z = model.landmarks
+        assert type(z) is form, f"{type(z).__name__} for a {model.getKernelBlockPath()} model"
+        assert (z.numRows, z.numCols) == (12, data.shape[1])
+        found = {tuple(r) for r in data.tolist()}
+        assert all(tuple(r) in found for r in z.toArray().tolist()), "every landmark is a row of the data"
+        assert len({tuple(r) for r in z.toArray().tolist()}) == 12
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 package io.github.sparkkpca.execution;
 
+import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelBlockPath;
 import io.github.sparkkpca.kernel.KernelFamily;
+import io.github.sparkkpca.linalg.RowBlock;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
 import org.slf4j.Logger;
@@ -210,12 +212,12 @@ public final class KernelPcaFit {
     }
 
     /**
-     * The row width, in doubles, to size blocks by ({@link BlockSizes}): d on the dense
-     * kernel-block path; on the sparse one, {@link #blockWidth(int, boolean, long) what a block row
-     * holds}.
+     * The row width, in doubles, to size the blocks of {@code map} by ({@link BlockSizes}): {@link
+     * FeatureMap#blockWidth(long) what a row of its blocks holds}, for rows of at most the scan's
+     * most stored entries.
      */
-    public int blockWidth(boolean sparsePath) {
-      return KernelPcaFit.blockWidth(d, sparsePath, scanned.scan().maxStoredEntries());
+    public int blockWidth(FeatureMap map) {
+      return map.blockWidth(scanned.scan().maxStoredEntries());
     }
 
     /** The settings' kernel with another γ (a scale of a grid). */
@@ -278,19 +280,11 @@ public final class KernelPcaFit {
   }
 
   /**
-   * The row width, in doubles, that block sizes are chosen for: d on the dense kernel-block path,
-   * whose block rows are d doubles; on the sparse path a block row holds only its stored entries
-   * (12 bytes each: {@link FitMemory#sparseRowBytes}), so the width is the doubles those take, 1.5
-   * × the most entries of a row, at most d. Sizing sparse blocks by d (2^18 for hashed text) made
-   * them 16 rows, and the m×m SYRK of the statistics pass, which reads the whole scatter for every
-   * block, ran at memory speed; sized by the non-zeros, blocks of the same bytes hold hundreds of
-   * rows.
+   * The row width, in doubles, that block sizes are chosen for: {@link RowBlock#width}, d on the
+   * dense kernel-block path, 1.5 × the most stored entries of a row (at most d) on the sparse one.
    */
   public static int blockWidth(int d, boolean sparsePath, long maxStoredEntries) {
-    if (!sparsePath) {
-      return d;
-    }
-    return (int) Math.max(1, Math.min(d, (3 * Math.max(1, maxStoredEntries) + 1) / 2));
+    return RowBlock.width(d, sparsePath, maxStoredEntries);
   }
 
   private static void checkMemory(SparkContext sc, Need need, int d, Settings settings) {

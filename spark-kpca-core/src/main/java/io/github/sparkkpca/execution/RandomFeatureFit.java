@@ -124,7 +124,7 @@ public final class RandomFeatureFit
         FeaturePasses.statistics(
             c.scanned().vectors(),
             map,
-            settings.blockSizes().of(features, c.d(), features),
+            settings.blockSizes().of(features, c.blockWidth(map), features),
             settings.column(),
             settings.jobs());
     FeaturePCA fitted = FeaturePCA.solve(map, stats, settings.k(), settings.centered(), spectrum);

@@ -55,6 +55,23 @@ public interface FeatureMap extends Serializable {
     return new RowBlock(capacity, inputDim());
   }
 
+  /**
+   * The width, in doubles, of a row of {@link #newBlock}'s blocks when the rows hold at most {@code
+   * maxStoredEntries} stored entries (from a scan): {@link RowBlock#width} of the blocks' form, d
+   * for dense blocks.
+   */
+  default int blockWidth(long maxStoredEntries) {
+    return inputDim();
+  }
+
+  /**
+   * {@link #blockWidth(long)} for rows not scanned: d unless the map knows better (Nyström on the
+   * sparse path: from its landmarks).
+   */
+  default int blockWidth() {
+    return inputDim();
+  }
+
   /** φ(x_i) for each row of the block, as r×b column-major in {@code out}. */
   void map(RowBlock block, double[] scratch, double[] out);
 

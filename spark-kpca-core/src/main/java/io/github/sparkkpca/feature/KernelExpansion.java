@@ -63,6 +63,11 @@ public final class KernelExpansion implements LinearReadout {
   }
 
   @Override
+  public int blockWidth() {
+    return support.blockWidth();
+  }
+
+  @Override
   public void apply(RowBlock block, int leading, double[] scratch, double[] out, double[] sqNorms) {
     LinearReadout.requireLeading(leading, columns);
     int m = support.numLandmarks();

@@ -37,6 +37,15 @@ public interface LinearReadout extends Serializable {
   }
 
   /**
+   * The width, in doubles, of a row of {@link #newBlock}'s blocks, to size the blocks of rows not
+   * scanned by ({@link RowBlock#width}): d unless the readout knows better (a kernel expansion on
+   * the sparse path: from its landmarks).
+   */
+  default int blockWidth() {
+    return inputDim();
+  }
+
+  /**
    * Writes the first {@code leading} functionals of Aᵀφ(x_i) for the rows of the block into {@code
    * out} ({@code leading}×b column-major) and, when {@code sqNorms} is not null, the squared norm
    * of each row's whole feature vector in the space the principal components live in: k(x,x) for

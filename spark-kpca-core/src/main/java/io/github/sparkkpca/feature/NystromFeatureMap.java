@@ -369,6 +369,16 @@ public final class NystromFeatureMap implements FeatureMap {
     }
 
     @Override
+    public int blockWidth(long maxStoredEntries) {
+      return landmarkKernel.blockWidth(maxStoredEntries);
+    }
+
+    @Override
+    public int blockWidth() {
+      return landmarkKernel.blockWidth();
+    }
+
+    @Override
     public void map(RowBlock block, double[] scratch, double[] out) {
       landmarkKernel.compute(block, out);
     }
@@ -445,6 +455,16 @@ public final class NystromFeatureMap implements FeatureMap {
   @Override
   public RowBlock newBlock(int capacity) {
     return landmarkKernel.newBlock(capacity);
+  }
+
+  @Override
+  public int blockWidth(long maxStoredEntries) {
+    return landmarkKernel.blockWidth(maxStoredEntries);
+  }
+
+  @Override
+  public int blockWidth() {
+    return landmarkKernel.blockWidth();
   }
 
   @Override

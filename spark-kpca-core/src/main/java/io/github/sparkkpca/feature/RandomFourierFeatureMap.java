@@ -271,6 +271,16 @@ public final class RandomFourierFeatureMap implements FeatureMap {
     return RowBlock.sparse(capacity, dim);
   }
 
+  /**
+   * {@link RowBlock#width} of the sparse blocks: d for dense rows, about 1.5 × nnz for sparse ones.
+   * Rows not scanned keep d ({@link FeatureMap#blockWidth()}): nothing in the map says how many
+   * entries they hold.
+   */
+  @Override
+  public int blockWidth(long maxStoredEntries) {
+    return RowBlock.width(dim, true, maxStoredEntries);
+  }
+
   /** Ω (D×d) · X (d×b): ω is d×D column-major (row-major D×d), the block d×b column-major. */
   private void gemm(double[] x, int b, double[] out) {
     Blas.blas()

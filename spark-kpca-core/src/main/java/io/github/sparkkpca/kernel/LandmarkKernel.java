@@ -245,6 +245,23 @@ public final class LandmarkKernel implements Serializable {
             java.util.Arrays.copyOfRange(landmarks, j * d, (j + 1) * d));
   }
 
+  /**
+   * The width, in doubles, of a row of this kernel's blocks ({@link #newBlock}) for rows of at most
+   * {@code maxStoredEntries} stored entries: {@link RowBlock#width}, d on the dense path.
+   */
+  public int blockWidth(long maxStoredEntries) {
+    return RowBlock.width(d, sparse != null, maxStoredEntries);
+  }
+
+  /**
+   * {@link #blockWidth(long)} when the rows are not scanned (scoring): on the sparse path the
+   * landmarks' largest row stands for the rows', the landmarks being rows of the same data (or
+   * their combinations, which hold more entries, not fewer).
+   */
+  public int blockWidth() {
+    return sparse != null ? blockWidth(points.maxRowEntries()) : d;
+  }
+
   /** Which path computes the blocks, and why. */
   public KernelBlockPath path() {
     return path;

@@ -3,6 +3,7 @@ package io.github.sparkkpca.landmarks;
 import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.RowSet;
+import java.util.function.IntUnaryOperator;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.SparkSession;
@@ -16,7 +17,9 @@ public interface LandmarkSampler {
 
   /**
    * What a sampler may use: the validated rows, the validating scan (count and uniform sample), the
-   * kernel (γ resolved), sizes, seed and the prefix of its Spark job descriptions.
+   * kernel (γ resolved), sizes, seed and the prefix of its Spark job descriptions; {@code
+   * blockSizes} gives the rows per block of a pass over the rows for block rows of a given width in
+   * doubles ({@link io.github.sparkkpca.linalg.RowBlock#width}).
    */
   record Input(
       SparkSession spark,
@@ -28,7 +31,7 @@ public interface LandmarkSampler {
       int m,
       long seed,
       String column,
-      int blockSize,
+      IntUnaryOperator blockSizes,
       String jobPrefix) {}
 
   /**

@@ -22,14 +22,10 @@ final class LeverageSampler implements LandmarkSampler {
     DataScan scan = input.scan();
     int m = input.m();
     int d = input.d();
+    LandmarkKernel pilot = new LandmarkKernel(input.kernel(), scan.sampleRows());
     RidgeLeverageScores sampler =
-        new RidgeLeverageScores(
-            new LandmarkKernel(input.kernel(), scan.sampleRows()),
-            input.n(),
-            regularization,
-            m,
-            input.seed());
-    int blockSize = input.blockSize();
+        new RidgeLeverageScores(pilot, input.n(), regularization, m, input.seed());
+    int blockSize = input.blockSizes().applyAsInt(pilot.blockWidth(scan.maxStoredEntries()));
     String column = input.column();
     // A row's sampling key depends on its position in the data, so that repeated rows are drawn as
     // rows.

@@ -81,6 +81,27 @@ public final class RowBlock {
     return new RowBlock(capacity, dim, sparse);
   }
 
+  /**
+   * The width, in doubles, that a row of a block takes, which block sizes are chosen by (rows per
+   * block ≈ a fixed budget / (m + width + k)): d for a dense block, whose rows are d doubles; for a
+   * sparse block, whose rows hold only their stored entries (12 bytes each: an index and a value),
+   * the doubles those take, 1.5 × {@code maxStoredEntries} (the most entries a row holds), at most
+   * d. The library's one rule: every stage sizes its blocks by it, from a scan of the rows when
+   * there is one, else from what the fitted model knows (a Nyström model's landmarks). Sizing
+   * sparse blocks by d (2^18 for hashed text) made them 16 rows, and the m×m BLAS calls per block
+   * ran at memory speed; sized by the non-zeros, blocks of the same bytes hold hundreds of rows.
+   *
+   * @param d the dimension of the rows
+   * @param sparse whether the block holds rows by their non-zeros ({@link #sparse(int, int)})
+   * @param maxStoredEntries the most stored entries of a row (ignored for a dense block)
+   */
+  public static int width(int d, boolean sparse, long maxStoredEntries) {
+    if (!sparse) {
+      return d;
+    }
+    return (int) Math.max(1, Math.min(d, (3 * Math.max(1, maxStoredEntries) + 1) / 2));
+  }
+
   /** Whether rows are held by their non-zeros ({@link #sparse}). */
   public boolean isSparse() {
     return sparse;

@@ -189,6 +189,28 @@ public final class RowSet implements Serializable {
     return nnz;
   }
 
+  /**
+   * The most entries a row stores: in compressed rows its stored entries (explicit zeros included),
+   * in the dense form its non-zero values; 0 for an empty set.
+   */
+  public int maxRowEntries() {
+    int most = 0;
+    for (int j = 0; j < count; j++) {
+      int entries = 0;
+      if (isSparse()) {
+        entries = offsets[j + 1] - offsets[j];
+      } else {
+        for (int t = j * dim, end = t + dim; t < end; t++) {
+          if (values[t] != 0) {
+            entries++;
+          }
+        }
+      }
+      most = Math.max(most, entries);
+    }
+    return most;
+  }
+
   /** nnz/(m·d), 0 for an empty set. */
   public double density() {
     return count == 0 || dim == 0 ? 0.0 : nnz / ((double) count * dim);

@@ -98,6 +98,18 @@ final class KernelPCAModelTransform {
         : Preimage.ridge(model.solution().projector(), model.getPreimageRidge());
   }
 
+  /**
+   * The rows per block of the model's transform: {@link KernelParams#scoringBlockSize} with a block
+   * row as wide as the projector's blocks hold it ({@link Projector#blockWidth}: by the landmarks'
+   * stored entries on the sparse path), or d when pre-images are asked for (each row's
+   * reconstruction is d doubles).
+   */
+  static int blockSize(AbstractKernelPCAModel<?> model, boolean preimages) {
+    Projector projector = model.solution().projector();
+    int width = preimages ? model.numFeatures() : projector.blockWidth();
+    return model.scoringBlockSize(projector.scratchSize(1), width, model.numComponents());
+  }
+
   /** {@link AbstractKernelPCAModel#transform}: scores, residuals and pre-images, in blocks. */
   static Dataset<Row> transform(AbstractKernelPCAModel<?> model, Dataset<?> dataset) {
     StructType outSchema = model.transformSchema(dataset.schema(), true);
@@ -107,10 +119,8 @@ final class KernelPCAModelTransform {
         spark
             .sparkContext()
             .broadcast(projector, scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int blockSize =
-        model.scoringBlockSize(
-            projector.scratchSize(1), model.numFeatures(), model.numComponents());
     Preimage preimage = preimage(model);
+    int blockSize = blockSize(model, preimage != null);
     Broadcast<Preimage> preimageBroadcast =
         preimage == null
             ? null

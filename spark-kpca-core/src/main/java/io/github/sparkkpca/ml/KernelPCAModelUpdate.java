@@ -5,6 +5,7 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.SpectrumExtent;
+import java.util.function.IntUnaryOperator;
 import org.apache.spark.sql.Dataset;
 
 /** The part of {@code update} that the models keeping their statistics share. */
@@ -20,14 +21,16 @@ final class KernelPCAModelUpdate {
    *
    * @param model the model to update
    * @param dataset the rows to absorb
-   * @param blockSize rows per block of the statistics pass
+   * @param blockSize rows per block of the statistics pass for a block row of the given width in
+   *     doubles ({@link io.github.sparkkpca.feature.FeatureMap#blockWidth(long)}, for the rows the
+   *     validating pass has scanned)
    * @param extent how much of the spectrum to compute
    * @param jobs prefix of the Spark job descriptions
    */
   static KernelPCASolution absorb(
       AbstractKernelPCAModel<?> model,
       Dataset<?> dataset,
-      int blockSize,
+      IntUnaryOperator blockSize,
       SpectrumExtent extent,
       String jobs) {
     model.transformSchema(dataset.schema());
@@ -35,8 +38,9 @@ final class KernelPCAModelUpdate {
     String column = model.getInputCol();
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, column, model.numFeatures(), 0, 0L, true, jobs)) {
+      int b = blockSize.applyAsInt(fitted.map().blockWidth(scanned.scan().maxStoredEntries()));
       FeatureStatistics more =
-          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize, column, jobs);
+          FeaturePasses.statistics(scanned.vectors(), fitted.map(), b, column, jobs);
       return KernelPCASolution.of(
           fitted.update(more, extent), model.droppedRank(), model.landmarkSelection());
     }

@@ -16,6 +16,15 @@ import org.apache.spark.sql.types.StructType;
  */
 record KernelPCARegressionPredict(LabelCoding coding) implements ProjectPartition.Readout {
 
+  /**
+   * The rows per block of the model's predictions: {@link KernelParams#scoringBlockSize} with a
+   * block row as wide as the predictor's blocks hold it ({@link Projector#blockWidth}).
+   */
+  static int blockSize(KernelPCARegressionModel model) {
+    int m = model.numSupportPoints();
+    return model.scoringBlockSize(m, model.fitted().blockWidth(), m);
+  }
+
   /** The rows of {@code dataset} with the model's prediction appended ({@code outSchema}). */
   static Dataset<Row> transform(
       KernelPCARegressionModel model, Dataset<?> dataset, StructType outSchema) {
@@ -24,8 +33,7 @@ record KernelPCARegressionPredict(LabelCoding coding) implements ProjectPartitio
             .sparkSession()
             .sparkContext()
             .broadcast(model.fitted(), scala.reflect.ClassTag$.MODULE$.apply(Projector.class));
-    int m = model.numSupportPoints();
-    int blockSize = model.scoringBlockSize(m, model.numFeatures(), m);
+    int blockSize = blockSize(model);
     String column = model.getFeaturesCol();
     return dataset
         .toDF()

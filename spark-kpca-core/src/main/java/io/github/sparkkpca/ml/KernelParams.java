@@ -129,8 +129,11 @@ public interface KernelParams extends Params {
   }
 
   /**
-   * The block size to use with m support points (landmarks) in dimension d and k values per row:
-   * the parameter when set, else about 4M doubles / (m + d + k) rows, within [16, 4096].
+   * The block size to use with m support points (landmarks), block rows of d doubles and k values
+   * per row: the parameter when set, else about 4M doubles / (m + d + k) rows, within [16, 4096].
+   * Callers pass as d the width of their blocks' rows ({@link
+   * io.github.sparkkpca.linalg.RowBlock#width}): the dimension for dense blocks, about 1.5 × the
+   * stored entries of a row for sparse ones.
    */
   default int effectiveBlockSize(int m, int d, int k) {
     int b = getBlockSize();

@@ -161,7 +161,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
                         requested,
                         settings.seed(),
                         settings.column(),
-                        settings.blockSizes().of(scan.sampleSize(), c.d(), scan.sampleSize()),
+                        width ->
+                            settings.blockSizes().of(scan.sampleSize(), width, scan.sampleSize()),
                         settings.jobs()));
     if (chosen.count() < k) {
       throw new IllegalArgumentException(
@@ -223,7 +224,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
             m - r,
             c.kernel(),
             Blas.implementation());
-    int block = settings.blockSizes().of(m, c.blockWidth(map.landmarkKernel().isSparse()), r);
+    int block = settings.blockSizes().of(m, c.blockWidth(map), r);
     StatisticsRoute.Plan plan =
         options
             .route()

@@ -76,7 +76,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
         KernelPCAModelUpdate.absorb(
             this,
             dataset,
-            effectiveBlockSize(numSupportPoints(), numFeatures(), rank()),
+            width -> effectiveBlockSize(numSupportPoints(), width, rank()),
             getSpectrumExtent(),
             "NystromKernelPCAModel " + uid() + ": update: ");
     return withSolution(updated);

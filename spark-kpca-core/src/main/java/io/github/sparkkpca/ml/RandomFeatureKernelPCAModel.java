@@ -124,7 +124,7 @@ public final class RandomFeatureKernelPCAModel
         KernelPCAModelUpdate.absorb(
             this,
             dataset,
-            effectiveBlockSize(features, numFeatures(), features),
+            width -> effectiveBlockSize(features, width, features),
             getSpectrumExtent(),
             "RandomFeatureKernelPCAModel " + uid() + ": update: ");
     RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid(), updated);

@@ -200,7 +200,8 @@ final class RegressionFit
     int m = c.scanned().scan().sampleSize();
     int requested = stage.getNumLandmarks();
     int scales = scales();
-    int blockSize = stage.effectiveBlockSize(requested, c.d(), requested);
+    int width = supportMaps.stream().mapToInt(c::blockWidth).max().orElse(c.d());
+    int blockSize = stage.effectiveBlockSize(requested, width, requested);
     String landmarkSelection =
         "uniform: "
             + m

@@ -65,6 +65,14 @@ public final class Projector implements Serializable {
     return readout.newBlock(capacity);
   }
 
+  /**
+   * The width, in doubles, of a row of {@link #newBlock}'s blocks ({@link
+   * LinearReadout#blockWidth}).
+   */
+  public int blockWidth() {
+    return readout.blockWidth();
+  }
+
   public int project(RowBlock block, double[] scratch, double[] scores, double[] residuals) {
     int b = block.size();
     // Centred, the mean is column k + 1 of the readout; only residuals need it (the scores subtract

@@ -260,7 +260,11 @@ public final class IncrementalNystrom {
     NystromFeatureMap map = NystromFeatureMap.of(grown, w, r, false);
     FeatureStatistics stats =
         FeaturePasses.statistics(
-            scanned.vectors(), map, model.effectiveBlockSize(m, d, r), model.getInputCol(), jobs);
+            scanned.vectors(),
+            map,
+            model.effectiveBlockSize(m, map.blockWidth(scanned.scan().maxStoredEntries()), r),
+            model.getInputCol(),
+            jobs);
     FeaturePCA fitted = FeaturePCA.solve(map, stats, k, centered, model.getSpectrumExtent());
     String selection =
         model.landmarkSelection() + "; grown incrementally by " + count + " to " + m + " landmarks";

@@ -241,19 +241,26 @@ final class StreamFolder {
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(rows, column, model.numFeatures(), 0, 0L, true, jobs)) {
       FeatureStatistics more =
-          FeaturePasses.statistics(scanned.vectors(), fitted.map(), blockSize(), column, jobs);
+          FeaturePasses.statistics(
+              scanned.vectors(),
+              fitted.map(),
+              blockSize(fitted.map().blockWidth(scanned.scan().maxStoredEntries())),
+              column,
+              jobs);
       unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);
     }
   }
 
-  /** The statistics pass's block rows, as the model's {@code update} chooses them. */
-  private int blockSize() {
+  /**
+   * The statistics pass's block rows for block rows of {@code width} doubles (from the batch's
+   * scan), as the model's {@code update} chooses them.
+   */
+  private int blockSize(int width) {
     if (model instanceof NystromKernelPCAModel nystrom) {
-      return nystrom.effectiveBlockSize(
-          nystrom.numSupportPoints(), nystrom.numFeatures(), nystrom.rank());
+      return nystrom.effectiveBlockSize(nystrom.numSupportPoints(), width, nystrom.rank());
     }
     int features = ((RandomFeatureKernelPCAModel) model).featureMap().numFeatures();
-    return model.effectiveBlockSize(features, model.numFeatures(), features);
+    return model.effectiveBlockSize(features, width, features);
   }
 
   /** {@code exact}: the components of every row folded in, as {@code update} solves them. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
+import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import io.github.sparkkpca.testing.LocalSpark;
 import io.github.sparkkpca.testing.Reference;
 import java.nio.file.Files;
@@ -19,8 +20,10 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -268,6 +271,86 @@ class SparseInputTest {
             && !message.contains("\n"),
         message);
     model.setReconstructionCol("");
+  }
+
+  /**
+   * One block-sizing rule on 2^18-wide rows of at most 50 non-zeros: a sparse-path model scores in
+   * blocks sized by its landmarks' stored entries (256 rows, where sizing by d gave 16; pre-images,
+   * d doubles a row, keep 16), and the scores, residuals, predictions, an update and a streaming
+   * fold with the automatic sizes equal those with 7-row blocks.
+   */
+  @Test
+  void wideSparseRowsAreBlockedByTheirNonZeros(@TempDir Path dir) throws Exception {
+    int d = 1 << 18;
+    List<Vector> rows = sparseRows(300, d, 25, 12);
+    Dataset<Row> df = LocalSpark.vectors(rows, 2);
+    Dataset<Row> more = LocalSpark.vectors(sparseRows(100, d, 25, 13), 2);
+    NystromKernelPCA estimator =
+        new NystromKernelPCA().setKernel("cosine").setK(3).setNumLandmarks(40).setSeed(1);
+    NystromKernelPCAModel auto =
+        estimator.copy(ParamMap.empty()).fit(df).setResidualCol("residual");
+    NystromKernelPCAModel small =
+        estimator.copy(ParamMap.empty()).setBlockSize(7).fit(df).setResidualCol("residual");
+    assertTrue(auto.getKernelBlockPath().startsWith("sparse:"), auto.getKernelBlockPath());
+    assertEquals(16, auto.scoringBlockSize(40, d, 3), "sized by d");
+    assertEquals(KernelParams.SCORING_BLOCK_ROWS, KernelPCAModelTransform.blockSize(auto, false));
+    assertEquals(16, KernelPCAModelTransform.blockSize(auto, true), "pre-images are d-wide");
+    assertEquals(7, KernelPCAModelTransform.blockSize(small, false));
+    assertSameScores(auto, small, df, "fit and transform");
+    NystromKernelPCAModel updated = small.update(more);
+    assertSameScores(auto.update(more), updated, df, "update");
+    // A stream folds its batches as update does: with the automatic sizes, the same variances.
+    List<StreamingKernelPCA.BatchReport> reports = new ArrayList<>();
+    StreamingKernelPCA streaming =
+        new StreamingKernelPCA()
+            .setModelDir(dir.resolve("stream").toString())
+            .setEstimator(estimator.copy(ParamMap.empty()))
+            .setBatchListener(reports::add);
+    streaming.sink().call(df, 0L);
+    streaming.sink().call(more, 1L);
+    double[] streamed = reports.get(1).eigenvalues();
+    double[] expected = updated.explainedVariance().toArray();
+    assertEquals(expected.length, streamed.length);
+    for (int i = 0; i < expected.length; i++) {
+      assertEquals(expected[i], streamed[i], 1e-12 * expected[0], "streamed variance " + i);
+    }
+
+    Dataset<Row> labelled = df.withColumn("label", functions.sin(functions.col("id")));
+    KernelPCARegressor regressor =
+        new KernelPCARegressor().setKernel("cosine").setNumLandmarks(40).setDimension(3).setSeed(1);
+    KernelPCARegressionModel autoFit = regressor.copy(ParamMap.empty()).fit(labelled);
+    KernelPCARegressionModel smallFit =
+        regressor.copy(ParamMap.empty()).setBlockSize(7).fit(labelled);
+    assertEquals(KernelParams.SCORING_BLOCK_ROWS, KernelPCARegressionPredict.blockSize(autoFit));
+    List<Row> pa = autoFit.transform(labelled).orderBy("id").select("prediction").collectAsList();
+    List<Row> pb = smallFit.transform(labelled).orderBy("id").select("prediction").collectAsList();
+    for (int i = 0; i < pa.size(); i++) {
+      assertEquals(pb.get(i).getDouble(0), pa.get(i).getDouble(0), 1e-12, "prediction " + i);
+    }
+  }
+
+  /** Eigenvalues, scores and residuals of two models of the same rows, to 1e-12 relative. */
+  private static void assertSameScores(
+      AbstractKernelPCAModel<?> a, AbstractKernelPCAModel<?> b, Dataset<Row> rows, String what) {
+    double[] ea = a.eigenvalues().toArray();
+    double[] eb = b.eigenvalues().toArray();
+    assertEquals(eb.length, ea.length, what);
+    for (int i = 0; i < ea.length; i++) {
+      assertEquals(eb[i], ea[i], 1e-12 * eb[0], what + ": eigenvalue " + i);
+    }
+    a.setResidualCol("residual");
+    b.setResidualCol("residual");
+    List<Row> ra = a.transform(rows).orderBy("id").select("kpca", "residual").collectAsList();
+    List<Row> rb = b.transform(rows).orderBy("id").select("kpca", "residual").collectAsList();
+    double scale = Math.sqrt(eb[0]);
+    for (int i = 0; i < ra.size(); i++) {
+      double[] sa = ((Vector) ra.get(i).get(0)).toArray();
+      double[] sb = ((Vector) rb.get(i).get(0)).toArray();
+      for (int c = 0; c < sa.length; c++) {
+        assertEquals(sb[c], sa[c], 1e-12 * scale, what + ": score " + c + " of row " + i);
+      }
+      assertEquals(rb.get(i).getDouble(1), ra.get(i).getDouble(1), 1e-12, what + ": residual " + i);
+    }
   }
 
   /** The export bundle of a sparse-landmark model holds its landmarks as a CSR triple. */
