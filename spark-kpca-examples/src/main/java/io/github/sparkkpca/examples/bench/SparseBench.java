@@ -42,17 +42,22 @@ import picocli.CommandLine.Spec;
  *       concatenated (d = the total of the categories, 20 ones per row); kernel rbf.
  * </ul>
  *
+ * <p>Timing: for each (data, m), a first spark-kpca fit warms the JVM up (it compiles the fit's
+ * code; reported alone), then {@code --repeats} rounds each fit once with spark-kpca and once with
+ * scikit-learn (a fresh Python process per round, loading excluded), one right after the other, so
+ * that both systems of a round see the same machine; the ratio is the median of the rounds' ratios,
+ * the times the medians of each system's.
+ *
  * <p>Each (data, m) gets one line of {@code --out}: rows, d, non-zeros, m, k, the fit seconds of
  * both (spark-kpca: {@code NystromKernelPCA.fit} on the loaded, cached rows; scikit-learn: {@code
- * fit_transform} + {@code PCA.fit}, loading excluded), each the median of {@code --repeats} fits in
- * one process (spark-kpca's first fit, which includes the JVM's compilation of the fit's code, is
- * also reported alone, and scikit-learn's every time), their ratio, the largest relative difference
- * of their k explained variances (with {@code --landmarks same}, the default, both use the same m
- * rows as landmarks, so these must agree to rounding), the peak resident set and heap of this JVM
- * during the fits (both peaks are reset before each, where Linux allows; the loaded, cached rows
- * are resident already), the live heap (the most heap in use right after a garbage collection
- * during the fits), the kernel-block path the fit took (sparse or dense), the machine's one-minute
- * load average when the fits started and the partitions of the loaded rows. Peak memory per size is
+ * fit_transform} + {@code PCA.fit}), their ratio, the largest relative difference of their k
+ * explained variances (with {@code --landmarks same}, the default, both use the same m rows as
+ * landmarks, so these must agree to rounding), the peak resident set and heap of this JVM during
+ * the fits (both peaks are reset before each, where Linux allows; the loaded, cached rows are
+ * resident already), the live heap (the most heap in use right after a garbage collection during
+ * the fits, each started after a full collection with {@code --collect-before-fits}), the
+ * kernel-block path the fit took (sparse or dense), the machine's one-minute load average when the
+ * fits started, the partitions of the loaded rows and every round's times. Peak memory per size is
  * measured by one run per size (a fresh JVM), as the bench README shows.
  */
 @Command(
@@ -72,7 +77,7 @@ public final class SparseBench implements Callable<Integer> {
       "data,rows,d,nnz,kernel,gamma,m,k,landmarks,spark_fit_s,sklearn_fit_s,ratio,"
           + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb,"
           + "kernel_block_path,load_average,repeats,spark_first_fit_s,spark_live_heap_mb,partitions,"
-          + "sklearn_fit_times_s";
+          + "spark_fit_times_s,sklearn_fit_times_s";
 
   private static final int TOPICS = 4;
   private static final int CATEGORICAL_COLUMNS = 20;
@@ -153,10 +158,19 @@ public final class SparseBench implements Callable<Integer> {
       paramLabel = "R",
       defaultValue = "3",
       description =
-          "Fits per (data, m) for each system, in the same JVM and the same Python process; the "
-              + "median is reported (and spark-kpca's first fit, which includes the JVM's "
-              + "compilation of the fit's code, on its own). Default: ${DEFAULT-VALUE}.")
+          "Rounds per (data, m), each one spark-kpca fit and then one scikit-learn fit, after a "
+              + "first spark-kpca fit that warms the JVM up (reported alone); medians are "
+              + "reported, and the ratio is the median of the rounds' ratios. Default: "
+              + "${DEFAULT-VALUE}.")
   int repeats;
+
+  @Option(
+      names = "--collect-before-fits",
+      description =
+          "A full garbage collection before each fit (outside the clock), so that the live heap "
+              + "measures the fit rather than earlier garbage. For memory runs: the collection "
+              + "lets the JVM shrink its heap, which slows the next fit, unless -Xms equals -Xmx.")
+  boolean collectBeforeFits;
 
   @Option(
       names = "--partitions",
@@ -285,43 +299,64 @@ public final class SparseBench implements Callable<Integer> {
               estimator.setLandmarks(readRows(file, landmarkRows));
             }
             double load = PeakMemory.loadAverage();
+            // A first fit warms the JVM up (it compiles the fit's code) and is reported alone; then
+            // each round fits once with each system, one right after the other, so that both see
+            // the same machine: on a shared machine the load changes within seconds.
             double[] sparkTimes = new double[repeats];
+            double[] skTimes = new double[repeats];
+            double[] ratios = new double[repeats];
+            Arrays.fill(skTimes, Double.NaN);
+            Arrays.fill(ratios, Double.NaN);
+            double firstFit = Double.NaN;
             NystromKernelPCAModel model = null;
+            JsonNode sk = null;
             long rss = -1;
             long heap = -1;
             long live = -1;
-            for (int r = 0; r < repeats; r++) {
+            for (int r = -1; r < repeats; r++) {
+              if (collectBeforeFits) {
+                // Outside the clock: the live heap then measures this fit, not the garbage of the
+                // load or of the previous fit.
+                System.gc();
+              }
               PeakMemory.reset();
               try (PeakMemory.LiveHeap liveHeap = new PeakMemory.LiveHeap()) {
                 long start = System.nanoTime();
                 model = estimator.fit(loaded.data());
-                sparkTimes[r] = (System.nanoTime() - start) / 1e9;
+                double seconds = (System.nanoTime() - start) / 1e9;
                 rss = Math.max(rss, PeakMemory.rssPeakBytes());
                 heap = Math.max(heap, PeakMemory.heapPeakBytes());
                 live = Math.max(live, liveHeap.peakBytes());
+                if (r < 0) {
+                  firstFit = seconds;
+                  continue;
+                }
+                sparkTimes[r] = seconds;
+              }
+              if (compare != null) {
+                sk = sklearn(file, kernel, m, landmarkRows);
+                skTimes[r] = sk.get("fit_s").asDouble();
+                ratios[r] = sparkTimes[r] / skTimes[r];
               }
             }
             double sparkSeconds = median(sparkTimes);
             double[] ev = model.explainedVariance().toArray();
             say(
                 console,
-                "%s m = %d: spark-kpca fit %.2f s (median of %d; first %.2f s), %d partitions",
+                "%s m = %d: spark-kpca fit %.2f s (median of %d; first fit %.2f s), %d partitions",
                 kind,
                 m,
                 sparkSeconds,
                 repeats,
-                sparkTimes[0],
+                firstFit,
                 loadedPartitions);
             double skSeconds = Double.NaN;
+            double ratio = Double.NaN;
             double diff = Double.NaN;
             double skRss = Double.NaN;
-            String skTimes = "";
-            if (compare != null) {
-              JsonNode sk = sklearn(file, kernel, m, landmarkRows);
-              skSeconds = sk.get("fit_s").asDouble();
-              List<String> times = new ArrayList<>();
-              sk.path("fit_times_s").forEach(t -> times.add(fmt(t.asDouble())));
-              skTimes = String.join(" ", times);
+            if (sk != null) {
+              skSeconds = median(skTimes);
+              ratio = median(ratios);
               skRss = sk.path("peak_rss_mb").asDouble(Double.NaN);
               JsonNode skEv = sk.get("explained_variance");
               diff = 0;
@@ -332,13 +367,13 @@ public final class SparseBench implements Callable<Integer> {
               say(
                   console,
                   "%s m = %d: scikit-learn fit %.2f s (median of %d); spark-kpca / scikit-learn = "
-                      + "%.3f; "
-                      + "explained variances differ by %.2e at most (relative)",
+                      + "%.3f (median of the rounds' ratios); explained variances differ by %.2e at "
+                      + "most (relative)",
                   kind,
                   m,
                   skSeconds,
                   repeats,
-                  sparkSeconds / skSeconds,
+                  ratio,
                   diff);
             }
             lines.add(
@@ -355,7 +390,7 @@ public final class SparseBench implements Callable<Integer> {
                     landmarks,
                     fmt(sparkSeconds),
                     fmt(skSeconds),
-                    fmt(sparkSeconds / skSeconds),
+                    fmt(ratio),
                     fmt(diff),
                     fmt(rss / 1048576.0),
                     fmt(heap / 1048576.0),
@@ -363,10 +398,11 @@ public final class SparseBench implements Callable<Integer> {
                     model.getOrDefault(model.kernelBlockPath()).split(":")[0],
                     fmt(load),
                     Integer.toString(repeats),
-                    fmt(sparkTimes[0]),
+                    fmt(firstFit),
                     live < 0 ? "" : fmt(live / 1048576.0),
                     Integer.toString(loadedPartitions),
-                    skTimes));
+                    times(sparkTimes),
+                    times(skTimes)));
           }
         } finally {
           loaded.unpersist();
@@ -379,6 +415,17 @@ public final class SparseBench implements Callable<Integer> {
     Files.write(out, lines, StandardCharsets.UTF_8);
     say(console, "wrote %s", out);
     return 0;
+  }
+
+  /** The values, space-separated ("" when not measured). */
+  private static String times(double[] values) {
+    List<String> cells = new ArrayList<>();
+    for (double v : values) {
+      if (!Double.isNaN(v)) {
+        cells.add(fmt(v));
+      }
+    }
+    return String.join(" ", cells);
   }
 
   /** The median of the values. */
@@ -600,7 +647,7 @@ public final class SparseBench implements Callable<Integer> {
                 "--seed",
                 Long.toString(seed),
                 "--repeats",
-                Integer.toString(repeats),
+                "1",
                 "--json-out",
                 json.toString()));
     Path rowsFile = null;

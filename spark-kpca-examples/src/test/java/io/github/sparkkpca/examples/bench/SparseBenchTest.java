@@ -42,6 +42,7 @@ class SparseBenchTest {
             "3",
             "--repeats",
             "2",
+            "--collect-before-fits",
             "--work",
             work.toString(),
             "--out",
@@ -64,6 +65,7 @@ class SparseBenchTest {
       assertEquals("2", cells[18], "repeats");
       double median = Double.parseDouble(cells[9]);
       double first = Double.parseDouble(cells[19]);
+      assertEquals(2, cells[22].split(" ").length, "each round's time: " + lines.get(i));
       assertTrue(first > 0 && median > 0, lines.get(i));
       assertTrue(
           Integer.parseInt(cells[21]) >= TestSpark.session().sparkContext().defaultParallelism(),
