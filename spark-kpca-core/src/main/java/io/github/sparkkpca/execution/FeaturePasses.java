@@ -48,6 +48,15 @@ public final class FeaturePasses {
       return scan.count();
     }
 
+    /**
+     * The width, in doubles, of a row of {@code map}'s blocks for these rows ({@link
+     * FeatureMap#blockWidth(long)} at the scan's most stored entries of a row): what every pass
+     * over scanned rows sizes its blocks by.
+     */
+    public int blockWidth(FeatureMap map) {
+      return map.blockWidth(scan.maxStoredEntries());
+    }
+
     @Override
     public void close() {
       if (persisted) {

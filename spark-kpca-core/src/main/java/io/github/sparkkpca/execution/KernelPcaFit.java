@@ -217,7 +217,7 @@ public final class KernelPcaFit {
      * most stored entries.
      */
     public int blockWidth(FeatureMap map) {
-      return map.blockWidth(scanned.scan().maxStoredEntries());
+      return scanned.blockWidth(map);
     }
 
     /** The settings' kernel with another γ (a scale of a grid). */
@@ -261,7 +261,10 @@ public final class KernelPcaFit {
           int b =
               settings
                   .blockSizes()
-                  .of(before.size(), blockWidth(d, true, scan.maxStoredEntries()), before.size());
+                  .of(
+                      before.size(),
+                      RowBlock.width(d, true, scan.maxStoredEntries()),
+                      before.size());
           FitMemory.checkRowBytes(
               sc,
               before.size(),
@@ -277,14 +280,6 @@ public final class KernelPcaFit {
       checkRank(settings, steps.rank(support, context), n);
       return steps.solve(support, context);
     }
-  }
-
-  /**
-   * The row width, in doubles, that block sizes are chosen for: {@link RowBlock#width}, d on the
-   * dense kernel-block path, 1.5 × the most stored entries of a row (at most d) on the sparse one.
-   */
-  public static int blockWidth(int d, boolean sparsePath, long maxStoredEntries) {
-    return RowBlock.width(d, sparsePath, maxStoredEntries);
   }
 
   private static void checkMemory(SparkContext sc, Need need, int d, Settings settings) {

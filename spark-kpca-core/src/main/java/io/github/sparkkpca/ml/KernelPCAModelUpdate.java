@@ -38,7 +38,7 @@ final class KernelPCAModelUpdate {
     String column = model.getInputCol();
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, column, model.numFeatures(), 0, 0L, true, jobs)) {
-      int b = blockSize.applyAsInt(fitted.map().blockWidth(scanned.scan().maxStoredEntries()));
+      int b = blockSize.applyAsInt(scanned.blockWidth(fitted.map()));
       FeatureStatistics more =
           FeaturePasses.statistics(scanned.vectors(), fitted.map(), b, column, jobs);
       return KernelPCASolution.of(

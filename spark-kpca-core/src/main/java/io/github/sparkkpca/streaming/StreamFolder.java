@@ -244,7 +244,7 @@ final class StreamFolder {
           FeaturePasses.statistics(
               scanned.vectors(),
               fitted.map(),
-              blockSize(fitted.map().blockWidth(scanned.scan().maxStoredEntries())),
+              blockSize(scanned.blockWidth(fitted.map())),
               column,
               jobs);
       unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);

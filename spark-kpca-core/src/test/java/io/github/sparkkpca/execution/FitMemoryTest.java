@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.feature.FeatureStatistics;
+import io.github.sparkkpca.linalg.RowBlock;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import org.junit.jupiter.api.Test;
@@ -46,15 +47,15 @@ class FitMemoryTest {
   @Test
   void sparseBlocksAreSizedByTheStoredEntries() {
     int d = 1 << 18;
-    assertEquals(d, KernelPcaFit.blockWidth(d, false, 60));
-    assertEquals(90, KernelPcaFit.blockWidth(d, true, 60));
-    assertEquals(2, KernelPcaFit.blockWidth(d, true, 1));
-    assertEquals(2, KernelPcaFit.blockWidth(d, true, 0));
-    assertEquals(100, KernelPcaFit.blockWidth(100, true, 100), "never wider than d");
+    assertEquals(d, RowBlock.width(d, false, 60));
+    assertEquals(90, RowBlock.width(d, true, 60));
+    assertEquals(2, RowBlock.width(d, true, 1));
+    assertEquals(2, RowBlock.width(d, true, 0));
+    assertEquals(100, RowBlock.width(100, true, 100), "never wider than d");
     // The fit's default rows per block, 4·2^20 / (m + width + r) within [16, 4096].
     io.github.sparkkpca.ml.NystromKernelPCA fit = new io.github.sparkkpca.ml.NystromKernelPCA();
-    assertEquals(1025, fit.effectiveBlockSize(2000, KernelPcaFit.blockWidth(d, true, 60), 2000));
-    assertEquals(16, fit.effectiveBlockSize(2000, KernelPcaFit.blockWidth(d, false, 60), 2000));
+    assertEquals(1025, fit.effectiveBlockSize(2000, RowBlock.width(d, true, 60), 2000));
+    assertEquals(16, fit.effectiveBlockSize(2000, RowBlock.width(d, false, 60), 2000));
   }
 
   @Test
