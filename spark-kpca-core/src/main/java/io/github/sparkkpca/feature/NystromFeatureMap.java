@@ -271,15 +271,12 @@ public final class NystromFeatureMap implements FeatureMap {
     double[] mean = kernelColumns.mean();
     if (triangular) {
       Blas.blas().dtrmv("U", "T", "N", m, weights, m, mean, 1);
-      // T = Wᵀ M by left multiplies of M's column blocks (m³ flops), transposed to X = T ᵀ = M W;
-      // then only
-      // the upper triangle of Wᵀ X = Wᵀ M W (symmetric), mirrored: as Wᵀ is lower triangular, rows
-      // 0..j of
-      // column j need only the leading (j+1)×(j+1) block of W, so column block [j₀, j₁) is one
-      // multiply by
-      // the leading j₁×j₁ block (m³/3 flops in all instead of m³). Both steps are split over the
-      // driver's
-      // threads (see DriverThreads), the second by parts of equal work ∝ j².
+      // T = Wᵀ M by left multiplies of M's column blocks (m³ flops), transposed to X = Tᵀ = M W;
+      // then only the upper triangle of Wᵀ X = Wᵀ M W (symmetric), mirrored: as Wᵀ is lower
+      // triangular, rows 0..j of column j need only the leading (j+1)×(j+1) block of W, so column
+      // block [j₀, j₁) is one multiply by the leading j₁×j₁ block (m³/3 flops in all instead of
+      // m³). Both steps are split over the driver's threads (see DriverThreads), the second by
+      // parts of equal work ∝ j².
       try (DriverThreads.Team team = DriverThreads.team(DriverThreads.count())) {
         int[] columns = DriverThreads.split(0, m, 2 * team.threads(), false);
         team.forEach(

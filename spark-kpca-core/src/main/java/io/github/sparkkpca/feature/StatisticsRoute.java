@@ -22,9 +22,13 @@ import java.util.Locale;
  *   <li>{@link #AUTO} (the default): {@code WHITENED} when the Gram route's driver work would cost
  *       more than it saves on the executors ({@link #gramPaysOff}); else {@code GRAM} when its
  *       a-priori bound stays within {@link #TOLERANCE}, i.e. when cond(K_mm) = λ_1/λ_r of the
- *       retained spectrum is below {@link #conditionLimit}; else {@code WHITENED}. It does not try
- *       the check: a failed check costs a second pass, and it fails whenever the k components reach
- *       into a near-degenerate part of the spectrum (a noise floor), which is common.
+ *       retained spectrum is below {@link #conditionLimit}; else {@code GRAM_CHECKED} when the
+ *       bound exceeds the tolerance by less than {@link #CHECK_WINDOW}; else {@code WHITENED}. Far
+ *       above the limit it does not try the check: a failed check costs a second pass, and there
+ *       the check fails whenever the k components reach into a near-degenerate part of the spectrum
+ *       (a noise floor), which is common. Close to the limit the check's estimates sit orders of
+ *       magnitude inside the tolerances unless eigenvalues are (numerically) equal, and a Gram pass
+ *       costs about half a whitened one, so trying it is the better bet.
  * </ul>
  *
  * The derivation and measurements are in docs/gram-route.md.
@@ -52,6 +56,16 @@ public enum StatisticsRoute {
    * whose √λ_1 is 0.2–0.6.
    */
   public static final double SCORE_TOLERANCE = 1e-8;
+
+  /**
+   * How far above {@link #TOLERANCE} the Gram route's a-priori bound may be for {@link #AUTO} to
+   * take the Gram route with the a-posteriori {@link #check} instead of whitening: the window
+   * cond(K_mm) &lt; 10·{@link #conditionLimit}. The check is an estimate of the same rounding model
+   * that passed on every measured fit with distinct eigenvalues, at conditions up to 10⁴ times the
+   * limit (docs/gram-route.md); within a factor 10 its normwise gap shift is at most 10⁻¹⁰·λ_1, so
+   * it fails only on eigenvalues equal to about that, where the whitened pass then runs.
+   */
+  public static final double CHECK_WINDOW = 10;
 
   /** Unit roundoff of IEEE double precision, 2⁻⁵³. */
   static final double UNIT_ROUNDOFF = 0x1.0p-53;
@@ -84,7 +98,8 @@ public enum StatisticsRoute {
    * The plan for this requested route: {@link #GRAM_CHECKED} is the Gram route with the check;
    * {@link #WHITENED} and {@link #GRAM} are taken as requested; {@link #AUTO} takes the whitened
    * route when the Gram route does not pay off ({@link #gramPaysOff}), else the Gram route when
-   * cond(K_mm) is below {@link #conditionLimit}, else the whitened one.
+   * cond(K_mm) is below {@link #conditionLimit}, else the Gram route with the check when the
+   * condition estimate is below {@link #CHECK_WINDOW} times that limit, else the whitened one.
    *
    * @param map the fitted feature map (its condition estimate)
    * @param blockSize the statistics pass's rows per block
@@ -107,10 +122,15 @@ public enum StatisticsRoute {
                   + String.format(
                       java.util.Locale.ROOT, "%.0f", gramBreakEvenRowsPerSlot(m, driverThreads)));
         }
-        yield new Plan(
-            map.conditionBelow(conditionLimit(m, blockSize, n)) ? GRAM : WHITENED,
-            false,
-            "a-priori bound");
+        double limit = conditionLimit(m, blockSize, n);
+        if (map.conditionBelow(limit)) {
+          yield new Plan(GRAM, false, "a-priori bound");
+        }
+        // The estimate approaches cond(K_mm) from below; a condition just above the window may
+        // still try the check, which guards the result either way.
+        yield map.conditionEstimate() < CHECK_WINDOW * limit
+            ? new Plan(GRAM, true, "a-priori bound within " + (int) CHECK_WINDOW + "x: check")
+            : new Plan(WHITENED, false, "a-priori bound");
       }
     };
   }

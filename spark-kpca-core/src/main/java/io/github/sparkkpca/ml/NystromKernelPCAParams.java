@@ -138,7 +138,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "<= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; "
                   + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
                   + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
-                  + "of lambda_1, else whitened (docs/gram-route.md). Updates always whiten their rows",
+                  + "of lambda_1, else gram-checked when that bound is within 10 times 5e-12, else whitened "
+                  + "(docs/gram-route.md). Updates always whiten their rows",
               ParamRule.oneOf("statisticsRoute", io.github.sparkkpca.feature.StatisticsRoute.NAMES)
                   .of());
       statisticsRouteTaken =

@@ -171,27 +171,60 @@ class NystromStatisticsRouteTest {
     assertTrue(
         StatisticsRoute.gramBound(cond, 80, b, N) > StatisticsRoute.TOLERANCE,
         "a-priori, auto avoids it");
-    double lambda1 = whitenedIll.eigenvalues().apply(0);
     for (NystromKernelPCAModel model : new NystromKernelPCAModel[] {autoIll, autoIll3}) {
-      assertEquals(
-          whitenedIll.eigenvalues().size(), model.eigenvalues().size(), "same spectrum extent");
-      for (int i = 0; i < K + 1; i++) {
-        assertEquals(
-            whitenedIll.eigenvalues().apply(i),
-            model.eigenvalues().apply(i),
-            1e-11 * lambda1,
-            "eigenvalue " + i);
-      }
-      double[][] ws = LocalSpark.collect(whitenedIll.transform(df), "kpca");
-      double[][] as = LocalSpark.collect(model.transform(df), "kpca");
-      for (int i = 0; i < ws.length; i++) {
-        for (int c = 0; c < K; c++) {
-          assertEquals(ws[i][c], as[i][c], 1e-8, "score " + i + ", component " + c);
-        }
-      }
+      assertWithinCheckTolerances(whitenedIll, model, df);
     }
     assertArrayEquals(
         gram.eigenvalues().toArray(), autoIll.eigenvalues().toArray(), 0.0, "the same Gram fit");
+  }
+
+  /**
+   * γ = 0.5, m = 80: cond(K_mm) ≈ 9e2 lies between the Gram route's condition limit and {@link
+   * StatisticsRoute#CHECK_WINDOW} times it, so auto takes the Gram route with the a-posteriori
+   * check, which passes; the model is the one gram-checked gives, and it agrees with an independent
+   * whitened fit to the tests' tolerances (eigenvalues 1e-11·λ_1, scores 1e-8).
+   */
+  @Test
+  void justAboveTheLimitAutoChecks() {
+    Dataset<Row> df = LocalSpark.frame(X, 2);
+    NystromKernelPCAModel autoChecked = estimator(0.5, 80, "auto").fit(df);
+    NystromKernelPCAModel whitenedFit = estimator(0.5, 80, "whitened").fit(df);
+    int b = autoChecked.effectiveBlockSize(80, 5, autoChecked.rank());
+    double cond = autoChecked.getLandmarkConditionEstimate();
+    double limit = StatisticsRoute.conditionLimit(80, b, N);
+    assertTrue(
+        cond > limit && cond < StatisticsRoute.CHECK_WINDOW * limit,
+        "cond(K_mm) = " + cond + ", limit " + limit);
+    assertEquals("gram", autoChecked.getStatisticsRouteTaken());
+    assertTrue(
+        autoChecked.getStatisticsRouteCheck().startsWith("a-posteriori check passed"),
+        autoChecked.getStatisticsRouteCheck());
+    assertWithinCheckTolerances(whitenedFit, autoChecked, df);
+  }
+
+  /**
+   * What a passed check promises, against an independent whitened fit: the k + 1 leading
+   * eigenvalues within 1e-11·λ_1 (the partition-invariance tolerance) and every score within 1e-8.
+   */
+  private static void assertWithinCheckTolerances(
+      NystromKernelPCAModel whitenedFit, NystromKernelPCAModel checked, Dataset<Row> df) {
+    assertEquals(
+        whitenedFit.eigenvalues().size(), checked.eigenvalues().size(), "same spectrum extent");
+    double lambda1 = whitenedFit.eigenvalues().apply(0);
+    for (int i = 0; i < K + 1; i++) {
+      assertEquals(
+          whitenedFit.eigenvalues().apply(i),
+          checked.eigenvalues().apply(i),
+          1e-11 * lambda1,
+          "eigenvalue " + i);
+    }
+    double[][] ws = LocalSpark.collect(whitenedFit.transform(df), "kpca");
+    double[][] as = LocalSpark.collect(checked.transform(df), "kpca");
+    for (int i = 0; i < ws.length; i++) {
+      for (int c = 0; c < K; c++) {
+        assertEquals(ws[i][c], as[i][c], 1e-8, "score " + i + ", component " + c);
+      }
+    }
   }
 
   /**

@@ -189,7 +189,8 @@ public final class EstimatorOptions {
               + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)), gram-checked (gram, then an "
               + "a-posteriori check of the components' estimated errors and a whitened pass if it fails) or auto "
               + "(gram when it pays off on this cluster and its a-priori error bound stays within 5e-12 of lambda_1, "
-              + "else whitened; see docs/gram-route.md). Default auto.")
+              + "gram-checked when the bound is within 10 times that, else whitened; see docs/gram-route.md). "
+              + "Default auto.")
   String statisticsRoute;
 
   boolean isRandomFeatures() {
