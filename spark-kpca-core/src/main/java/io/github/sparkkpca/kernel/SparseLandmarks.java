@@ -8,10 +8,15 @@ import java.io.Serializable;
  * Sparse landmarks transposed by feature (an inverted index): for each column t that some landmark
  * has non-zero, the landmarks j with z_jt ≠ 0 and their values, columns in increasing order. The
  * pair sums of a sparse row x against all m landmarks then cost Σ_{t∈nz(x)} nnz(Z[:,t]) ≤ m·nnz(x)
- * multiply-adds plus a binary search per non-zero of x, never m·d: inner products ⟨x, z_j⟩ for the
- * inner-product kernels, and for the laplacian kernel the overlap Σ_{t∈both}(|x_t| + |z_t| − |x_t −
- * z_t|) with which ‖x − z‖₁ = ‖x‖₁ + ‖z‖₁ − overlap. Memory: 12·nnz(Z) + 8·(number of columns used)
- * bytes.
+ * multiply-adds plus one hash-table probe per non-zero of x, never m·d: inner products ⟨x, z_j⟩ for
+ * the inner-product kernels, and for the laplacian kernel the overlap Σ_{t∈both}(|x_t| + |z_t| −
+ * |x_t − z_t|) with which ‖x − z‖₁ = ‖x‖₁ + ‖z‖₁ − overlap. Memory: 12·nnz(Z) + 8·(number of
+ * columns used) bytes, plus the table of 16 to 32 bytes per column used.
+ *
+ * <p>The table (open addressing, linear probing, at most half full) replaces a binary search over
+ * the columns used: on TF-IDF-like rows (60 non-zeros of 2^18 columns, 500 landmarks using about
+ * 2·10⁴ of them) the search's 15 dependent, mispredicted steps per non-zero took as long as the
+ * multiply-adds themselves.
  */
 final class SparseLandmarks implements Serializable {
 
@@ -25,6 +30,15 @@ final class SparseLandmarks implements Serializable {
 
   private final int[] landmark;
   private final double[] value;
+
+  /**
+   * The open-addressing table from a column t to its position c in {@link #columns}: an entry is (t
+   * &lt;&lt; 32) | c, {@link #EMPTY} where there is none; its length is a power of two at least
+   * twice the number of columns.
+   */
+  private final long[] table;
+
+  private static final long EMPTY = -1L;
 
   SparseLandmarks(RowSet points) {
     RowSet z = points.toSparse();
@@ -54,12 +68,21 @@ final class SparseLandmarks implements Serializable {
     for (int i = 0; i < distinct; i++) {
       starts[i + 1] += starts[i];
     }
+    table = new long[Math.max(2, Integer.highestOneBit(Math.max(1, distinct)) << 2)];
+    java.util.Arrays.fill(table, EMPTY);
+    for (int i = 0; i < distinct; i++) {
+      int slot = slot(columns[i]);
+      while (table[slot] != EMPTY) {
+        slot = (slot + 1) & (table.length - 1);
+      }
+      table[slot] = ((long) columns[i] << 32) | i;
+    }
     int[] next = java.util.Arrays.copyOf(starts, distinct);
     landmark = new int[entries];
     value = new double[entries];
     for (int j = 0; j < m; j++) {
       for (int p = offsets[j]; p < offsets[j + 1]; p++) {
-        int q = next[java.util.Arrays.binarySearch(columns, indices[p])]++;
+        int q = next[position(indices[p])]++;
         landmark[q] = j;
         value[q] = values[p];
       }
@@ -76,15 +99,11 @@ final class SparseLandmarks implements Serializable {
     if (block.isSparse()) {
       int[] idx = block.indices();
       double[] val = block.sparseValues();
-      int from = 0;
       for (int p = block.offsets()[i], end = block.offsets()[i + 1]; p < end; p++) {
-        int c = java.util.Arrays.binarySearch(columns, from, columns.length, idx[p]);
-        if (c < 0) {
-          from = -c - 1;
-          continue;
+        int c = position(idx[p]);
+        if (c >= 0) {
+          accumulate(val[p], c, out, o, l1);
         }
-        from = c + 1;
-        accumulate(val[p], c, out, o, l1);
       }
     } else {
       double[] rows = block.values();
@@ -94,6 +113,25 @@ final class SparseLandmarks implements Serializable {
         if (x != 0) {
           accumulate(x, c, out, o, l1);
         }
+      }
+    }
+  }
+
+  /** The table slot where column t's probe sequence starts (Fibonacci hashing). */
+  private int slot(int t) {
+    return (int) ((t * 0x9E3779B97F4A7C15L) >>> (64 - Integer.numberOfTrailingZeros(table.length)));
+  }
+
+  /** Column t's position in {@link #columns}, or −1 when no landmark has it non-zero. */
+  private int position(int t) {
+    int mask = table.length - 1;
+    for (int slot = slot(t); ; slot = (slot + 1) & mask) {
+      long e = table[slot];
+      if (e == EMPTY) {
+        return -1;
+      }
+      if ((int) (e >>> 32) == t) {
+        return (int) e;
       }
     }
   }
@@ -114,6 +152,6 @@ final class SparseLandmarks implements Serializable {
 
   /** Bytes held. */
   long bytes() {
-    return 12L * value.length + 8L * columns.length;
+    return 12L * value.length + 8L * columns.length + 8L * table.length;
   }
 }

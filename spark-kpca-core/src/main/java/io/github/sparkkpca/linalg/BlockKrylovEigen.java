@@ -50,7 +50,9 @@ import java.util.Random;
  * A without converging, so the worst case costs a bounded multiple of the dense solve. The result
  * says which method answered.
  *
- * <p>For a given seed, configuration and BLAS the result is deterministic.
+ * <p>The level-3 products are split by columns over the driver's threads ({@link DriverThreads}):
+ * with a single-threaded BLAS the driver's cores otherwise sit idle while the executors wait. For a
+ * given seed, configuration, BLAS and number of driver threads the result is deterministic.
  */
 public final class BlockKrylovEigen {
 
@@ -230,6 +232,16 @@ public final class BlockKrylovEigen {
   }
 
   private Result iterate(double[] a, int n, int k, int b, int capacity) {
+    try (DriverThreads.Team team = DriverThreads.team(DriverThreads.count())) {
+      return iterate(a, n, k, b, capacity, team);
+    }
+  }
+
+  /**
+   * The iteration, its level-3 products (A·X, 2n²b flops per block; the new columns of H; the
+   * restarts' V·Y and (AV)·Y) split by columns over the driver's threads.
+   */
+  private Result iterate(double[] a, int n, int k, int b, int capacity, DriverThreads.Team team) {
     BLAS blas = Blas.blas();
     Random random = new Random(seed);
     double[] v = new double[n * capacity];
@@ -250,11 +262,11 @@ public final class BlockKrylovEigen {
     while (true) {
       // Append X and A·X, and the new columns of H = Vᵀ(AV).
       System.arraycopy(block, 0, v, c * n, n * b);
-      blas.dgemm("N", "N", n, b, n, 1.0, a, 0, n, block, 0, n, 0.0, av, c * n, n);
+      gemmByColumns(team, "N", n, b, n, a, 0, n, block, 0, n, av, c * n, n);
       products += b;
       int cols = c + b;
       double[] hNew = new double[cols * b];
-      blas.dgemm("T", "N", cols, b, n, 1.0, v, 0, n, av, c * n, n, 0.0, hNew, 0, cols);
+      gemmByColumns(team, "T", cols, b, n, v, 0, n, av, c * n, n, hNew, 0, cols);
       for (int j = 0; j < b; j++) {
         for (int i = 0; i < cols; i++) {
           double value = hNew[i + j * cols];
@@ -274,7 +286,10 @@ public final class BlockKrylovEigen {
       for (int j = 0; j < c; j++) {
         System.arraycopy(h, j * capacity, hc, j * c, c);
       }
-      SymmetricEigen ritz = SymmetricEigen.leading(hc, c, Math.min(c, Math.max(k, keep)));
+      // The Ritz vectors a restart keeps are needed only when it comes; until then the k wanted.
+      boolean restart = c + b > capacity;
+      SymmetricEigen ritz =
+          SymmetricEigen.leading(hc, c, Math.min(c, restart ? Math.max(k, keep) : k));
       double[] theta = ritz.values();
       double[] y = ritz.vectors();
       double top = Math.max(theta[0], 0.0);
@@ -309,14 +324,13 @@ public final class BlockKrylovEigen {
       if (products + b > budget) {
         return dense(a, n, k, Method.DENSE_AFTER_NO_CONVERGENCE, products, residual);
       }
-      if (c + b > capacity) {
+      if (restart) {
         // Thick restart: keep the leading Ritz vectors, their products and H = diag θ. The next
-        // block is
-        // orthogonal to the old basis, hence to the vectors kept.
+        // block is orthogonal to the old basis, hence to the vectors kept.
         double[] kept = new double[n * keep];
-        blas.dgemm("N", "N", n, keep, c, 1.0, v, n, y, c, 0.0, kept, n);
+        gemmByColumns(team, "N", n, keep, c, v, 0, n, y, 0, c, kept, 0, n);
         System.arraycopy(kept, 0, v, 0, n * keep);
-        blas.dgemm("N", "N", n, keep, c, 1.0, av, n, y, c, 0.0, kept, n);
+        gemmByColumns(team, "N", n, keep, c, av, 0, n, y, 0, c, kept, 0, n);
         System.arraycopy(kept, 0, av, 0, n * keep);
         java.util.Arrays.fill(h, 0.0);
         for (int i = 0; i < keep; i++) {
@@ -328,6 +342,51 @@ public final class BlockKrylovEigen {
       block = next;
       next = swap;
     }
+  }
+
+  /**
+   * C = op(A)·B (op(A) rows×inner, B inner×cols; column-major with the given offsets and leading
+   * dimensions) as one GEMM per part of C's columns, the parts on the team's threads. The split may
+   * change the rounding (a BLAS chooses its kernels by shape), not the accuracy; for a given number
+   * of driver threads the result is deterministic.
+   */
+  private static void gemmByColumns(
+      DriverThreads.Team team,
+      String transA,
+      int rows,
+      int cols,
+      int inner,
+      double[] a,
+      int aOffset,
+      int lda,
+      double[] b,
+      int bOffset,
+      int ldb,
+      double[] c,
+      int cOffset,
+      int ldc) {
+    int[] parts = DriverThreads.split(0, cols, team.threads(), false);
+    team.forEach(
+        parts.length - 1,
+        part ->
+            Blas.blas()
+                .dgemm(
+                    transA,
+                    "N",
+                    rows,
+                    parts[part + 1] - parts[part],
+                    inner,
+                    1.0,
+                    a,
+                    aOffset,
+                    lda,
+                    b,
+                    bOffset + parts[part] * ldb,
+                    ldb,
+                    0.0,
+                    c,
+                    cOffset + parts[part] * ldc,
+                    ldc));
   }
 
   /**

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
- * Threads for the driver's O(m³) factorisations, which run while the executors wait.
+ * Threads for the driver's O(m³) factorisations and eigensolver products, which run while the
+ * executors wait.
  *
  * <p>With a single-threaded BLAS (native OpenBLAS under {@code OPENBLAS_NUM_THREADS=1}, the setting
  * Spark's tuning guide recommends and that local mode needs so that the task slots do not

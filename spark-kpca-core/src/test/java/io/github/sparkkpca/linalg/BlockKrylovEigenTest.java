@@ -259,6 +259,36 @@ class BlockKrylovEigenTest {
     assertMatchesDense(a, n, 10, result, true);
   }
 
+  /**
+   * The iteration's products split by columns over three driver threads (with thick restarts: k =
+   * 50 of a slowly decaying spectrum) give the one-thread answer to rounding (a BLAS may pick its
+   * kernels by the shape of each part), and both match the dense solver.
+   */
+  @Test
+  void splitOverDriverThreadsGivesTheSameAnswer() {
+    int n = 1500;
+    double[] lambda = new double[n];
+    for (int i = 0; i < n; i++) {
+      lambda[i] = Math.pow(0.98, i);
+    }
+    double[] a = withSpectrum(lambda, 4);
+    Result[] results = new Result[2];
+    String[] threads = {"1", "3"};
+    for (int t = 0; t < 2; t++) {
+      System.setProperty("sparkkpca.driverThreads", threads[t]);
+      try {
+        results[t] = BlockKrylovEigen.leading(a, n, 50);
+      } finally {
+        System.clearProperty("sparkkpca.driverThreads");
+      }
+      assertEquals(Method.BLOCK_KRYLOV, results[t].method(), threads[t] + " threads");
+      assertTrue(
+          results[t].products() > 5L * 60, "restarted: " + results[t].products() + " products");
+      assertMatchesDense(a, n, 50, results[t], true);
+    }
+    assertArrayEquals(results[0].eigen().values(), results[1].eigen().values(), 1e-12);
+  }
+
   @Test
   void deterministicForASeedAndIndependentOfIt() {
     int n = 600;
