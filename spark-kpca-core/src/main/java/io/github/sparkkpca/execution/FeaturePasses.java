@@ -92,9 +92,8 @@ public final class FeaturePasses {
     try {
       String description = jobPrefix + "validate '" + column + "'";
       // Sampling keys depend on each row's position in the data (so repeated rows are drawn as
-      // rows): number
-      // the rows first when there is a sample to draw.
-      // zipWithIndex runs a job of its own (the partition sizes): under the same description.
+      // rows): number the rows first when there is a sample to draw. zipWithIndex runs a job of its
+      // own (the partition sizes): under the same description.
       String sampling = description + " and sample " + sampleCapacity + " landmarks";
       DataScan scan =
           sampleCapacity > 0

@@ -263,6 +263,12 @@ public final class SparseBench implements Callable<Integer> {
     lines.add(COLUMNS);
     try (BenchSession bench = BenchSession.open(master)) {
       SparkSession spark = bench.session();
+      // Both systems run on the same OpenBLAS kernels: the scikit-learn process inherits these.
+      say(
+          console,
+          "BLAS %s, OPENBLAS_CORETYPE=%s (inherited by scikit-learn's process)",
+          io.github.sparkkpca.linalg.Blas.implementation(),
+          System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset: OpenBLAS's choice"));
       for (String kind : data) {
         Generated file = kind.equals("text") ? text() : oneHot();
         say(
