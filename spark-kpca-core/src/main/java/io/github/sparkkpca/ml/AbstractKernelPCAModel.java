@@ -420,6 +420,17 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
+   * Rows per block of the statistics pass with which {@link #update} (and a streaming fold) absorbs
+   * rows whose blocks are {@code width} doubles wide ({@link
+   * io.github.sparkkpca.feature.FeatureMap#blockWidth(long)} for the scanned rows): {@link
+   * #effectiveBlockSize} for the kernel block's m support points and the feature map's r outputs.
+   * Random-feature models override it (D features, no support points).
+   */
+  public int updateBlockSize(int width) {
+    return effectiveBlockSize(numSupportPoints(), width, rank());
+  }
+
+  /**
    * This model with the rows of {@code dataset} absorbed, equal to rounding to a fit on all rows
    * with the same feature map. Models that keep their statistics override it (Nyström and
    * random-feature models); this one refuses.

@@ -5,7 +5,6 @@ import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.SpectrumExtent;
-import java.util.function.IntUnaryOperator;
 import org.apache.spark.sql.Dataset;
 
 /** The part of {@code update} that the models keeping their statistics share. */
@@ -16,29 +15,22 @@ final class KernelPCAModelUpdate {
   /**
    * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass
    * accumulating their statistics under the model's feature map, merged into the model's, and the
-   * components solved again ({@link FeaturePCA#update}). The models' {@code update} methods share
-   * it.
+   * components solved again ({@link FeaturePCA#update}), in blocks of {@link
+   * AbstractKernelPCAModel#updateBlockSize} rows. The models' {@code update} methods share it.
    *
    * @param model the model to update
    * @param dataset the rows to absorb
-   * @param blockSize rows per block of the statistics pass for a block row of the given width in
-   *     doubles ({@link io.github.sparkkpca.feature.FeatureMap#blockWidth(long)}, for the rows the
-   *     validating pass has scanned)
    * @param extent how much of the spectrum to compute
    * @param jobs prefix of the Spark job descriptions
    */
   static KernelPCASolution absorb(
-      AbstractKernelPCAModel<?> model,
-      Dataset<?> dataset,
-      IntUnaryOperator blockSize,
-      SpectrumExtent extent,
-      String jobs) {
+      AbstractKernelPCAModel<?> model, Dataset<?> dataset, SpectrumExtent extent, String jobs) {
     model.transformSchema(dataset.schema());
     FeaturePCA fitted = model.solution().featurePCA();
     String column = model.getInputCol();
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, column, model.numFeatures(), 0, 0L, true, jobs)) {
-      int b = blockSize.applyAsInt(scanned.blockWidth(fitted.map()));
+      int b = model.updateBlockSize(scanned.blockWidth(fitted.map()));
       FeatureStatistics more =
           FeaturePasses.statistics(scanned.vectors(), fitted.map(), b, column, jobs);
       return KernelPCASolution.of(

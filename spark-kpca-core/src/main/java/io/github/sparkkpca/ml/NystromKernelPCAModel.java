@@ -74,11 +74,7 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     }
     KernelPCASolution updated =
         KernelPCAModelUpdate.absorb(
-            this,
-            dataset,
-            width -> effectiveBlockSize(numSupportPoints(), width, rank()),
-            getSpectrumExtent(),
-            "NystromKernelPCAModel " + uid() + ": update: ");
+            this, dataset, getSpectrumExtent(), "NystromKernelPCAModel " + uid() + ": update: ");
     return withSolution(updated);
   }
 

@@ -119,16 +119,21 @@ public final class RandomFeatureKernelPCAModel
               + "its statistics without the D x D scatter: it cannot be updated exactly; continue its stream, or fit "
               + "RandomFeatureKernelPCA on all rows");
     }
-    int features = featureMap().numFeatures();
     KernelPCASolution updated =
         KernelPCAModelUpdate.absorb(
             this,
             dataset,
-            width -> effectiveBlockSize(features, width, features),
             getSpectrumExtent(),
             "RandomFeatureKernelPCAModel " + uid() + ": update: ");
     RandomFeatureKernelPCAModel model = new RandomFeatureKernelPCAModel(uid(), updated);
     return copyValues(model, ParamMap.empty()).setParent(parent());
+  }
+
+  /** {@inheritDoc} Its kernel block and its features are the D random features. */
+  @Override
+  public int updateBlockSize(int width) {
+    int features = featureMap().numFeatures();
+    return effectiveBlockSize(features, width, features);
   }
 
   /** The statistics the model keeps (n, z̄, scatter, Σ‖z(x)‖²), a copy. */

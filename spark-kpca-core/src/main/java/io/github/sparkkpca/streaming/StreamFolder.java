@@ -244,7 +244,7 @@ final class StreamFolder {
           FeaturePasses.statistics(
               scanned.vectors(),
               fitted.map(),
-              blockSize(scanned.blockWidth(fitted.map())),
+              model.updateBlockSize(scanned.blockWidth(fitted.map())),
               column,
               jobs);
       unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);
@@ -255,14 +255,6 @@ final class StreamFolder {
    * The statistics pass's block rows for block rows of {@code width} doubles (from the batch's
    * scan), as the model's {@code update} chooses them.
    */
-  private int blockSize(int width) {
-    if (model instanceof NystromKernelPCAModel nystrom) {
-      return nystrom.effectiveBlockSize(nystrom.numSupportPoints(), width, nystrom.rank());
-    }
-    int features = ((RandomFeatureKernelPCAModel) model).featureMap().numFeatures();
-    return model.effectiveBlockSize(features, width, features);
-  }
-
   /** {@code exact}: the components of every row folded in, as {@code update} solves them. */
   private void solve() {
     if (unsolved == null) {
