@@ -55,8 +55,14 @@ public final class LandmarkKernel implements Serializable {
   /** ‖z_j‖₁ on the sparse path of a kernel with an L1 form, else null. */
   private final double[] landmarkL1Norms;
 
-  /** c (length d) for a shift-invariant kernel with an inner-product form (rbf), else null. */
+  /**
+   * The dense path's c (length d) for a shift-invariant kernel with an inner-product form (rbf),
+   * else null.
+   */
   private final double[] centre;
+
+  /** The sparse path's c by its non-zeros, null when c = 0 or the kernel is not shifted. */
+  private final SparseLandmarks.Centre sparseCentre;
 
   /**
    * The landmarks as the kernel block sees them: z_j − c with a centre, else the landmarks
@@ -93,18 +99,37 @@ public final class LandmarkKernel implements Serializable {
       this.landmarks = null;
       this.centre = null;
       this.blockLandmarks = null;
-      this.sparse = new SparseLandmarks(points);
-      this.landmarkSqNorms = points.sqNorms();
+      SparseLandmarks unshifted = new SparseLandmarks(points);
+      SparseLandmarks.Centre c =
+          shiftsBeforeTheProducts(kernel) && m > 0 ? unshifted.centre() : null;
+      if (c == null || c.isZero()) {
+        this.sparseCentre = null;
+        this.sparse = unshifted;
+        this.landmarkSqNorms = points.sqNorms();
+      } else {
+        // The landmarks go through the rows' shift, so a landmark scored as a row gets the same
+        // entries, norm and pair sums as in K_mm.
+        this.sparseCentre = c;
+        RowBlock shifted = landmarkBlock().shiftSparse(c.columns(), c.values());
+        int entries = shifted.offsets()[m];
+        this.sparse =
+            new SparseLandmarks(
+                RowSet.sparse(
+                    java.util.Arrays.copyOf(shifted.offsets(), m + 1),
+                    java.util.Arrays.copyOf(shifted.indices(), entries),
+                    java.util.Arrays.copyOf(shifted.sparseValues(), entries),
+                    m,
+                    d));
+        this.landmarkSqNorms = java.util.Arrays.copyOf(shifted.sqNorms(), m);
+      }
       this.landmarkL1Norms = kernel.type().hasInnerProductForm() ? null : points.l1Norms();
       return;
     }
     this.sparse = null;
+    this.sparseCentre = null;
     this.landmarkL1Norms = null;
     this.landmarks = points.toDense();
-    this.centre =
-        kernel.type().isShiftInvariant() && kernel.type().hasInnerProductForm() && m > 0
-            ? centreOf(landmarks, m, d)
-            : null;
+    this.centre = shiftsBeforeTheProducts(kernel) && m > 0 ? centreOf(landmarks, m, d) : null;
     if (centre == null) {
       this.blockLandmarks = landmarks;
     } else {
@@ -144,14 +169,35 @@ public final class LandmarkKernel implements Serializable {
       for (int j = 0; j < m; j++) {
         halfRange = Math.max(halfRange, Math.abs(points[j * d + t] - mean));
       }
-      if (halfRange == 0) {
-        c[t] = points[t];
-      } else {
-        double grid = Math.scalb(1.0, Math.getExponent(halfRange));
-        c[t] = Math.rint(mean / grid) * grid;
-      }
+      c[t] = centreCoordinate(mean, halfRange, points[t]);
     }
     return c;
+  }
+
+  /**
+   * The rule for one coordinate of the centre: the mean μ rounded to a multiple of g = 2^⌊log₂ h⌋,
+   * h the half-range max_j |z_j − μ|; {@code first} (landmark 0's value) when h = 0.
+   */
+  static double centreCoordinate(double mean, double halfRange, double first) {
+    if (halfRange == 0) {
+      return first;
+    }
+    double grid = Math.scalb(1.0, Math.getExponent(halfRange));
+    return Math.rint(mean / grid) * grid;
+  }
+
+  /** Whether rows and landmarks are shifted by a centre before their inner products (rbf). */
+  private static boolean shiftsBeforeTheProducts(Kernel kernel) {
+    return kernel.type().isShiftInvariant() && kernel.type().hasInnerProductForm();
+  }
+
+  /** The landmarks as a sparse block (each row's non-zeros). */
+  private RowBlock landmarkBlock() {
+    RowBlock block = RowBlock.sparse(m, d);
+    for (int j = 0; j < m; j++) {
+      block.add(points.row(j), "landmarks");
+    }
+    return block;
   }
 
   /** K_bm for the rows in {@code block}, as m×b column-major in {@code out} (length ≥ m·b). */
@@ -183,11 +229,15 @@ public final class LandmarkKernel implements Serializable {
     }
     KernelFamily family = kernel.type();
     boolean l1 = landmarkL1Norms != null;
+    RowBlock rows =
+        sparseCentre == null
+            ? block
+            : block.shiftSparse(sparseCentre.columns(), sparseCentre.values());
     for (int i = 0; i < b; i++) {
-      sparse.pairSums(block, i, out, i * m, l1);
+      sparse.pairSums(rows, i, out, i * m, l1);
     }
     if (!l1) {
-      family.mapInnerProducts(kernel, out, block.sqNorms(), b, landmarkSqNorms, m);
+      family.mapInnerProducts(kernel, out, rows.sqNorms(), b, landmarkSqNorms, m);
       return;
     }
     for (int i = 0; i < b; i++) {
@@ -213,11 +263,7 @@ public final class LandmarkKernel implements Serializable {
     double[] out = new double[m * m];
     if (sparse != null) {
       if (m > 0) {
-        RowBlock block = RowBlock.sparse(m, d);
-        for (int j = 0; j < m; j++) {
-          block.add(points.row(j), "landmarks");
-        }
-        computeSparse(block, out);
+        computeSparse(landmarkBlock(), out);
         SymmetricStorage.mirrorUpper(out, m);
       }
       return out;
@@ -300,10 +346,17 @@ public final class LandmarkKernel implements Serializable {
   }
 
   /**
-   * The centre c rows and landmarks are shifted by before the kernel GEMM (a copy), or null if
-   * none.
+   * The centre c rows and landmarks are shifted by before their inner products (a copy, length d),
+   * or null if none. On the sparse path this builds it from its non-zeros (null when c = 0).
    */
   public double[] centre() {
+    if (sparseCentre != null) {
+      double[] c = new double[d];
+      for (int i = 0; i < sparseCentre.columns().length; i++) {
+        c[sparseCentre.columns()[i]] = sparseCentre.values()[i];
+      }
+      return c;
+    }
     return centre == null ? null : centre.clone();
   }
 

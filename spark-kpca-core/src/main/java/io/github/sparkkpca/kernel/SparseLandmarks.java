@@ -90,6 +90,54 @@ final class SparseLandmarks implements Serializable {
   }
 
   /**
+   * The centre of these landmarks by {@link LandmarkKernel#centreCoordinate}, the rule of the dense
+   * path, with absent entries counting as 0, by its non-zero coordinates (none when c = 0).
+   * Bit-identical to the dense path's centre of the same landmarks: each column's sum runs over its
+   * landmarks in increasing order (the zeros the dense sum adds change nothing), and a landmark
+   * lacking the column is at distance |μ_t| from the mean. O(nnz(Z)).
+   *
+   * <p>A coordinate is non-zero only for a column stored in more than m/5 of the landmarks: with q
+   * of the m landmarks storing it, |μ_t| ≤ (q/m)·max|z_t|, and when some landmark lacks it the
+   * half-range h_t is at least |μ_t| and at least max|z_t| − |μ_t|; c_t ≠ 0 needs |μ_t| ≥ g/2 &gt;
+   * h_t/4, hence 5|μ_t| &gt; max|z_t| and q &gt; m/5. So |supp c| &lt; 5·nnz(Z)/m, five times a
+   * landmark's mean number of entries.
+   */
+  Centre centre() {
+    int[] cols = new int[columns.length];
+    double[] vals = new double[columns.length];
+    int count = 0;
+    for (int c = 0; c < columns.length; c++) {
+      double sum = 0;
+      for (int q = starts[c]; q < starts[c + 1]; q++) {
+        sum += value[q];
+      }
+      double mean = sum / m;
+      double halfRange = starts[c + 1] - starts[c] < m ? Math.abs(mean) : 0;
+      for (int q = starts[c]; q < starts[c + 1]; q++) {
+        halfRange = Math.max(halfRange, Math.abs(value[q] - mean));
+      }
+      double first = landmark[starts[c]] == 0 ? value[starts[c]] : 0;
+      double coordinate = LandmarkKernel.centreCoordinate(mean, halfRange, first);
+      if (coordinate != 0) {
+        cols[count] = columns[c];
+        vals[count++] = coordinate;
+      }
+    }
+    return new Centre(java.util.Arrays.copyOf(cols, count), java.util.Arrays.copyOf(vals, count));
+  }
+
+  /**
+   * A centre by its non-zero coordinates: c_t = values[i] for t = columns[i] (increasing), 0
+   * elsewhere.
+   */
+  record Centre(int[] columns, double[] values) implements Serializable {
+
+    boolean isZero() {
+      return columns.length == 0;
+    }
+  }
+
+  /**
    * For row i of the block, out[o + j] ← ⟨x_i, z_j⟩ ({@code l1} false) or the overlap
    * Σ_{t∈both}(|x_t| + |z_t| − |x_t − z_t|) ({@code l1} true), j &lt; m. Sums run over the shared
    * columns in increasing order.

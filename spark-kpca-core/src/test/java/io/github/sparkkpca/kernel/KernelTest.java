@@ -306,6 +306,86 @@ class KernelTest {
     }
   }
 
+  /**
+   * Rows sharing a large column (offsets 1e4 to 1e8) on the sparse path: K_bm (from sparse and from
+   * dense blocks) and K_mm equal the direct evaluation and the dense path's blocks on the same
+   * landmarks to 1e-14. Both paths shift by the same centre (column 0's value), so both compute
+   * squared distances of the small columns only, whose expansion errs by a few ε·γ·(‖x−c‖² +
+   * ‖z−c‖²) ≈ 1e-17 here; 1e-14 is the tolerance the dense path's own far-from-the-origin test
+   * uses. Unshifted, the expansion's error is ε·γ·2·offset², 2e-7 at 1e4 and 2e1 at 1e8. At m = n
+   * the model's eigenvalues are those of H K_mm H / m: they equal the exact ones (K by direct
+   * differences) to 1e-12 of λ₁.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(doubles = {1e4, 1e5, 1e6, 1e7, 1e8})
+  void sparseRbfWithASharedLargeColumnEqualsTheDensePath(double offset) {
+    int m = 30;
+    int b = 12;
+    int d = 2000;
+    double[][] z = io.github.sparkkpca.testing.Reference.sharedLargeColumn(m, d, offset, 5, -1, 5);
+    double[][] x = io.github.sparkkpca.testing.Reference.sharedLargeColumn(b, d, offset, 5, 3, 6);
+    double[] flat = new double[m * d];
+    for (int j = 0; j < m; j++) {
+      System.arraycopy(z[j], 0, flat, j * d, d);
+    }
+    io.github.sparkkpca.linalg.RowSet points =
+        io.github.sparkkpca.linalg.RowSet.compact(flat, m, d);
+    Kernel kernel = Kernel.rbf(5);
+    LandmarkKernel sparse = new LandmarkKernel(kernel, points);
+    LandmarkKernel dense = new LandmarkKernel(kernel, points, new KernelBlockPath(false, "test"));
+    assertTrue(sparse.isSparse(), sparse.path().reason());
+    RowBlock sparseRows = sparse.newBlock(b);
+    RowBlock denseRows = new RowBlock(b, d);
+    for (int i = 0; i < b; i++) {
+      sparseRows.add(Vectors.dense(x[i]).toSparse(), "x");
+      denseRows.add(Vectors.dense(x[i]), "x");
+    }
+    double[] fromSparse = new double[m * b];
+    double[] fromDenseBlock = new double[m * b];
+    double[] densePath = new double[m * b];
+    sparse.compute(sparseRows, fromSparse);
+    sparse.compute(denseRows, fromDenseBlock);
+    dense.compute(denseRows, densePath);
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < m; j++) {
+        double exact = kernel.apply(x[i], z[j]);
+        String at = "offset " + offset + ", k(x" + i + ", z" + j + ")";
+        assertEquals(exact, densePath[i * m + j], 1e-14, "dense path, " + at);
+        assertEquals(densePath[i * m + j], fromSparse[i * m + j], 1e-14, "sparse path, " + at);
+        assertEquals(densePath[i * m + j], fromDenseBlock[i * m + j], 1e-14, "dense block, " + at);
+      }
+    }
+    double[] gram = sparse.gram();
+    double[] denseGram = dense.gram();
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        String at = "offset " + offset + ", K_mm(" + i + ", " + j + ")";
+        assertEquals(kernel.apply(z[i], z[j]), denseGram[i + j * m], 1e-14, "dense path, " + at);
+        assertEquals(denseGram[i + j * m], gram[i + j * m], 1e-14, "sparse path, " + at);
+      }
+    }
+    assertArrayEquals(dense.centre(), sparse.centre(), 0.0, "the same centre on both paths");
+    // m = n: the model's eigenvalues are those of H K_mm H / m; against K by direct differences.
+    double[][] k = new double[m][m];
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        k[i][j] = gram[i + j * m];
+      }
+    }
+    double[] exact =
+        io.github.sparkkpca.testing.Reference.eigenvalues(
+            io.github.sparkkpca.testing.Reference.center(
+                io.github.sparkkpca.testing.Reference.gram(kernel, z)),
+            m);
+    double[] ours =
+        io.github.sparkkpca.testing.Reference.eigenvalues(
+            io.github.sparkkpca.testing.Reference.center(k), m);
+    for (int i = 0; i < 5; i++) {
+      assertEquals(exact[i], ours[i], 1e-12 * exact[0], "offset " + offset + ", eigenvalue " + i);
+    }
+    assertTrue(fromSparse[0] > 0.1 && fromSparse[0] < 0.99, "a kernel value that is not 0 or 1");
+  }
+
   @Test
   void rbfCentreIsAFunctionOfTheLandmarksOnlyAndShiftsExactly() {
     double[] landmarks = shifted(pointsNearTheOrigin(30, 2, 13), 1e8);

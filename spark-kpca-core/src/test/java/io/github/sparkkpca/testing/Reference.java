@@ -2,6 +2,7 @@ package io.github.sparkkpca.testing;
 
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.linalg.SymmetricEigen;
+import java.util.Random;
 
 /**
  * Independent reference computations for the tests: everything here is written from the textbook
@@ -110,5 +111,23 @@ public final class Reference {
       flipped = Math.max(flipped, Math.abs(a[i][column] + b[i][column]));
     }
     return Math.min(sameSign, flipped) / Math.max(scale, 1e-300);
+  }
+
+  /**
+   * Test data: n sparse rows of dimension d sharing column 0 = {@code offset} (a bias, a year, an
+   * id-like feature), plus {@code small} values N(0, 0.1²) in columns 1..19; row {@code lacking}
+   * (if ≥ 0) has no column 0.
+   */
+  public static double[][] sharedLargeColumn(
+      int n, int d, double offset, int small, int lacking, long seed) {
+    Random random = new Random(seed);
+    double[][] x = new double[n][d];
+    for (int i = 0; i < n; i++) {
+      x[i][0] = i == lacking ? 0 : offset;
+      for (int e = 0; e < small; e++) {
+        x[i][1 + random.nextInt(19)] = 0.1 * random.nextGaussian();
+      }
+    }
+    return x;
   }
 }
