@@ -386,6 +386,87 @@ class KernelTest {
     assertTrue(fromSparse[0] > 0.1 && fromSparse[0] < 0.99, "a kernel value that is not 0 or 1");
   }
 
+  /**
+   * A large column that the centre cannot remove: stored in three rows of four (the others lack
+   * it), or with two clusters of values (offset and 1.5·offset). The centre leaves coordinates of
+   * the order of the offset, so the expansion alone errs by ε·γ·offset² (3 % in λ₁ at 1e7); the
+   * pairs whose estimated error exceeds the tolerance are recomputed from coordinate differences.
+   * Both paths, K_bm from sparse and dense blocks and K_mm, against direct evaluation to 1e-14.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "1e4, false",
+    "1e6, false",
+    "1e8, false",
+    "1e4, true",
+    "1e6, true",
+    "1e8, true"
+  })
+  void rbfWithALargeColumnTheCentreCannotRemoveEqualsDirectEvaluation(
+      double offset, boolean twoClusters) {
+    int m = 24;
+    int b = 10;
+    int d = 500;
+    double[][] z = io.github.sparkkpca.testing.Reference.sharedLargeColumn(m, d, offset, 5, -1, 7);
+    double[][] x = io.github.sparkkpca.testing.Reference.sharedLargeColumn(b, d, offset, 5, -1, 8);
+    for (double[][] rows : new double[][][] {z, x}) {
+      for (int i = 0; i < rows.length; i++) {
+        if (twoClusters) {
+          rows[i][0] = i % 2 == 0 ? offset : 1.5 * offset;
+        } else if (i % 4 == 0) {
+          rows[i][0] = 0;
+        }
+      }
+    }
+    // Near-duplicates of landmarks among the rows, where the expansion is least accurate.
+    x[0] = z[1].clone();
+    x[1] = z[2].clone();
+    x[1][3] += 1e-3;
+    double[] flat = new double[m * d];
+    for (int j = 0; j < m; j++) {
+      System.arraycopy(z[j], 0, flat, j * d, d);
+    }
+    io.github.sparkkpca.linalg.RowSet points =
+        io.github.sparkkpca.linalg.RowSet.compact(flat, m, d);
+    Kernel kernel = Kernel.rbf(5);
+    LandmarkKernel sparse = new LandmarkKernel(kernel, points);
+    LandmarkKernel dense = new LandmarkKernel(kernel, points, new KernelBlockPath(false, "test"));
+    assertTrue(sparse.isSparse(), sparse.path().reason());
+    RowBlock sparseRows = sparse.newBlock(b);
+    RowBlock denseRows = new RowBlock(b, d);
+    for (int i = 0; i < b; i++) {
+      sparseRows.add(Vectors.dense(x[i]).toSparse(), "x");
+      denseRows.add(Vectors.dense(x[i]), "x");
+    }
+    double[] fromSparse = new double[m * b];
+    double[] fromDenseBlock = new double[m * b];
+    double[] densePath = new double[m * b];
+    sparse.compute(sparseRows, fromSparse);
+    sparse.compute(denseRows, fromDenseBlock);
+    dense.compute(denseRows, densePath);
+    int nonTrivial = 0;
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < m; j++) {
+        double exact = kernel.apply(x[i], z[j]);
+        nonTrivial += exact > 1e-3 && exact < 0.999 ? 1 : 0;
+        String at = "offset " + offset + ", k(x" + i + ", z" + j + ")";
+        assertEquals(exact, densePath[i * m + j], 1e-14, "dense path, " + at);
+        assertEquals(exact, fromSparse[i * m + j], 1e-14, "sparse path, " + at);
+        assertEquals(exact, fromDenseBlock[i * m + j], 1e-14, "dense block, " + at);
+      }
+    }
+    double[] gram = sparse.gram();
+    double[] denseGram = dense.gram();
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        String at = "offset " + offset + ", K_mm(" + i + ", " + j + ")";
+        assertEquals(kernel.apply(z[i], z[j]), denseGram[i + j * m], 1e-14, "dense path, " + at);
+        assertEquals(kernel.apply(z[i], z[j]), gram[i + j * m], 1e-14, "sparse path, " + at);
+      }
+    }
+    assertTrue(nonTrivial > b, "kernel values that are neither 0 nor 1: " + nonTrivial);
+  }
+
   @Test
   void rbfCentreIsAFunctionOfTheLandmarksOnlyAndShiftsExactly() {
     double[] landmarks = shifted(pointsNearTheOrigin(30, 2, 13), 1e8);
