@@ -112,7 +112,7 @@ def test_array_and_text_columns_name_their_conversion(spark, jvm):
             jvm.io.github.sparkkpca.ml.NystromKernelPCA().setK(1).setInputCol(column).fit(df._jdf)
         except Exception as e:  # py4j wraps the Java exception
             java_error = str(e)
-        assert java_error is not None and str(python_error.value).splitlines()[0] in java_error
+        assert java_error is not None and java_error.splitlines()[0] in str(python_error.value)
 
 
 def test_missing_model_and_streaming_settings(spark, tmp_path):

@@ -111,7 +111,7 @@ def test_preimage_error_equals_numpy_from_the_models_landmarks(sparse_text):
     train, test = df.filter("fold != 0"), df.filter("fold = 0").orderBy("id")
     model = NystromKernelPCA(k=K, numLandmarks=60, seed=5, gamma=1.0, preimageMethod="ridge",
                              preimageErrorCol="preimageError").fit(train)
-    z = model.landmarks().toArray()
+    z = model.landmarks.toArray()
     spark = df.sparkSession
     z_frame = spark.createDataFrame([(Vectors.dense(r.tolist()),) for r in z], ["features"])
     z_scores = np.array([r.kpca.toArray() for r in model.transform(z_frame).select("kpca").collect()])
