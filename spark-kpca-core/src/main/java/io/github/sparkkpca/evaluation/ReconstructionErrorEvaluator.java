@@ -48,12 +48,17 @@ import org.apache.spark.sql.types.NumericType;
  * {@code new NystromKernelPCA().setResidualCol("residual")}: {@code CrossValidator} evaluates
  * {@code model.transform(validation)}. For a kernel that is not positive definite (sigmoid,
  * polynomial with c₀ &lt; 0) the stages refuse {@code residualCol}, as k(x,x) is no squared norm
- * there (docs/kernels.md); the input-space error has no such limit. The pre-images exist if the
- * estimator has {@code reconstructionCol} set; to tune with them use {@code preimageMethod} =
- * {@code ridge}: its map from scores back to inputs is fitted when the model is fitted, on the
- * model's landmarks (training rows), so held-out rows are reconstructed by a map that never saw
- * them. The fixed-point method (rbf) starts from the row itself and keeps it when no landmark is
- * near, so at large γ its error tends to 0 on any data and it cannot tune γ.
+ * there (docs/kernels.md); the input-space error has no such limit. Residual columns name their
+ * model's kernel in their metadata: the first time this evaluator compares residuals of two
+ * different kernels or γ (a CrossValidator over γ) it logs one warning naming {@code
+ * inputSpaceError}. The input-space error is read from the models' {@code preimageErrorCol} (‖x −
+ * x̂‖² computed in the span of the landmarks, at sparse cost: the column to use on wide sparse
+ * rows) when the dataset has it, else from {@code inputCol} and the dense pre-images of {@code
+ * reconstructionCol}; to tune with them use {@code preimageMethod} = {@code ridge}: its map from
+ * scores back to inputs is fitted when the model is fitted, on the model's landmarks (training
+ * rows), so held-out rows are reconstructed by a map that never saw them. The fixed-point method
+ * (rbf) starts from the row itself and keeps it when no landmark is near, so at large γ its error
+ * tends to 0 on any data and it cannot tune γ.
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 
