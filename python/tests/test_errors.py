@@ -100,6 +100,21 @@ def test_wrong_column_type_and_missing_label(spark):
         ReconstructionErrorEvaluator().evaluate(vec)
 
 
+def test_array_and_text_columns_name_their_conversion(spark, jvm):
+    """An array column names array_to_vector, a string column a tokenizer and HashingTF/CountVectorizer: the
+    same line from Python's precheck as from the Java stage."""
+    df = spark.createDataFrame([([1.0, 2.0], "some words")], ["a", "s"])
+    for column, expected in (("a", "pyspark.ml.functions.array_to_vector"), ("s", "HashingTF or CountVectorizer")):
+        with pytest.raises(IllegalArgumentException, match=expected) as python_error:
+            NystromKernelPCA(k=1, inputCol=column).fit(df)
+        java_error = None
+        try:
+            jvm.io.github.sparkkpca.ml.NystromKernelPCA().setK(1).setInputCol(column).fit(df._jdf)
+        except Exception as e:  # py4j wraps the Java exception
+            java_error = str(e)
+        assert java_error is not None and java_error.splitlines()[0] in str(python_error.value)
+
+
 def test_missing_model_and_streaming_settings(spark, tmp_path):
     with pytest.raises(SparkKpcaError, match="(?i)path does not exist") as info:
         NystromKernelPCAModel.load(str(tmp_path / "nothing"))

@@ -82,3 +82,67 @@ def test_relative_error_divides_by_the_total_variance(five_blobs):
     assert evaluator.setMetricName("relativeInputSpaceError").evaluate(out) == pytest.approx(
         error / variance, rel=1e-12)
     assert not evaluator.isLargerBetter()
+
+
+SPARSE_GAMMAS = [0.03, 1.0, 10.0]
+
+
+@pytest.fixture(scope="module")
+def sparse_text(spark):
+    """150 unit-norm 'documents' as sparse vectors over 300 columns (about 9 non-zeros a row): counts of
+    Zipf-distributed words, 30 % from a shared vocabulary, the rest from one of three topics'; fold = row % 3."""
+    rng = np.random.default_rng(4)
+    x = np.zeros((150, 300))
+    for i in range(150):
+        for rank in rng.zipf(1.6, size=15):
+            r = int(rank - 1) % 80
+            x[i, r if rng.random() < 0.3 else 80 + (i % 3) * 70 + r % 70] += 1.0
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    rows = [(i, i % 3, Vectors.sparse(300, {int(t): float(x[i, t]) for t in np.flatnonzero(x[i])}))
+            for i in range(150)]
+    return spark.createDataFrame(rows, ["id", "fold", "features"]).repartition(2), x
+
+
+def test_preimage_error_equals_numpy_from_the_models_landmarks(sparse_text):
+    """preimageErrorCol (computed in the span of the landmarks, at sparse cost) equals ||x - x^||^2 computed
+    densely in numpy from the model's landmarks and scores: the ridge map of scikit-learn's inverse_transform
+    fitted on the landmarks' scores."""
+    df, x = sparse_text
+    train, test = df.filter("fold != 0"), df.filter("fold = 0").orderBy("id")
+    model = NystromKernelPCA(k=K, numLandmarks=60, seed=5, gamma=1.0, preimageMethod="ridge",
+                             preimageErrorCol="preimageError").fit(train)
+    z = model.landmarks.toArray()
+    spark = df.sparkSession
+    z_frame = spark.createDataFrame([(Vectors.dense(r.tolist()),) for r in z], ["features"])
+    z_scores = np.array([r.kpca.toArray() for r in model.transform(z_frame).select("kpca").collect()])
+    out = model.transform(test).orderBy("id").collect()
+    scores = np.array([r.kpca.toArray() for r in out])
+    i, j = np.triu_indices(len(z), 1)
+    score_gamma = 1.0 / (2.0 * np.median(((z_scores[i] - z_scores[j]) ** 2).sum(1)))
+    dual = np.linalg.solve(_rbf(z_scores, z_scores, score_gamma) + ALPHA * np.eye(len(z)), z)
+    reconstructed = _rbf(scores, z_scores, score_gamma) @ dual
+    expected = ((x[np.arange(150) % 3 == 0] - reconstructed) ** 2).sum(1)
+    np.testing.assert_allclose([r.preimageError for r in out], expected, rtol=1e-10, atol=1e-12)
+    assert expected.min() > 1e-2
+
+
+def test_cross_validator_tunes_gamma_on_sparse_rows(sparse_text):
+    """On sparse rows, CrossValidator with inputSpaceError read from preimageErrorCol (no dense pre-image)
+    picks the γ whose held-out error, computed independently in numpy (m = n: exact kernel PCA), is
+    smallest; that γ is interior to the grid."""
+    df, x = sparse_text
+    expected = []
+    for gamma in SPARSE_GAMMAS:
+        folds = [numpy_input_space_error(x[np.arange(150) % 3 != f], x[np.arange(150) % 3 == f], gamma)
+                 for f in range(3)]
+        expected.append(float(np.mean(folds)))
+    best = int(np.argmin(expected))
+    assert 0 < best < len(SPARSE_GAMMAS) - 1, expected
+    kpca = NystromKernelPCA(k=K, numLandmarks=100, seed=3, preimageErrorCol="preimageError",
+                            preimageMethod="ridge")
+    grid = ParamGridBuilder().addGrid(kpca.gamma, SPARSE_GAMMAS).build()
+    cv = CrossValidator(estimator=kpca, estimatorParamMaps=grid, foldCol="fold", numFolds=3,
+                        evaluator=ReconstructionErrorEvaluator(metricName="inputSpaceError"))
+    model = cv.fit(df)
+    np.testing.assert_allclose(model.avgMetrics, expected, rtol=1e-6)
+    assert model.bestModel.getGamma() == SPARSE_GAMMAS[best]

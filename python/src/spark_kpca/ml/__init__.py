@@ -88,8 +88,27 @@ def _check_input_column(dataset: DataFrame, column: str, what: str = "Input colu
     if not isinstance(fields[column].dataType, VectorUDT):
         raise IllegalArgumentException(
             f"{what} '{column}' must be of type Vector (org.apache.spark.ml.linalg), but is "
-            f"{fields[column].dataType.simpleString()}; assemble numeric columns with VectorAssembler first"
+            f"{fields[column].dataType.simpleString()}; {_conversion_hint(fields[column].dataType)}"
         )
+
+
+def _conversion_hint(data_type: Any) -> str:
+    """How to turn a column of ``data_type`` into a vector column (the Java InputVectors.conversionHint)."""
+    from pyspark.sql.types import ArrayType, NumericType, StringType
+
+    if isinstance(data_type, ArrayType) and isinstance(data_type.elementType, NumericType):
+        return (
+            "convert the array column with org.apache.spark.ml.functions.array_to_vector"
+            " (pyspark.ml.functions.array_to_vector) first"
+        )
+    if isinstance(data_type, StringType):
+        return (
+            "for text, split it into words (RegexTokenizer or Tokenizer) and turn the words into"
+            " a vector (HashingTF or CountVectorizer, then IDF) first"
+        )
+    if isinstance(data_type, ArrayType) and isinstance(data_type.elementType, StringType):
+        return "for words, turn them into a vector (HashingTF or CountVectorizer, then IDF) first"
+    return "assemble numeric columns with VectorAssembler first"
 
 
 _M = TypeVar("_M", bound="_KpcaModel")
@@ -771,13 +790,17 @@ class ReconstructionErrorEvaluator(
     - ``featureSpaceResidual`` (default): the mean of the models' ``residualCol``, the squared feature-space
       distance of each row to the principal subspace. It compares models of one kernel and γ (the landmarks,
       or k at a cost); it cannot choose γ or the kernel, as it falls towards 0 when γ → 0 on any data.
-    - ``inputSpaceError``: the mean of ``||x - x^||^2`` between each row (``inputCol``) and the pre-image of
-      its scores (``reconstructionCol``), as scikit-learn users tune ``KernelPCA`` through
-      ``inverse_transform``. It compares γ, kernels and k. Use ``preimageMethod="ridge"``: its map from scores
-      to inputs is fitted with the model, on its landmarks, so held-out rows are reconstructed by a map that
-      never saw them. ``relativeInputSpaceError`` divides it by the rows' total variance.
+    - ``inputSpaceError``: the mean of ``||x - x^||^2`` between each row and the pre-image of its scores, as
+      scikit-learn users tune ``KernelPCA`` through ``inverse_transform``. It compares γ, kernels and k. It
+      reads the models' ``preimageErrorCol`` when the dataset has it (computed in the span of the landmarks,
+      at sparse cost: the way to tune γ on wide sparse rows such as hashed text), else ``inputCol`` and the
+      dense pre-images of ``reconstructionCol``. Use ``preimageMethod="ridge"``: its map from scores to inputs
+      is fitted with the model, on its landmarks, so held-out rows are reconstructed by a map that never saw
+      them. ``relativeInputSpaceError`` divides it by the rows' total variance.
 
-    >>> kpca = NystromKernelPCA(k=2, numLandmarks=100, reconstructionCol="reconstruction",
+    Comparing residuals of models with different kernels or γ logs one warning per evaluator.
+
+    >>> kpca = NystromKernelPCA(k=2, numLandmarks=100, preimageErrorCol="preimageError",
     ...                         preimageMethod="ridge")  # doctest: +SKIP
     >>> evaluator = ReconstructionErrorEvaluator(metricName="inputSpaceError")  # doctest: +SKIP
     """
@@ -785,11 +808,15 @@ class ReconstructionErrorEvaluator(
     def _evaluate(self, dataset: DataFrame) -> float:
         dataset = as_spark_dataframe(dataset, f"{type(self).__name__}.evaluate")
         if self.getMetricName() != "featureSpaceResidual":
-            for param, column in (("inputCol", self.getInputCol()), ("reconstructionCol", self.getReconstructionCol())):
+            from_errors = self.getPreimageErrorCol() in dataset.columns
+            needed = [] if from_errors else [("reconstructionCol", self.getReconstructionCol())]
+            if not from_errors or self.getMetricName() == "relativeInputSpaceError":
+                needed.insert(0, ("inputCol", self.getInputCol()))
+            for param, column in needed:
                 if column not in dataset.columns:
                     hint = (
-                        "; set reconstructionCol (and preimageMethod ridge) on the kernel PCA estimator so that "
-                        "its models produce it"
+                        f"; set preimageErrorCol '{self.getPreimageErrorCol()}' (or reconstructionCol) and "
+                        "preimageMethod ridge on the kernel PCA estimator so that its models produce it"
                         if param == "reconstructionCol"
                         else ""
                     )

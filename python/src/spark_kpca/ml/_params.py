@@ -82,6 +82,10 @@ class _KernelPCAParams(_KernelParams):
         Params._dummy(), 'outputCol',
         'output column of the k principal-component scores',
         typeConverter=TypeConverters.toString)
+    preimageErrorCol: Param = Param(
+        Params._dummy(), 'preimageErrorCol',
+        'optional output column of the per-row squared input-space distance ||x - x^||^2 to the pre-image (preimageMethod), computed in the span of the landmarks without forming x^: at sparse cost on sparse rows, so it works where reconstructionCol is too wide (ReconstructionErrorEvaluator metricName inputSpaceError reads it); empty: not produced',
+        typeConverter=TypeConverters.toString)
     preimageMaxIter: Param = Param(
         Params._dummy(), 'preimageMaxIter',
         'maximum fixed-point iterations (>= 1)',
@@ -118,6 +122,10 @@ class _KernelPCAParams(_KernelParams):
     def getOutputCol(self) -> str:
         """The value of :py:attr:`outputCol` (or its default)."""
         return self.getOrDefault(self.outputCol)
+
+    def getPreimageErrorCol(self) -> str:
+        """The value of :py:attr:`preimageErrorCol` (or its default)."""
+        return self.getOrDefault(self.preimageErrorCol)
 
     def getPreimageMaxIter(self) -> int:
         """The value of :py:attr:`preimageMaxIter` (or its default)."""
@@ -443,7 +451,11 @@ class _ReconstructionErrorEvaluatorParams(Params):
         typeConverter=TypeConverters.toString)
     metricName: Param = Param(
         Params._dummy(), 'metricName',
-        "featureSpaceResidual = mean of residualCol (compares k or the landmarks at one kernel and gamma); inputSpaceError = mean ||x - x^||^2 of inputCol and the pre-images in reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = inputSpaceError over the rows' total variance",
+        "featureSpaceResidual = mean of residualCol (compares k or the landmarks at one kernel and gamma); inputSpaceError = mean ||x - x^||^2 to the pre-images, from preimageErrorCol when the dataset has it (sparse cost), else from inputCol and reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = inputSpaceError over the rows' total variance",
+        typeConverter=TypeConverters.toString)
+    preimageErrorCol: Param = Param(
+        Params._dummy(), 'preimageErrorCol',
+        "column of the per-row ||x - x^||^2 (the models' preimageErrorCol), read by the input-space metrics when the dataset has it",
         typeConverter=TypeConverters.toString)
     reconstructionCol: Param = Param(
         Params._dummy(), 'reconstructionCol',
@@ -461,6 +473,10 @@ class _ReconstructionErrorEvaluatorParams(Params):
     def getMetricName(self) -> str:
         """The value of :py:attr:`metricName` (or its default)."""
         return self.getOrDefault(self.metricName)
+
+    def getPreimageErrorCol(self) -> str:
+        """The value of :py:attr:`preimageErrorCol` (or its default)."""
+        return self.getOrDefault(self.preimageErrorCol)
 
     def getReconstructionCol(self) -> str:
         """The value of :py:attr:`reconstructionCol` (or its default)."""
@@ -525,6 +541,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         'maxLandmarks': 1000,
         'numLandmarks': 100,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -540,7 +557,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> None:
+    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``NystromKernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['NystromKernelPCA'], self.uid)
@@ -548,7 +565,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> _S:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -625,6 +642,10 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -661,7 +682,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         """Sets :py:attr:`statisticsRoute`; returns self."""
         return self._set(statisticsRoute=value)
 
-    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
+    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
 
 
 class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
@@ -684,6 +705,7 @@ class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
         'maxLandmarks': 1000,
         'numLandmarks': 100,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -710,6 +732,10 @@ class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -730,7 +756,7 @@ class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
+    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
 
 
 class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
@@ -745,6 +771,7 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         'kernel': 'rbf',
         'numRandomFeatures': 1000,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -758,7 +785,7 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> None:
+    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``RandomFeatureKernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['RandomFeatureKernelPCA'], self.uid)
@@ -766,7 +793,7 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> _S:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, featureScale: Optional[float] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, numRandomFeatures: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -807,6 +834,10 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -835,7 +866,7 @@ class _RandomFeatureKernelPCABase(_RandomFeatureKernelPCAParams):
         """Sets :py:attr:`spectrum`; returns self."""
         return self._set(spectrum=value)
 
-    _init_params = ['blockSize', 'centered', 'featureScale', 'gamma', 'inputCol', 'k', 'kernel', 'numRandomFeatures', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol', 'seed', 'spectrum']
+    _init_params = ['blockSize', 'centered', 'featureScale', 'gamma', 'inputCol', 'k', 'kernel', 'numRandomFeatures', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol', 'seed', 'spectrum']
 
 
 class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
@@ -850,6 +881,7 @@ class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
         'kernel': 'rbf',
         'numRandomFeatures': 1000,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -874,6 +906,10 @@ class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -894,7 +930,7 @@ class _RandomFeatureKernelPCAModelBase(_RandomFeatureKernelPCAParams):
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
+    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
 
 
 class _KernelPCABase(_KernelPCAParamsExact):
@@ -909,6 +945,7 @@ class _KernelPCABase(_KernelPCAParamsExact):
         'kernel': 'rbf',
         'maxRows': 10000,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -920,7 +957,7 @@ class _KernelPCABase(_KernelPCAParamsExact):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
+    def __init__(self, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``KernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['KernelPCA'], self.uid)
@@ -928,7 +965,7 @@ class _KernelPCABase(_KernelPCAParamsExact):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self: _S, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
+    def setParams(self: _S, *, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, maxRows: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -969,6 +1006,10 @@ class _KernelPCABase(_KernelPCAParamsExact):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -989,7 +1030,7 @@ class _KernelPCABase(_KernelPCAParamsExact):
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'maxRows', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
+    _init_params = ['centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'maxRows', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
 
 
 class _KernelPCAModelBase(_KernelPCAParamsExact):
@@ -1004,6 +1045,7 @@ class _KernelPCAModelBase(_KernelPCAParamsExact):
         'kernel': 'rbf',
         'maxRows': 10000,
         'outputCol': 'kpca',
+        'preimageErrorCol': '',
         'preimageMaxIter': 100,
         'preimageMethod': 'fixed-point',
         'preimageRidge': 0.01,
@@ -1026,6 +1068,10 @@ class _KernelPCAModelBase(_KernelPCAParamsExact):
         """Sets :py:attr:`outputCol`; returns self."""
         return self._set(outputCol=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setPreimageMaxIter(self: _S, value: int) -> _S:
         """Sets :py:attr:`preimageMaxIter`; returns self."""
         return self._set(preimageMaxIter=value)
@@ -1046,7 +1092,7 @@ class _KernelPCAModelBase(_KernelPCAParamsExact):
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
+    _init_params = ['blockSize', 'inputCol', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'reconstructionCol', 'residualCol']
 
 
 class _KernelPCARegressorBase(_KernelPCARegressionParams):
@@ -1285,6 +1331,7 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
     _java_defaults: Dict[str, Any] = {
         'inputCol': 'features',
         'metricName': 'featureSpaceResidual',
+        'preimageErrorCol': 'preimageError',
         'reconstructionCol': 'reconstruction',
         'residualCol': 'residual',
     }
@@ -1293,7 +1340,7 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
+    def __init__(self, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, preimageErrorCol: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> None:
         """Creates the stage over a new Java ``ReconstructionErrorEvaluator``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['ReconstructionErrorEvaluator'], self.uid)
@@ -1301,7 +1348,7 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self: _S, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
+    def setParams(self: _S, *, inputCol: Optional[str] = None, metricName: Optional[str] = None, preimageErrorCol: Optional[str] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -1314,6 +1361,10 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         """Sets :py:attr:`metricName`; returns self."""
         return self._set(metricName=value)
 
+    def setPreimageErrorCol(self: _S, value: str) -> _S:
+        """Sets :py:attr:`preimageErrorCol`; returns self."""
+        return self._set(preimageErrorCol=value)
+
     def setReconstructionCol(self: _S, value: str) -> _S:
         """Sets :py:attr:`reconstructionCol`; returns self."""
         return self._set(reconstructionCol=value)
@@ -1322,6 +1373,6 @@ class _ReconstructionErrorEvaluatorBase(_ReconstructionErrorEvaluatorParams):
         """Sets :py:attr:`residualCol`; returns self."""
         return self._set(residualCol=value)
 
-    _init_params = ['inputCol', 'metricName', 'reconstructionCol', 'residualCol']
+    _init_params = ['inputCol', 'metricName', 'preimageErrorCol', 'reconstructionCol', 'residualCol']
 
 # fmt: on

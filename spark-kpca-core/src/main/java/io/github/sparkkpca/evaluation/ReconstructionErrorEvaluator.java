@@ -1,6 +1,7 @@
 package io.github.sparkkpca.evaluation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
 import io.github.sparkkpca.ml.ParamRule;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
@@ -47,12 +48,17 @@ import org.apache.spark.sql.types.NumericType;
  * {@code new NystromKernelPCA().setResidualCol("residual")}: {@code CrossValidator} evaluates
  * {@code model.transform(validation)}. For a kernel that is not positive definite (sigmoid,
  * polynomial with c₀ &lt; 0) the stages refuse {@code residualCol}, as k(x,x) is no squared norm
- * there (docs/kernels.md); the input-space error has no such limit. The pre-images exist if the
- * estimator has {@code reconstructionCol} set; to tune with them use {@code preimageMethod} =
- * {@code ridge}: its map from scores back to inputs is fitted when the model is fitted, on the
- * model's landmarks (training rows), so held-out rows are reconstructed by a map that never saw
- * them. The fixed-point method (rbf) starts from the row itself and keeps it when no landmark is
- * near, so at large γ its error tends to 0 on any data and it cannot tune γ.
+ * there (docs/kernels.md); the input-space error has no such limit. Residual columns name their
+ * model's kernel in their metadata: the first time this evaluator compares residuals of two
+ * different kernels or γ (a CrossValidator over γ) it logs one warning naming {@code
+ * inputSpaceError}. The input-space error is read from the models' {@code preimageErrorCol} (‖x −
+ * x̂‖² computed in the span of the landmarks, at sparse cost: the column to use on wide sparse
+ * rows) when the dataset has it, else from {@code inputCol} and the dense pre-images of {@code
+ * reconstructionCol}; to tune with them use {@code preimageMethod} = {@code ridge}: its map from
+ * scores back to inputs is fitted when the model is fitted, on the model's landmarks (training
+ * rows), so held-out rows are reconstructed by a map that never saw them. The fixed-point method
+ * (rbf) starts from the row itself and keeps it when no landmark is near, so at large γ its error
+ * tends to 0 on any data and it cannot tune γ.
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 
@@ -70,6 +76,18 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
   private final Param<String> metricName;
   private final Param<String> inputCol;
   private final Param<String> reconstructionCol;
+  private final Param<String> preimageErrorCol;
+
+  /** The kernels whose residuals this evaluator has compared ("rbf gamma=0.5"). */
+  private final java.util.Set<String> residualKernels =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Whether the warning that residuals cannot choose γ or the kernel was logged. */
+  private final java.util.concurrent.atomic.AtomicBoolean warned =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ReconstructionErrorEvaluator.class);
 
   public ReconstructionErrorEvaluator() {
     this(Identifiable.randomUID("reconstructionErrorEvaluator"));
@@ -88,8 +106,9 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
             this,
             "metricName",
             "featureSpaceResidual = mean of residualCol (compares k or the landmarks at one "
-                + "kernel and gamma); inputSpaceError = mean ||x - x^||^2 of inputCol and the pre-images "
-                + "in reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = "
+                + "kernel and gamma); inputSpaceError = mean ||x - x^||^2 to the pre-images, from "
+                + "preimageErrorCol when the dataset has it (sparse cost), else from inputCol and "
+                + "reconstructionCol (compares gamma, kernels, k); relativeInputSpaceError = "
                 + "inputSpaceError over the rows' total variance",
             ParamRule.oneOf(
                     "metricName",
@@ -108,7 +127,14 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
             "reconstructionCol",
             "column of the pre-images (the models' reconstructionCol, "
                 + "preimageMethod ridge), input-space metrics");
+    this.preimageErrorCol =
+        new Param<>(
+            this,
+            "preimageErrorCol",
+            "column of the per-row ||x - x^||^2 (the models' preimageErrorCol), read by the "
+                + "input-space metrics when the dataset has it");
     setDefault(residualCol, "residual");
+    setDefault(preimageErrorCol, "preimageError");
     setDefault(metricName, FEATURE_SPACE_RESIDUAL);
     setDefault(inputCol, "features");
     setDefault(reconstructionCol, "reconstruction");
@@ -175,6 +201,20 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
     return this;
   }
 
+  /** The pre-image error column of the input-space metrics; default "preimageError". */
+  public Param<String> preimageErrorCol() {
+    return preimageErrorCol;
+  }
+
+  public String getPreimageErrorCol() {
+    return getOrDefault(preimageErrorCol);
+  }
+
+  public ReconstructionErrorEvaluator setPreimageErrorCol(String value) {
+    set(preimageErrorCol, value);
+    return this;
+  }
+
   /**
    * The metric named by {@code metricName}.
    *
@@ -189,6 +229,7 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
           dataset,
           getInputCol(),
           getReconstructionCol(),
+          getPreimageErrorCol(),
           metric.equals(RELATIVE_INPUT_SPACE_ERROR));
     }
     String column = getResidualCol();
@@ -210,6 +251,7 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
               + type.simpleString()
               + ", expected a number");
     }
+    noteResidualKernel(dataset.schema().apply(column).metadata());
     Row row = dataset.agg(functions.avg(functions.col(column))).first();
     if (row.isNullAt(0)) {
       throw new IllegalArgumentException(
@@ -219,6 +261,28 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
               + "non-null rows to evaluate");
     }
     return row.getDouble(0);
+  }
+
+  /**
+   * Records the kernel the residuals were measured in (the models' residual column says, {@link
+   * AbstractKernelPCAModel#RESIDUAL_KERNEL}); the first time two differ, as in a CrossValidator
+   * over γ or the kernel, logs one warning that this metric cannot choose them.
+   */
+  private void noteResidualKernel(org.apache.spark.sql.types.Metadata metadata) {
+    if (!metadata.contains(AbstractKernelPCAModel.RESIDUAL_KERNEL)) {
+      return;
+    }
+    residualKernels.add(metadata.getString(AbstractKernelPCAModel.RESIDUAL_KERNEL));
+    if (residualKernels.size() > 1 && warned.compareAndSet(false, true)) {
+      LOG.warn(
+          "ReconstructionErrorEvaluator {}: metricName featureSpaceResidual is comparing models of"
+              + " different kernels ({}): this metric favours the smallest gamma (a flatter feature"
+              + " space has smaller residuals whatever the data) and cannot choose the kernel; tune"
+              + " gamma and the kernel with metricName=\"inputSpaceError\" and preimageErrorCol set"
+              + " on the estimator (docs/kernels.md)",
+          uid,
+          String.join(", ", new java.util.TreeSet<>(residualKernels)));
+    }
   }
 
   /** False: a smaller error is better, for every metric. */

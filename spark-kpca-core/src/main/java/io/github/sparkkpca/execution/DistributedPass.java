@@ -58,6 +58,7 @@ public final class DistributedPass {
    *
    * @param description the job description (prefixed by the caller with the stage and its uid)
    * @param shared broadcast to the executors for the pass, destroyed afterwards (null: none)
+   * @param rows the rows; without partitions, the summary of one empty partition
    */
   public static <T, B, S extends Serializable> S run(
       SparkContext sc,
@@ -84,6 +85,17 @@ public final class DistributedPass {
       PartitionSummary<B, T, S> perPartition,
       Merge<S> merge,
       long summaryBytes) {
+    if (rows.getNumPartitions() == 0) {
+      // A dataset without partitions (an empty RDD's DataFrame) is a dataset without rows: its
+      // summary is that of one empty partition, so callers say what they say of no rows.
+      try {
+        return perPartition.summarise(shared, 0, Collections.emptyIterator());
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
     Broadcast<B> broadcast =
         shared == null
             ? null

@@ -9,12 +9,22 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The passes that fits and updates share: the validating scan of the input column (count, first bad
  * row, uniform sample) and the accumulation of a feature map's statistics.
  */
 public final class FeaturePasses {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FeaturePasses.class);
+
+  /**
+   * Bytes of a cached row beyond its stored entries (a vector object and its arrays' headers), for
+   * the estimate the persistence log line reports.
+   */
+  private static final long CACHED_ROW_OVERHEAD = 64;
 
   /** A bound of the serialized size of a scan without a sample (counts and the first error). */
   private static final long UNSAMPLED_SCAN_BYTES = 64L << 10;
@@ -68,6 +78,14 @@ public final class FeaturePasses {
   /**
    * Counts and checks every vector of {@code column} and draws {@code sampleCapacity} rows
    * uniformly without replacement, in one pass.
+   *
+   * <p><b>Persistence.</b> The passes that follow (landmark selection, statistics, updates) read
+   * the vectors again. When the caller's dataset is not cached ({@code storageLevel} NONE, e.g. the
+   * output of a Pipeline's featurizers), the column's vectors are persisted MEMORY_AND_DISK before
+   * the scan, as Spark's own iterative estimators do, so that the featurizers run once, and
+   * released when the {@link Scanned} closes; one log line gives their size (about 12 bytes per
+   * stored entry and 64 per row) against the executors' free storage memory, and says when part
+   * will spill to disk. A cached dataset is read as it is.
    *
    * @param allowEmpty whether a column without rows is accepted (an update with nothing new)
    * @throws IllegalArgumentException naming the first bad row, or when the column has no rows
@@ -128,12 +146,43 @@ public final class FeaturePasses {
       if (scan.count() == 0 && !allowEmpty) {
         throw new IllegalArgumentException("Column '" + column + "' of the input has no rows");
       }
+      if (persist) {
+        logPersisted(vectors.context(), column, scan, jobPrefix);
+      }
       return new Scanned(vectors, persist, scan);
     } catch (RuntimeException e) {
       if (persist) {
         vectors.unpersist(false);
       }
       throw e;
+    }
+  }
+
+  /** The persistence log line: the cached rows' estimated size against the free storage memory. */
+  private static void logPersisted(
+      org.apache.spark.SparkContext sc, String column, DataScan scan, String jobPrefix) {
+    long bytes = 12L * scan.storedEntries() + CACHED_ROW_OVERHEAD * scan.count();
+    long free = 0;
+    for (scala.Tuple2<Object, Object> status :
+        scala.jdk.javaapi.CollectionConverters.asJava(sc.getExecutorMemoryStatus()).values()) {
+      free += (Long) status._2();
+    }
+    String message =
+        String.format(
+            java.util.Locale.ROOT,
+            "%sthe input is not cached: the %d vectors of '%s' (about %.1f MiB) are persisted"
+                + " MEMORY_AND_DISK for the passes that follow and released after them (%.1f MiB"
+                + " of storage memory free%s)",
+            jobPrefix,
+            scan.count(),
+            column,
+            bytes / 1048576.0,
+            free / 1048576.0,
+            bytes > free ? ": the rows that do not fit spill to disk" : "");
+    if (bytes > free) {
+      LOG.warn(message);
+    } else {
+      LOG.info(message);
     }
   }
 

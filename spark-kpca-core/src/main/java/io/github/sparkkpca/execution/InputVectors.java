@@ -3,6 +3,10 @@ package io.github.sparkkpca.execution;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
 
 /**
  * The one check of input vectors, shared by the fit's validating scan, model updates, transform and
@@ -82,5 +86,26 @@ public final class InputVectors {
     if (problem != null) {
       throw new IllegalArgumentException(what + " " + problem);
     }
+  }
+
+  /**
+   * How to turn a column of {@code type} into the vector column the stages read, as the end of a
+   * message: an array of numbers names {@code array_to_vector} (VectorAssembler refuses arrays), a
+   * string or an array of strings names a tokenizer and HashingTF/CountVectorizer, anything else
+   * VectorAssembler.
+   */
+  public static String conversionHint(DataType type) {
+    if (type instanceof ArrayType array && array.elementType() instanceof NumericType) {
+      return "convert the array column with org.apache.spark.ml.functions.array_to_vector"
+          + " (pyspark.ml.functions.array_to_vector) first";
+    }
+    if (type instanceof StringType) {
+      return "for text, split it into words (RegexTokenizer or Tokenizer) and turn the words into"
+          + " a vector (HashingTF or CountVectorizer, then IDF) first";
+    }
+    if (type instanceof ArrayType array && array.elementType() instanceof StringType) {
+      return "for words, turn them into a vector (HashingTF or CountVectorizer, then IDF) first";
+    }
+    return "assemble numeric columns with VectorAssembler first";
   }
 }

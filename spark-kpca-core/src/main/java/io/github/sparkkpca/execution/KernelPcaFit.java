@@ -7,6 +7,7 @@ import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.linalg.RowBlock;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 
 /**
@@ -102,6 +103,14 @@ public final class KernelPcaFit {
      */
     default boolean sparseKernelBlocks() {
       return false;
+    }
+
+    /**
+     * Columns besides the input column that the steps read in passes of their own (the regression's
+     * labels): an uncached input is then persisted with them for all the fit's passes.
+     */
+    default java.util.List<String> otherColumns() {
+      return java.util.List.of();
     }
 
     /** Runs before the validating scan (e.g. another column's own scan). */
@@ -232,6 +241,38 @@ public final class KernelPcaFit {
    * @throws IllegalArgumentException naming the parameter or the data at the first step that fails
    */
   public static <S, R> R run(Dataset<?> dataset, Settings settings, Steps<S, R> steps) {
+    java.util.List<String> others = steps.otherColumns();
+    if (others.isEmpty() || !dataset.storageLevel().equals(StorageLevel.NONE())) {
+      // The input column alone: the validating scan persists an uncached one (FeaturePasses.scan).
+      return runOn(dataset, settings, steps);
+    }
+    // Passes over other columns too (labels): persisting the columns read computes an uncached
+    // input (a Pipeline's featurizers) once for all of them; the scan then finds it cached.
+    java.util.List<org.apache.spark.sql.Column> read = new java.util.ArrayList<>();
+    read.add(QuotedColumns.column(dataset, settings.column()));
+    for (String column : others) {
+      read.add(QuotedColumns.column(dataset, column));
+    }
+    Dataset<?> persisted =
+        dataset
+            .select(read.toArray(new org.apache.spark.sql.Column[0]))
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    settings
+        .log()
+        .info(
+            "{}: the input is not cached: its columns '{}' and {} are persisted MEMORY_AND_DISK for"
+                + " the fit's passes and released after",
+            settings.stage(),
+            settings.column(),
+            others);
+    try {
+      return runOn(persisted, settings, steps);
+    } finally {
+      persisted.unpersist(false);
+    }
+  }
+
+  private static <S, R> R runOn(Dataset<?> dataset, Settings settings, Steps<S, R> steps) {
     SparkContext sc = dataset.sparkSession().sparkContext();
     int d =
         steps.knownDimension() > 0

@@ -2,6 +2,7 @@ package io.github.sparkkpca.execution;
 
 import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.pca.PreimageError;
 import io.github.sparkkpca.pca.Projector;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -57,7 +58,8 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
   /**
    * A kernel PCA model's projection: the score vector, the residual when {@code withResidual}, the
-   * pre-image of size {@code dim} when {@code preimage} is not null.
+   * distance ‖x − x̂‖² to the pre-image when {@code preimageError} is not null, the pre-image of
+   * size {@code dim} when {@code preimage} is not null.
    */
   public ProjectPartition(
       Broadcast<Projector> projector,
@@ -66,8 +68,14 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
       int dim,
       int blockSize,
       boolean withResidual,
+      Broadcast<PreimageError> preimageError,
       Broadcast<Preimage> preimage) {
-    this(projector, inputIndex, inputCol, blockSize, new Scores(dim, withResidual, preimage));
+    this(
+        projector,
+        inputIndex,
+        inputCol,
+        blockSize,
+        new Scores(dim, withResidual, preimageError, preimage));
   }
 
   /** The projection with another readout of the scores. */
@@ -125,8 +133,15 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
         });
   }
 
-  /** A kernel PCA model's columns: scores, and optionally the residual and the pre-image. */
-  private record Scores(int dim, boolean withResidual, Broadcast<Preimage> preimage)
+  /**
+   * A kernel PCA model's columns: scores, and optionally the residual, the pre-image error and the
+   * pre-image.
+   */
+  private record Scores(
+      int dim,
+      boolean withResidual,
+      Broadcast<PreimageError> preimageError,
+      Broadcast<Preimage> preimage)
       implements Readout {
 
     @Override
@@ -134,6 +149,8 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
       Preimage pre = preimage == null ? null : preimage.value();
       double[] preScratch = pre == null ? null : new double[pre.scratchSize(blockSize)];
       double[] reconstructions = pre == null ? null : new double[blockSize * dim];
+      PreimageError distances = preimageError == null ? null : preimageError.value();
+      double[] errors = distances == null ? null : new double[blockSize];
       return new Appender() {
         @Override
         public boolean residuals() {
@@ -142,6 +159,9 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
         @Override
         public void scored(RowBlock block, double[] scores) {
+          if (distances != null) {
+            distances.squaredErrors(block, scores, errors);
+          }
           if (pre != null) {
             pre.reconstruct(block, scores, preScratch, reconstructions);
           }
@@ -157,7 +177,7 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
 
         @Override
         public int appended() {
-          return 1 + (withResidual ? 1 : 0) + (pre != null ? 1 : 0);
+          return 1 + (withResidual ? 1 : 0) + (distances != null ? 1 : 0) + (pre != null ? 1 : 0);
         }
 
         @Override
@@ -166,6 +186,9 @@ public final class ProjectPartition implements MapPartitionsFunction<Row, Row> {
           values[at++] = new DenseVector(Arrays.copyOfRange(scores, i * k, (i + 1) * k));
           if (withResidual) {
             values[at++] = residuals[i];
+          }
+          if (distances != null) {
+            values[at++] = errors[i];
           }
           if (pre != null) {
             values[at] =

@@ -30,6 +30,13 @@ import org.slf4j.LoggerFactory;
 public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>> extends Model<M>
     implements KernelPCAParams, MLWritable, FittedModel {
 
+  /**
+   * The key of the residual column's metadata that describes the model's kernel, e.g. "rbf
+   * gamma=0.5": {@code ReconstructionErrorEvaluator} reads it to notice residuals of different
+   * kernels or γ being compared.
+   */
+  public static final String RESIDUAL_KERNEL = "spark-kpca.kernel";
+
   private static final Logger LOG = LoggerFactory.getLogger(AbstractKernelPCAModel.class);
 
   private final String uid;
@@ -146,6 +153,13 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   @SuppressWarnings("unchecked")
   public M setReconstructionCol(String value) {
     set(reconstructionCol(), value);
+    return (M) this;
+  }
+
+  /** The column of ‖x − x̂‖² to the pre-image (see {@code preimageErrorCol}); empty: none. */
+  @SuppressWarnings("unchecked")
+  public M setPreimageErrorCol(String value) {
+    set(preimageErrorCol(), value);
     return (M) this;
   }
 

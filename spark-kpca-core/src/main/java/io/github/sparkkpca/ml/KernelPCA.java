@@ -117,6 +117,15 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     return this;
   }
 
+  /**
+   * The models' column of ‖x − x̂‖² to the pre-image, at sparse cost (see {@code
+   * preimageErrorCol}); empty: not produced.
+   */
+  public KernelPCA setPreimageErrorCol(String value) {
+    set(preimageErrorCol(), value);
+    return this;
+  }
+
   /** How the model computes pre-images (see {@code preimageMethod}), copied to the fitted model. */
   public KernelPCA setPreimageMethod(String value) {
     set(preimageMethod(), value);

@@ -3,6 +3,7 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.pca.Preimage;
+import io.github.sparkkpca.pca.PreimageError;
 import io.github.sparkkpca.pca.Projector;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -37,18 +38,28 @@ final class KernelPCAModelTransform {
               + model.numFeatures());
     }
     model.checkFeatureNames(input);
-    if (!model.getReconstructionCol().isEmpty() && !model.hasLandmarks()) {
-      throw new IllegalArgumentException(
-          model.noLandmarks("reconstructionCol (pre-images over the landmarks)")
-              + "; leave reconstructionCol empty");
-    }
-    if (!model.getReconstructionCol().isEmpty()
-        && Preimage.Method.parse(model.getPreimageMethod()) == Preimage.Method.FIXED_POINT
-        && model.fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
-      throw new IllegalArgumentException(
-          "preimageMethod fixed-point needs the rbf kernel, the model uses "
-              + model.fittedKernel().type().paramName()
-              + "; set preimageMethod to ridge");
+    for (String[] column :
+        new String[][] {
+          {"reconstructionCol", model.getReconstructionCol(), "pre-images"},
+          {"preimageErrorCol", model.getPreimageErrorCol(), "distances to pre-images"}
+        }) {
+      if (column[1].isEmpty()) {
+        continue;
+      }
+      if (!model.hasLandmarks()) {
+        throw new IllegalArgumentException(
+            model.noLandmarks(column[0] + " (" + column[2] + " over the landmarks)")
+                + "; leave "
+                + column[0]
+                + " empty");
+      }
+      if (Preimage.Method.parse(model.getPreimageMethod()) == Preimage.Method.FIXED_POINT
+          && model.fittedKernel().type() != io.github.sparkkpca.kernel.KernelType.RBF) {
+        throw new IllegalArgumentException(
+            "preimageMethod fixed-point needs the rbf kernel, the model uses "
+                + model.fittedKernel().type().paramName()
+                + "; set preimageMethod to ridge");
+      }
     }
     if (!model.getReconstructionCol().isEmpty()) {
       requireDenseReconstructionFits(
@@ -57,7 +68,33 @@ final class KernelPCAModelTransform {
           model.numSupportPoints(),
           Runtime.getRuntime().maxMemory());
     }
-    return model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
+    StructType out = model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
+    if (model.getResidualCol().isEmpty()) {
+      return out;
+    }
+    // The residual column names the kernel it was measured in: an evaluator comparing residuals of
+    // different kernels or γ (which this metric cannot choose) can say so without a job.
+    StructField[] fields = out.fields();
+    int at = out.fieldIndex(model.getResidualCol());
+    fields[at] =
+        new StructField(
+            fields[at].name(),
+            fields[at].dataType(),
+            fields[at].nullable(),
+            new org.apache.spark.sql.types.MetadataBuilder()
+                .withMetadata(fields[at].metadata())
+                .putString(AbstractKernelPCAModel.RESIDUAL_KERNEL, describe(model.fittedKernel()))
+                .build());
+    return new StructType(fields);
+  }
+
+  /** The kernel family and the parameters it uses, e.g. "rbf gamma=0.5". */
+  private static String describe(io.github.sparkkpca.kernel.Kernel kernel) {
+    io.github.sparkkpca.kernel.KernelFamily family = kernel.type();
+    return family.paramName()
+        + (family.usesGamma() ? " gamma=" + kernel.gamma() : "")
+        + (family.usesDegree() ? " degree=" + kernel.degree() : "")
+        + (family.usesCoef0() ? " coef0=" + kernel.coef0() : "");
   }
 
   /**
@@ -98,6 +135,16 @@ final class KernelPCAModelTransform {
         : Preimage.ridge(model.solution().projector(), model.getPreimageRidge());
   }
 
+  /** The pre-image error map the params ask for, or null when {@code preimageErrorCol} is empty. */
+  private static PreimageError preimageError(AbstractKernelPCAModel<?> model) {
+    if (model.getPreimageErrorCol().isEmpty()) {
+      return null;
+    }
+    return Preimage.Method.parse(model.getPreimageMethod()) == Preimage.Method.FIXED_POINT
+        ? PreimageError.fixedPoint(model.solution().projector(), model.getPreimageMaxIter())
+        : PreimageError.ridge(model.solution().projector(), model.getPreimageRidge());
+  }
+
   /**
    * The rows per block of the model's transform: {@link KernelParams#scoringBlockSize} with a block
    * row as wide as the projector's blocks hold it ({@link Projector#blockWidth}: by the landmarks'
@@ -110,7 +157,10 @@ final class KernelPCAModelTransform {
     return model.scoringBlockSize(projector.scratchSize(1), width, model.numComponents());
   }
 
-  /** {@link AbstractKernelPCAModel#transform}: scores, residuals and pre-images, in blocks. */
+  /**
+   * {@link AbstractKernelPCAModel#transform}: scores, residuals, pre-image errors and pre-images,
+   * in blocks.
+   */
   static Dataset<Row> transform(AbstractKernelPCAModel<?> model, Dataset<?> dataset) {
     StructType outSchema = model.transformSchema(dataset.schema(), true);
     SparkSession spark = dataset.sparkSession();
@@ -127,6 +177,14 @@ final class KernelPCAModelTransform {
             : spark
                 .sparkContext()
                 .broadcast(preimage, scala.reflect.ClassTag$.MODULE$.apply(Preimage.class));
+    PreimageError preimageError = preimageError(model);
+    Broadcast<PreimageError> errorBroadcast =
+        preimageError == null
+            ? null
+            : spark
+                .sparkContext()
+                .broadcast(
+                    preimageError, scala.reflect.ClassTag$.MODULE$.apply(PreimageError.class));
     ProjectPartition project =
         new ProjectPartition(
             broadcast,
@@ -135,10 +193,12 @@ final class KernelPCAModelTransform {
             model.numFeatures(),
             blockSize,
             !model.getResidualCol().isEmpty(),
+            errorBroadcast,
             preimageBroadcast);
     Dataset<Row> scored = dataset.toDF().mapPartitions(project, Encoders.row(outSchema));
-    // The row encoder drops column metadata; re-attach the vector sizes.
-    for (String vectorCol : new String[] {model.getOutputCol(), model.getReconstructionCol()}) {
+    // The row encoder drops column metadata; re-attach the vector sizes and the residual's kernel.
+    for (String vectorCol :
+        new String[] {model.getOutputCol(), model.getResidualCol(), model.getReconstructionCol()}) {
       if (!vectorCol.isEmpty()) {
         StructField field = outSchema.apply(vectorCol);
         scored =

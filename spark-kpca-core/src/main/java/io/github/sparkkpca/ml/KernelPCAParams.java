@@ -25,6 +25,7 @@ public interface KernelPCAParams extends KernelParams {
     final BooleanParam centered;
     final Param<String> residualCol;
     final Param<String> reconstructionCol;
+    final Param<String> preimageErrorCol;
     final Param<String> preimageMethod;
     final IntParam preimageMaxIter;
     final DoubleParam preimageRidge;
@@ -69,6 +70,15 @@ public interface KernelPCAParams extends KernelParams {
               "optional output column of input-space "
                   + "reconstructions (pre-images) of the projected rows, a Vector of size d (denoising); empty: not "
                   + "produced");
+      preimageErrorCol =
+          new Param<>(
+              owner,
+              "preimageErrorCol",
+              "optional output column of the per-row squared input-space distance ||x - x^||^2 to"
+                  + " the pre-image (preimageMethod), computed in the span of the landmarks without"
+                  + " forming x^: at sparse cost on sparse rows, so it works where reconstructionCol"
+                  + " is too wide (ReconstructionErrorEvaluator metricName inputSpaceError reads it);"
+                  + " empty: not produced");
       preimageMethod =
           new Param<>(
               owner,
@@ -141,6 +151,14 @@ public interface KernelPCAParams extends KernelParams {
   }
 
   /**
+   * Optional column of ‖x − x̂‖², the squared distance from each row to its pre-image ({@link
+   * io.github.sparkkpca.pca.PreimageError}); default empty (not produced).
+   */
+  default Param<String> preimageErrorCol() {
+    return kernelPCAParams().preimageErrorCol;
+  }
+
+  /**
    * Pre-image method; default {@code fixed-point} (rbf only; use {@code ridge} for other kernels).
    */
   default Param<String> preimageMethod() {
@@ -159,6 +177,10 @@ public interface KernelPCAParams extends KernelParams {
 
   default String getReconstructionCol() {
     return getOrDefault(reconstructionCol());
+  }
+
+  default String getPreimageErrorCol() {
+    return getOrDefault(preimageErrorCol());
   }
 
   default String getPreimageMethod() {
@@ -198,8 +220,8 @@ public interface KernelPCAParams extends KernelParams {
   }
 
   /**
-   * The schema with this stage's output columns appended: the k scores, then the residual and the
-   * d-dimensional reconstruction when requested (d &lt; 0 when unknown).
+   * The schema with this stage's output columns appended: the k scores, then the residual, the
+   * pre-image error and the d-dimensional reconstruction when requested (d &lt; 0 when unknown).
    *
    * @throws IllegalArgumentException when the residual is asked of a kernel that is not positive
    *     definite (k(x,x) is no squared norm there, see docs/kernels.md)
@@ -220,6 +242,9 @@ public interface KernelPCAParams extends KernelParams {
             new org.apache.spark.ml.attribute.AttributeGroup(getOutputCol(), k).toStructField());
     if (!getResidualCol().isEmpty()) {
       out = out.add(getResidualCol(), org.apache.spark.sql.types.DataTypes.DoubleType, false);
+    }
+    if (!getPreimageErrorCol().isEmpty()) {
+      out = out.add(getPreimageErrorCol(), org.apache.spark.sql.types.DataTypes.DoubleType, false);
     }
     if (!getReconstructionCol().isEmpty()) {
       out =
@@ -244,6 +269,7 @@ public interface KernelPCAParams extends KernelParams {
     owner.setDefault(owner.centered(), true);
     owner.setDefault(owner.residualCol(), "");
     owner.setDefault(owner.reconstructionCol(), "");
+    owner.setDefault(owner.preimageErrorCol(), "");
     owner.setDefault(owner.preimageMethod(), "fixed-point");
     owner.setDefault(owner.preimageMaxIter(), 100);
     owner.setDefault(owner.preimageRidge(), 0.01);
@@ -270,10 +296,14 @@ public interface KernelPCAParams extends KernelParams {
               + "' must be of type Vector "
               + "(org.apache.spark.ml.linalg), but is "
               + field.dataType().catalogString().toLowerCase(Locale.ROOT)
-              + "; assemble numeric columns with VectorAssembler first");
+              + "; "
+              + io.github.sparkkpca.execution.InputVectors.conversionHint(field.dataType()));
     }
     java.util.Set<String> outputs = new java.util.HashSet<>();
-    for (String out : new String[] {getOutputCol(), getResidualCol(), getReconstructionCol()}) {
+    for (String out :
+        new String[] {
+          getOutputCol(), getResidualCol(), getPreimageErrorCol(), getReconstructionCol()
+        }) {
       if (out.isEmpty()) {
         continue;
       }
@@ -282,7 +312,7 @@ public interface KernelPCAParams extends KernelParams {
       }
       if (!outputs.add(out)) {
         throw new IllegalArgumentException(
-            "outputCol, residualCol and reconstructionCol must differ; '"
+            "outputCol, residualCol, preimageErrorCol and reconstructionCol must differ; '"
                 + out
                 + "' is used twice");
       }

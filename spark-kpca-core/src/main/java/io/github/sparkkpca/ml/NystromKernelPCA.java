@@ -122,6 +122,15 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  /**
+   * The models' column of ‖x − x̂‖² to the pre-image, at sparse cost (see {@code
+   * preimageErrorCol}); empty: not produced.
+   */
+  public NystromKernelPCA setPreimageErrorCol(String value) {
+    set(preimageErrorCol(), value);
+    return this;
+  }
+
   /** The models' pre-image method (copied to the model): fixed-point (rbf) or ridge. */
   public NystromKernelPCA setPreimageMethod(String value) {
     set(preimageMethod(), value);

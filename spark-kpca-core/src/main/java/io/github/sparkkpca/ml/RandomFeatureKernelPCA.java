@@ -123,6 +123,15 @@ public final class RandomFeatureKernelPCA extends Estimator<RandomFeatureKernelP
     return this;
   }
 
+  /**
+   * The models' column of ‖x − x̂‖² to the pre-image, at sparse cost (see {@code
+   * preimageErrorCol}); empty: not produced.
+   */
+  public RandomFeatureKernelPCA setPreimageErrorCol(String value) {
+    set(preimageErrorCol(), value);
+    return this;
+  }
+
   /** How the model computes pre-images (see {@code preimageMethod}), copied to the fitted model. */
   public RandomFeatureKernelPCA setPreimageMethod(String value) {
     set(preimageMethod(), value);

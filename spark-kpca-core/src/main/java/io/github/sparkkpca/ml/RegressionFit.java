@@ -123,6 +123,11 @@ final class RegressionFit
     return new KernelPcaFit.Need(stage.getNumLandmarks(), "numLandmarks m", scales());
   }
 
+  @Override
+  public List<String> otherColumns() {
+    return List.of(labelCol);
+  }
+
   /** A pass over the labels: the first non-finite one named, and the coding. */
   @Override
   public void beforeScan(Dataset<?> dataset) {
@@ -218,7 +223,11 @@ final class RegressionFit
                 QuotedColumns.column(dataset, featuresCol), QuotedColumns.column(dataset, labelCol))
             .toJavaRDD()
             .map(row -> new Tuple2<>((Vector) row.get(0), row.getDouble(1)));
-    rows.persist(StorageLevel.MEMORY_AND_DISK());
+    // Read twice; from the fit's persisted columns when the input was not cached.
+    boolean persist = dataset.storageLevel().equals(StorageLevel.NONE());
+    if (persist) {
+      rows.persist(StorageLevel.MEMORY_AND_DISK());
+    }
     try {
       int b = blockSize;
       @SuppressWarnings("unchecked")
@@ -358,7 +367,9 @@ final class RegressionFit
           String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
       return model;
     } finally {
-      rows.unpersist(false);
+      if (persist) {
+        rows.unpersist(false);
+      }
     }
   }
 }

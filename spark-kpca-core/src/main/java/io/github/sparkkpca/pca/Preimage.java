@@ -61,7 +61,12 @@ public final class Preimage implements Serializable {
   }
 
   /** Relative change ‖Δx‖/‖x‖ below which a fixed-point row has converged. */
-  private static final double TOLERANCE = 1e-8;
+  static final double TOLERANCE = 1e-8;
+
+  /** A fixed-point denominator at or below this (or not finite) ends the row's iteration. */
+  static boolean vanishes(double denominator) {
+    return !(Math.abs(denominator) > 1e-300) || !Double.isFinite(denominator);
+  }
 
   private final Method method;
   private final Projector projector;
@@ -99,17 +104,7 @@ public final class Preimage implements Serializable {
     LandmarkKernel input = projector.kernelExpansion().support();
     int m = input.numLandmarks();
     int d = input.dim();
-    int k = projector.numComponents();
-    RowBlock landmarks = new RowBlock(m, d);
-    landmarks.fill(input.landmarks(), m);
-    double[] scores = new double[k * m];
-    projector.project(landmarks, new double[projector.scratchSize(m)], scores, null);
-    double gamma = m > 1 ? medianGammaOrOne(scores, m, k) : 1.0;
-    LandmarkKernel scoreKernel = new LandmarkKernel(Kernel.rbf(gamma), scores, m, k);
-    double[] system = scoreKernel.gram();
-    for (int j = 0; j < m; j++) {
-      system[j + j * m] += alpha;
-    }
+    LandmarkKernel scoreKernel = ridgeScoreKernel(projector);
     // Right-hand side Z: the landmarks as an m×d column-major matrix.
     double[] coefficients = new double[m * d];
     double[] points = input.landmarks();
@@ -118,15 +113,44 @@ public final class Preimage implements Serializable {
         coefficients[j + t * m] = points[j * d + t];
       }
     }
+    solveRidge(scoreKernel, alpha, coefficients, d);
+    return new Preimage(Method.RIDGE, projector, 0, scoreKernel, coefficients);
+  }
+
+  /**
+   * The ridge map's kernel on score space: the Gaussian kernel, γ the median heuristic of the
+   * landmarks' scores, bound to those scores (the landmarks are read in the projector's own block
+   * form, so sparse landmarks stay sparse).
+   */
+  static LandmarkKernel ridgeScoreKernel(Projector projector) {
+    LandmarkKernel input = projector.kernelExpansion().support();
+    int m = input.numLandmarks();
+    int k = projector.numComponents();
+    RowBlock landmarks = projector.newBlock(m);
+    for (int j = 0; j < m; j++) {
+      landmarks.add(input.points().row(j), "landmarks");
+    }
+    double[] scores = new double[k * m];
+    projector.project(landmarks, new double[projector.scratchSize(m)], scores, null);
+    double gamma = m > 1 ? medianGammaOrOne(scores, m, k) : 1.0;
+    return new LandmarkKernel(Kernel.rbf(gamma), scores, m, k);
+  }
+
+  /** Overwrites the m×columns column-major {@code rhs} with (K_YY + αI)⁻¹ rhs. */
+  static void solveRidge(LandmarkKernel scoreKernel, double alpha, double[] rhs, int columns) {
+    int m = scoreKernel.numLandmarks();
+    double[] system = scoreKernel.gram();
+    for (int j = 0; j < m; j++) {
+      system[j + j * m] += alpha;
+    }
     intW info = new intW(0);
-    Blas.lapack().dposv("U", m, d, system, m, coefficients, m, info);
+    Blas.lapack().dposv("U", m, columns, system, m, rhs, m, info);
     if (info.val != 0) {
       throw new ArithmeticException(
           "preimage ridge system is not positive definite (LAPACK dposv info = "
               + info.val
               + "); raise preimageRidge");
     }
-    return new Preimage(Method.RIDGE, projector, 0, scoreKernel, coefficients);
   }
 
   private static double medianGammaOrOne(double[] scores, int m, int k) {
@@ -168,15 +192,14 @@ public final class Preimage implements Serializable {
     Blas.blas().dgemm("T", "N", d, b, m, 1.0, dualCoefficients, m, scratch, m, 0.0, out, d);
   }
 
-  private void reconstructFixedPoint(
-      RowBlock inputs, double[] scores, double[] scratch, double[] out) {
+  /**
+   * Γ (m×b column-major) = P Y + w̄ 1ᵀ: the landmark weights of each row's reconstructed feature
+   * vector ψ̂ = Σ_l γ_l k(·,z_l), from the rows' scores Y (k×b).
+   */
+  static double[] landmarkWeights(Projector projector, double[] scores, int b) {
     KernelExpansion expansion = projector.kernelExpansion();
-    LandmarkKernel lk = expansion.support();
-    int m = lk.numLandmarks();
-    int d = lk.dim();
+    int m = expansion.support().numLandmarks();
     int k = projector.numComponents();
-    int b = inputs.size();
-    // Γ (m×b) = P Y + w̄ 1ᵀ, the landmark weights of each row's reconstructed feature vector.
     double[] weights = new double[m * b];
     if (projector.hasMeanColumn()) {
       double[] mean = expansion.column(k);
@@ -187,6 +210,17 @@ public final class Preimage implements Serializable {
     // The first k columns of the expansion are P (m×k, leading dimension m).
     Blas.blas()
         .dgemm("N", "N", m, b, k, 1.0, expansion.coefficients(), m, scores, k, 1.0, weights, m);
+    return weights;
+  }
+
+  private void reconstructFixedPoint(
+      RowBlock inputs, double[] scores, double[] scratch, double[] out) {
+    KernelExpansion expansion = projector.kernelExpansion();
+    LandmarkKernel lk = expansion.support();
+    int m = lk.numLandmarks();
+    int d = lk.dim();
+    int b = inputs.size();
+    double[] weights = landmarkWeights(projector, scores, b);
     double[] kernel = new double[m * b];
     double[] next = new double[b * d];
     boolean[] done = new boolean[b];
@@ -209,7 +243,7 @@ public final class Preimage implements Serializable {
         for (int l = i * m, end = l + m; l < end; l++) {
           denominator += kernel[l];
         }
-        if (!(Math.abs(denominator) > 1e-300) || !Double.isFinite(denominator)) {
+        if (vanishes(denominator)) {
           done[i] = true;
           continue;
         }

@@ -257,7 +257,7 @@ class ReconstructionErrorEvaluatorTest {
             .setNumLandmarks(120)
             .setSeed(3)
             .setResidualCol("residual")
-            .setReconstructionCol("reconstruction")
+            .setPreimageErrorCol("preimageError")
             .setPreimageMethod("ridge");
     double[] gammas = {0.003, 0.03, 0.3, 3.0};
     ParamMap[] grid = new ParamGridBuilder().addGrid(kpca.gamma(), gammas).build();
@@ -307,9 +307,136 @@ class ReconstructionErrorEvaluatorTest {
         cv.setEvaluator(new ReconstructionErrorEvaluator().setMetricName("relativeInputSpaceError"))
             .fit(df);
     assertEquals(gammas[best], ((NystromKernelPCAModel) relative.bestModel()).getGamma(), 0.0);
-    // The feature-space residual falls as γ falls: it picks the smallest γ, so it cannot tune γ.
-    CrossValidatorModel residual = cv.setEvaluator(new ReconstructionErrorEvaluator()).fit(df);
+    // The feature-space residual falls as γ falls: it picks the smallest γ, so it cannot tune γ,
+    // and says so once.
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CrossValidatorModel residual =
+        withWarnings(warnings, () -> cv.setEvaluator(new ReconstructionErrorEvaluator()).fit(df));
     assertEquals(gammas[0], ((NystromKernelPCAModel) residual.bestModel()).getGamma(), 0.0);
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(
+        warnings.get(0).contains("favours the smallest gamma")
+            && warnings.get(0).contains("metricName=\"inputSpaceError\"")
+            && warnings.get(0).contains("rbf gamma=0.003"),
+        warnings.get(0));
+  }
+
+  /** Runs {@code body} collecting the evaluator's WARN lines. */
+  private static <T> T withWarnings(List<String> warnings, java.util.function.Supplier<T> body) {
+    org.apache.logging.log4j.core.appender.AbstractAppender capture =
+        new org.apache.logging.log4j.core.appender.AbstractAppender(
+            "capture-evaluator",
+            null,
+            null,
+            true,
+            org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            if (event.getLevel() == org.apache.logging.log4j.Level.WARN) {
+              warnings.add(event.getMessage().getFormattedMessage());
+            }
+          }
+        };
+    capture.start();
+    org.apache.logging.log4j.core.Logger logger =
+        (org.apache.logging.log4j.core.Logger)
+            org.apache.logging.log4j.LogManager.getLogger(ReconstructionErrorEvaluator.class);
+    logger.addAppender(capture);
+    try {
+      return body.get();
+    } finally {
+      logger.removeAppender(capture);
+      capture.stop();
+    }
+  }
+
+  /** Residuals of one kernel (k or the landmarks tuned) give no warning. */
+  @Test
+  void residualsOfOneKernelAreNotFlagged() {
+    Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(40, 3, 4), 2);
+    ReconstructionErrorEvaluator evaluator = new ReconstructionErrorEvaluator();
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    withWarnings(
+        warnings,
+        () -> {
+          for (int k : new int[] {1, 2}) {
+            evaluator.evaluate(
+                new NystromKernelPCA()
+                    .setK(k)
+                    .setNumLandmarks(10)
+                    .setGamma(0.5)
+                    .setResidualCol("residual")
+                    .fit(df)
+                    .transform(df));
+          }
+          return null;
+        });
+    assertTrue(warnings.isEmpty(), warnings.toString());
+  }
+
+  /**
+   * The pre-image error column equals ‖x − x̂‖² computed from the model's dense pre-images, per
+   * row, for both methods, on dense rows (the dense kernel-block path) and on sparse rows (the
+   * sparse path).
+   */
+  @Test
+  void preimageErrorEqualsTheDistanceToThePreimage() {
+    double[][] x = blobs(50, 6);
+    // The same points spread over 200 columns (5 non-zeros a row): the sparse path.
+    double[][] wide = new double[x.length][200];
+    for (int i = 0; i < x.length; i++) {
+      for (int t = 0; t < x[i].length; t++) {
+        wide[i][40 * t + i % 4] = x[i][t];
+      }
+    }
+    Dataset<Row> sparse =
+        LocalSpark.frame(wide, 2)
+            .withColumn(
+                "features",
+                functions
+                    .udf(
+                        (org.apache.spark.sql.api.java.UDF1<
+                                org.apache.spark.ml.linalg.Vector,
+                                org.apache.spark.ml.linalg.Vector>)
+                            v -> v.toSparse(),
+                        org.apache.spark.ml.linalg.SQLDataTypes.VectorType())
+                    .apply(functions.col("features")));
+    for (Dataset<Row> df : List.of(LocalSpark.frame(x, 2), sparse)) {
+      for (String method : new String[] {"fixed-point", "ridge"}) {
+        NystromKernelPCAModel model =
+            new NystromKernelPCA()
+                .setK(2)
+                .setNumLandmarks(20)
+                .setGamma(0.3)
+                .setSeed(2)
+                .setPreimageMethod(method)
+                .setPreimageErrorCol("preimageError")
+                .setReconstructionCol("reconstruction")
+                .fit(df);
+        boolean sparsePath = model.solution().projector().kernelExpansion().support().isSparse();
+        assertEquals(df == sparse, sparsePath, "the kernel-block path");
+        Dataset<Row> out = model.transform(df);
+        double[][] in = LocalSpark.collect(out, "features");
+        double[][] rec = LocalSpark.collect(out, "reconstruction");
+        List<Row> errors = out.select("preimageError").collectAsList();
+        double largest = 0;
+        for (int i = 0; i < in.length; i++) {
+          double direct = 0;
+          double norm = 0;
+          for (int t = 0; t < in[i].length; t++) {
+            direct += (in[i][t] - rec[i][t]) * (in[i][t] - rec[i][t]);
+            norm += in[i][t] * in[i][t];
+          }
+          largest = Math.max(largest, direct);
+          assertEquals(
+              direct,
+              errors.get(i).getDouble(0),
+              1e-9 * (1 + norm),
+              method + (sparsePath ? " sparse" : " dense") + " row " + i);
+        }
+        assertTrue(largest > 1e-2, method + ": non-trivial errors, largest " + largest);
+      }
+    }
   }
 
   /** The input-space metrics against a direct computation on collected rows. */

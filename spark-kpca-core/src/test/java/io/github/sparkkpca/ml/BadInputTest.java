@@ -87,6 +87,72 @@ class BadInputTest {
     assertTrue(inf.contains("row 17") && inf.contains("Infinity"), inf);
   }
 
+  /** Columns that are not vectors name the conversion they need. */
+  @Test
+  void arrayAndTextColumnsNameTheirConversion() {
+    org.apache.spark.sql.SparkSession spark = LocalSpark.spark();
+    Dataset<Row> df =
+        spark.sql(
+            "select array(1.0d, 2.0d) as a, array(cast(1 as float)) as f, 'some words' as s,"
+                + " array('some', 'words') as w");
+    String[][] cases = {
+      {"a", "array<double>", "org.apache.spark.ml.functions.array_to_vector"},
+      {"f", "array<float>", "pyspark.ml.functions.array_to_vector"},
+      {
+        "s",
+        "string",
+        "RegexTokenizer or Tokenizer) and turn the words into a vector (HashingTF or"
+            + " CountVectorizer"
+      },
+      {"w", "array<string>", "HashingTF or CountVectorizer"}
+    };
+    for (String[] c : cases) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new NystromKernelPCA().setK(1).setInputCol(c[0]).fit(df));
+      assertTrue(
+          e.getMessage().contains("but is " + c[1] + ";") && e.getMessage().contains(c[2]),
+          e.getMessage());
+    }
+  }
+
+  /** A DataFrame without partitions is refused like one without rows, by every stage. */
+  @Test
+  void noPartitionsIsNoRows() {
+    org.apache.spark.sql.SparkSession spark = LocalSpark.spark();
+    Dataset<Row> noRows = LocalSpark.vectors(new ArrayList<>(), 3);
+    Dataset<Row> noPartitions =
+        spark
+            .createDataFrame(
+                new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext()).emptyRDD(),
+                noRows.schema())
+            // size metadata: the fit goes straight to its scan
+            .withColumn(
+                "features",
+                org.apache
+                    .spark
+                    .sql
+                    .functions
+                    .col("features")
+                    .as(
+                        "features",
+                        new org.apache.spark.ml.attribute.AttributeGroup("features", 3)
+                            .toMetadata()));
+    assertEquals(0, noPartitions.rdd().getNumPartitions());
+    String expected = "Column 'features' of the input has no rows";
+    for (Dataset<Row> df : List.of(noRows, noPartitions)) {
+      for (org.apache.spark.ml.Estimator<?> estimator :
+          List.<org.apache.spark.ml.Estimator<?>>of(
+              new NystromKernelPCA().setK(1).setNumLandmarks(2),
+              new RandomFeatureKernelPCA().setK(1))) {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> estimator.fit(df));
+        assertEquals(expected, e.getMessage());
+      }
+    }
+  }
+
   @Test
   void nullAndWronglySizedVectors() {
     List<Vector> data = good(40);
