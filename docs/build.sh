@@ -53,6 +53,27 @@ fi
 
 export NO_MKDOCS_2_WARNING=1
 start=$SECONDS
+
+# The checks are checked: a one-page site with a dead link, and one whose page has no summary paragraph, must
+# fail the strict build with the hooks' and MkDocs' own messages.
+check_fails() {
+  local name="$1" page="$2" expected="$3" dir
+  dir="$(mktemp -d)"
+  mkdir -p "$dir/docs"
+  printf '%s\n' "$page" > "$dir/docs/index.md"
+  printf 'site_name: check\nrepo_url: https://github.com/spark-kpca/spark-kpca\nhooks: [%s]\nextra: {generated_pages: false}\n' \
+    "$root/docs/tools/hooks.py" > "$dir/mkdocs.yml"
+  if (cd "$dir" && "$venv/bin/mkdocs" build --strict --site-dir "$dir/site") > "$dir/log" 2>&1; then
+    echo "docs/build.sh: the strict build accepted a page with $name" >&2; cat "$dir/log" >&2; exit 1
+  fi
+  if ! grep -q "$expected" "$dir/log"; then
+    echo "docs/build.sh: the strict build failed on a page with $name, but not for it:" >&2; cat "$dir/log" >&2; exit 1
+  fi
+  rm -rf "$dir"
+}
+check_fails "a dead link" $'# Check\n\nA page that links to [a page that is not there](missing.md), which must fail.' "missing.md"
+check_fails "no summary" $'# Check\n\n- a list where the summary paragraph should be' "no summary paragraph"
+
 cd "$root"
-"$venv/bin/mkdocs" build --strict --quiet --site-dir "$out"
+"$venv/bin/mkdocs" build --strict --site-dir "$out"
 echo "docs/build.sh: built the site in $((SECONDS - start)) s; open $out/index.html"

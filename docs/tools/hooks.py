@@ -39,6 +39,8 @@ FENCE = re.compile(r"^(```|~~~)")
 
 
 def on_files(files: Files, config: Any) -> Files:
+    if not config["extra"].get("generated_pages", True):  # docs/build.sh's check of the checks
+        return files
     for path, text in reference_pages.generated_pages(ROOT, javadoc=javadoc_enabled()).items():
         files.append(File.generated(config, path, content=text))
     for mount, source_dir in MOUNTS.items():

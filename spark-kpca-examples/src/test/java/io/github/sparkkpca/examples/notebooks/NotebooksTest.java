@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.sparkkpca.examples.Readme;
+import io.github.sparkkpca.examples.DocPages;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -111,8 +111,12 @@ class NotebooksTest {
    */
   @Test
   void readmeScalaSnippetRuns() throws Exception {
-    Readme.Block snippet =
-        Readme.block(Readme.text(), "## Use from Scala (spark-shell, notebooks)", "scala");
+    DocPages.Block snippet =
+        DocPages.block(DocPages.text(DocPages.GETTING_STARTED), "## First fit from Scala", "scala");
+    assertEquals(
+        snippet.code(),
+        DocPages.block(DocPages.text(DocPages.README), "## Scala", "scala").code(),
+        "README's Scala block differs from the getting-started page's, which this test runs");
     String data =
         String.join(
             "\n",
@@ -126,7 +130,7 @@ class NotebooksTest {
             "require(kpcaModel.explainedVarianceRatio.toArray.sum > 0.5, kpcaModel.explainedVarianceRatio.toString)",
             "require(model.transform(df).select(\"kpca\").count() == 3000)");
     run(
-        "README.md",
+        "getting-started.md",
         List.of(
             new NotebookRunner.Cell(1, 0, data),
             new NotebookRunner.Cell(2, snippet.line(), snippet.code()),
