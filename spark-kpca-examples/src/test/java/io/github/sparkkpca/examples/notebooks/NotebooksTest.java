@@ -105,9 +105,9 @@ class NotebooksTest {
   }
 
   /**
-   * The README's Scala block ("Use from Scala"), verbatim, in a session that has only what the
-   * README assumes: a DataFrame {@code df} with numeric columns x1, x2, x3. A second cell checks
-   * what the snippet built.
+   * The Scala block of the getting-started page ("First fit from Scala"), verbatim, in a session
+   * that has only what the page assumes: a DataFrame {@code df} with numeric columns x1, x2, x3. A
+   * second cell checks what the snippet built. The README's Scala block must be the same code.
    */
   @Test
   void readmeScalaSnippetRuns() throws Exception {
