@@ -49,11 +49,14 @@ def on_files(files: Files, config: Any) -> Files:
             files.append(File.generated(config, uri, abs_src_path=str(source)))
     if javadoc_enabled():
         for name, module in JAVADOC_MODULES.items():
-            apidocs = ROOT / module / "target" / "site" / "apidocs"
+            # maven-javadoc-plugin 3.11 writes target/reports/apidocs (older versions target/site/apidocs).
+            candidates = [ROOT / module / "target" / d / "apidocs" for d in ("reports", "site")]
+            apidocs = next((c for c in candidates if (c / "index.html").is_file()), candidates[0])
             if not (apidocs / "index.html").is_file():
                 log.warning("docs: %s has no Javadoc (%s missing); run docs/build.sh --javadoc", module, apidocs)
                 continue
-            for source in sorted(p for p in apidocs.rglob("*") if p.is_file()):
+            # Its legal/*.md notices would become pages of the site; the Javadoc HTML does not link them.
+            for source in sorted(p for p in apidocs.rglob("*") if p.is_file() and p.suffix != ".md"):
                 uri = f"api/java/{name}/" + source.relative_to(apidocs).as_posix()
                 files.append(File.generated(config, uri, abs_src_path=str(source)))
     return files

@@ -246,7 +246,7 @@ def java_page(root: Path = ROOT, javadoc: bool = False) -> str:
     else:
         lines += [
             "The full Javadoc (every method, with its mathematics) is built by `mvn -B -q compile javadoc:javadoc`",
-            "into `spark-kpca-core/target/site/apidocs/`; `bin/spark-kpca docs` builds it into this site, where",
+            "into `spark-kpca-core/target/reports/apidocs/`; `bin/spark-kpca docs` builds it into this site, where",
             "each name below then links to its page.",
         ]
     lines += [
