@@ -82,7 +82,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
 
 
 def rewrite(page_src: str, target: str, repo_url: str, files: Files) -> str:
-    """The link target as the site should have it: unchanged inside docs/, else a GitHub address."""
+    """The link target as the site should have it: a path that stays inside docs/ for its pages and files, else
+    the file's address on GitHub."""
     if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "/")):
         return target
     path, _, anchor = target.partition("#")
