@@ -1,7 +1,9 @@
-"""Runs every ```python block of the repository's README.md, as JavaQuickStartTest and ReadmeCommandsTest run its
-Java and command-line parts: the blocks of "Use from Python" in order in one namespace (a notebook's, with a
-DataFrame ``df`` of numeric columns x1, x2, x3 as the text says), and the numpy scoring of an exported bundle
-in "Command line" on a bundle this test exports. A block that no test runs fails the first test."""
+"""Runs every ```python block of the README and of the documentation site's getting-started page and guides, as
+JavaQuickStartTest and ReadmeCommandsTest run their Java and command-line blocks: the first fit from Python in order
+in one namespace (a notebook's, with a DataFrame ``df`` of numeric columns x1, x2, x3 as the text says) followed by
+the MLflow block, the numpy and scipy scoring of an exported bundle on a bundle this test exports, and the γ search
+on TF-IDF features on generated documents. A block that no test runs (and that is not a copy of one that runs)
+fails the first test."""
 
 import re
 from pathlib import Path
@@ -14,39 +16,58 @@ from pyspark.ml import PipelineModel
 import notebook_context
 from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel
 
-README = notebook_context.ROOT / "README.md"
+ROOT = notebook_context.ROOT
+README = ROOT / "README.md"
+GETTING_STARTED = ROOT / "docs" / "getting-started.md"
+PERSISTENCE = ROOT / "docs" / "guides" / "persistence-and-mlflow.md"
+KERNELS = ROOT / "docs" / "guides" / "kernels-and-gamma.md"
+# The pages whose Python blocks a user copies: each block must be run here (or be a copy of one that is).
+PAGES = [README, ROOT / "docs" / "index.md", GETTING_STARTED, *sorted((ROOT / "docs" / "guides").glob("*.md"))]
+
+FIRST_FIT = (GETTING_STARTED, "## First fit from Python")
+MLFLOW = (PERSISTENCE, "## MLflow")
+NUMPY = (PERSISTENCE, "## Score without Spark: load a model in numpy")
+TEXT_GAMMA = (KERNELS, "## Tune γ on text features {#tune-gamma-on-text-features}")
 
 
-def python_blocks(section: str = "") -> List[Tuple[int, str]]:
-    """(line of the first code line, code) of every ```python block, or of those in the ``## section``."""
-    text = README.read_text(encoding="utf-8")
-    if section:
-        start = text.index(section + "\n")
-        end = text.find("\n## ", start + len(section))
-        text_range = (start, end if end >= 0 else len(text))
-    else:
-        text_range = (0, len(text))
-    blocks = []
-    for match in re.finditer(r"^```python\n(.*?)^```", text, flags=re.S | re.M):
-        if text_range[0] <= match.start() < text_range[1]:
-            blocks.append((text.count("\n", 0, match.start(1)) + 1, match.group(1)))
-    return blocks
+def section(text: str, heading: str) -> str:
+    """The text of the section headed by the line ``heading``, up to the next heading of its level or higher."""
+    start = text.index(heading + "\n")
+    level = heading.index(" ")
+    in_fence = False
+    at = start + len(heading) + 1
+    for line in text[at:].split("\n"):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        elif not in_fence and re.match(r"^#{1,%d} " % level, line):
+            break
+        at += len(line) + 1
+    return text[start:at]
 
 
-PYTHON_SECTION = "## Use from Python (PySpark, Databricks)"
-COMMAND_LINE = "## Command line"
+def python_blocks(page: Path, heading: str = "") -> List[Tuple[int, str]]:
+    """(line of the first code line, code) of every ```python block of a page, or of its section ``heading``."""
+    text = page.read_text(encoding="utf-8")
+    offset = text.index(section(text, heading)) if heading else 0
+    body = section(text, heading) if heading else text
+    return [
+        (text.count("\n", 0, offset + m.start(1)) + 1, m.group(1))
+        for m in re.finditer(r"^```python\n(.*?)^```", body, flags=re.S | re.M)
+    ]
 
 
-def run_block(line: int, code: str, ns: Dict[str, Any]) -> None:
-    exec(compile("\n" * (line - 1) + code, str(README), "exec"), ns)
+def run_block(page: Path, line: int, code: str, ns: Dict[str, Any]) -> None:
+    exec(compile("\n" * (line - 1) + code, str(page), "exec"), ns)
 
 
 def test_every_python_block_is_run_by_a_test() -> None:
-    everything = python_blocks()
-    covered = python_blocks(PYTHON_SECTION) + python_blocks(COMMAND_LINE)
-    assert len(python_blocks(PYTHON_SECTION)) == 3
-    assert len(python_blocks(COMMAND_LINE)) == 2
-    assert sorted(everything) == sorted(covered), "a ```python block of README.md that no test runs"
+    run = {code for page, heading in (FIRST_FIT, MLFLOW, NUMPY, TEXT_GAMMA) for _, code in python_blocks(page, heading)}
+    assert [len(python_blocks(*s)) for s in (FIRST_FIT, MLFLOW, NUMPY, TEXT_GAMMA)] == [2, 1, 2, 1]
+    for page in PAGES:
+        for line, code in python_blocks(page):
+            assert code in run, f"{page.relative_to(ROOT)}:{line}: a ```python block that no test runs"
+    # The README's example is the getting-started page's, word for word.
+    assert [code for _, code in python_blocks(README)] == [code for _, code in python_blocks(*FIRST_FIT)]
 
 
 def test_use_from_python_blocks_run(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,8 +79,9 @@ def test_use_from_python_blocks_run(spark: Any, tmp_path: Path, monkeypatch: pyt
     )
     ns = notebook_context.namespace(spark, tmp_path, "readme")
     ns["df"] = df
-    for line, code in python_blocks(PYTHON_SECTION):
-        run_block(line, code, ns)
+    for page, heading in (FIRST_FIT, MLFLOW):
+        for line, code in python_blocks(page, heading):
+            run_block(page, line, code, ns)
     # The session block gave back the running session (the one started with spark.jars = jar_path()).
     assert ns["spark"] is spark
     kpca_model = ns["kpca_model"]
@@ -79,7 +101,7 @@ def test_use_from_python_blocks_run(spark: Any, tmp_path: Path, monkeypatch: pyt
 
 
 def test_numpy_scoring_of_an_exported_bundle(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's numpy block scores data.csv from bundle/ exactly as the model's transform does."""
+    """The guide's numpy block scores data.csv from bundle/ exactly as the model's transform does."""
     from pyspark.ml.linalg import Vectors
 
     monkeypatch.chdir(tmp_path)
@@ -94,15 +116,15 @@ def test_numpy_scoring_of_an_exported_bundle(spark: Any, tmp_path: Path, monkeyp
     model = NystromKernelPCA(k=3, numLandmarks=40, kernel="rbf", seed=5).fit(df)
     model.export(str(tmp_path / "bundle"))  # the JVM's working directory is not the test's
     ns: Dict[str, Any] = {"__name__": "__main__"}
-    line, code = python_blocks(COMMAND_LINE)[0]
-    run_block(line, code, ns)
+    line, code = python_blocks(*NUMPY)[0]
+    run_block(NUMPY[0], line, code, ns)
     expected = np.array([r.kpca.toArray() for r in model.transform(df).orderBy("id").select("kpca").collect()])
     assert ns["scores"].shape == (200, 3)
     np.testing.assert_allclose(ns["scores"], expected, rtol=1e-9, atol=1e-9)
 
 
 def test_scipy_scoring_of_a_sparse_exported_bundle(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's scipy block scores data.libsvm from a bundle with sparse (CSR) landmarks exactly as the model's
+    """The guide's scipy block scores data.libsvm from a bundle with sparse (CSR) landmarks exactly as the model's
     transform does."""
     from pyspark.ml.linalg import Vectors
 
@@ -121,8 +143,27 @@ def test_scipy_scoring_of_a_sparse_exported_bundle(spark: Any, tmp_path: Path, m
     assert model.getKernelBlockPath().startswith("sparse: ")
     model.export(str(tmp_path / "bundle"))
     ns: Dict[str, Any] = {"__name__": "__main__"}
-    line, code = python_blocks(COMMAND_LINE)[1]
-    run_block(line, code, ns)
+    line, code = python_blocks(*NUMPY)[1]
+    run_block(NUMPY[0], line, code, ns)
     expected = np.array([r.kpca.toArray() for r in model.transform(df).orderBy("id").select("kpca").collect()])
     assert ns["scores"].shape == (n, 3)
     np.testing.assert_allclose(ns["scores"], expected, rtol=1e-9, atol=1e-9)
+
+
+def test_gamma_search_on_text_features(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guide's γ search on TF-IDF vectors: documents drawn from three topics' vocabularies, three γ values,
+    two folds; the best model is the one with the smallest held-out error and its fits ran on the sparse path."""
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(11)
+    topics = [[f"t{t}w{i}" for i in range(40)] for t in range(3)]
+    common = [f"c{i}" for i in range(200)]
+    texts = [" ".join(rng.choice(topics[i % 3], 12).tolist() + rng.choice(common, 6).tolist()) for i in range(240)]
+    ns: Dict[str, Any] = {"__name__": "__main__", "docs": spark.createDataFrame([(t,) for t in texts], ["text"])}
+    line, code = python_blocks(*TEXT_GAMMA)[0]
+    run_block(TEXT_GAMMA[0], line, code, ns)
+    metrics = ns["cv_model"].avgMetrics
+    assert len(metrics) == 3 and all(np.isfinite(metrics)) and len(set(metrics)) == 3, metrics
+    best = ns["best"]
+    assert isinstance(best, NystromKernelPCAModel)
+    assert best.getGamma() == [0.01, 0.1, 1.0][int(np.argmin(metrics))]
+    assert best.getKernelBlockPath().startswith("sparse: "), best.getKernelBlockPath()

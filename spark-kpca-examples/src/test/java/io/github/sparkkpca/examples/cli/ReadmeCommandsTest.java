@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.sparkkpca.examples.Readme;
+import io.github.sparkkpca.examples.DocPages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,10 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs every {@code bin/spark-kpca} line of the README's command-line section, in order, as
- * written: the same arguments, in-process, with relative paths taken relative to a temporary
- * directory that holds a generated {@code data.csv} (five numeric columns and a {@code label}).
- * Then checks what the lines promise: the model, the summary, the scores and the charts.
+ * Runs every {@code bin/spark-kpca} line of the command-line guide's first block
+ * (docs/guides/command-line.md, "Commands"), in order, as written, and checks that the command
+ * lines of the README and of the getting-started page are among them: the same arguments,
+ * in-process, with relative paths taken relative to a temporary directory that holds a generated
+ * {@code data.csv} (five numeric columns and a {@code label}). Then checks what the lines promise:
+ * the model, the summary, the scores and the charts.
  */
 class ReadmeCommandsTest {
 
@@ -45,8 +47,8 @@ class ReadmeCommandsTest {
   @Test
   void readmeCommandLinesRun() throws IOException {
     writeCsv(dir.resolve("data.csv"), 2000);
-    List<List<String>> commands = readmeCommands(Readme.text());
-    assertTrue(commands.size() >= 4, "README lists " + commands.size() + " commands");
+    List<List<String>> commands = commands(DocPages.text(DocPages.COMMAND_LINE), "## Commands");
+    assertTrue(commands.size() >= 4, "the guide lists " + commands.size() + " commands");
     for (List<String> command : commands) {
       String[] args = command.stream().skip(1).toArray(String[]::new);
       for (int i = 0; i + 1 < args.length; i++) {
@@ -58,7 +60,7 @@ class ReadmeCommandsTest {
       TestSpark.Result result = TestSpark.cli(args);
       System.out.printf(
           Locale.ROOT,
-          "README: %s (%.1f s)%n",
+          "docs: %s (%.1f s)%n",
           String.join(" ", command),
           (System.nanoTime() - start) / 1e9);
       assertEquals(0, result.code(), () -> String.join(" ", command) + "\n" + result);
@@ -110,7 +112,7 @@ class ReadmeCommandsTest {
         chartDirs.add(command.get(i + 1));
       }
     }
-    assertFalse(chartDirs.isEmpty(), "README shows no --plots");
+    assertFalse(chartDirs.isEmpty(), "the guide shows no --plots");
     for (String charts : chartDirs) {
       for (String png : List.of("scree.png", "reconstruction-error.png", "embedding.png")) {
         assertTrue(Files.size(dir.resolve(charts).resolve(png)) > 1000, charts + png);
@@ -119,10 +121,29 @@ class ReadmeCommandsTest {
   }
 
   /**
-   * The {@code bin/spark-kpca} lines of the first bash block of the README's command-line section.
+   * The command lines of the README and of the getting-started page are lines this test runs, so
+   * what a newcomer copies first runs as written.
    */
-  static List<List<String>> readmeCommands(String readme) {
-    String block = Readme.block(readme, "## Command line", "bash").code();
+  @Test
+  void readmeAndGettingStartedShowLinesThatRun() throws IOException {
+    List<List<String>> run = commands(DocPages.text(DocPages.COMMAND_LINE), "## Commands");
+    for (var shown :
+        List.of(
+            commands(DocPages.text(DocPages.README), "## Command line"),
+            commands(
+                DocPages.text(DocPages.GETTING_STARTED), "## First fit from the command line"))) {
+      assertFalse(shown.isEmpty());
+      for (List<String> command : shown) {
+        assertTrue(
+            run.contains(command),
+            String.join(" ", command) + " is not a line of the command-line guide's tested block");
+      }
+    }
+  }
+
+  /** The {@code bin/spark-kpca} lines of the first bash block of a page's section. */
+  static List<List<String>> commands(String page, String heading) {
+    String block = DocPages.block(page, heading, "bash").code();
     List<List<String>> commands = new ArrayList<>();
     for (String line : block.split("\n")) {
       String code = line.contains("#") ? line.substring(0, line.indexOf('#')) : line;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.sparkkpca.examples.Readme;
+import io.github.sparkkpca.examples.DocPages;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -105,14 +105,18 @@ class NotebooksTest {
   }
 
   /**
-   * The README's Scala block ("Use from Scala"), verbatim, in a session that has only what the
-   * README assumes: a DataFrame {@code df} with numeric columns x1, x2, x3. A second cell checks
-   * what the snippet built.
+   * The Scala block of the getting-started page ("First fit from Scala"), verbatim, in a session
+   * that has only what the page assumes: a DataFrame {@code df} with numeric columns x1, x2, x3. A
+   * second cell checks what the snippet built. The README's Scala block must be the same code.
    */
   @Test
   void readmeScalaSnippetRuns() throws Exception {
-    Readme.Block snippet =
-        Readme.block(Readme.text(), "## Use from Scala (spark-shell, notebooks)", "scala");
+    DocPages.Block snippet =
+        DocPages.block(DocPages.text(DocPages.GETTING_STARTED), "## First fit from Scala", "scala");
+    assertEquals(
+        snippet.code(),
+        DocPages.block(DocPages.text(DocPages.README), "## Scala", "scala").code(),
+        "README's Scala block differs from the getting-started page's, which this test runs");
     String data =
         String.join(
             "\n",
@@ -126,7 +130,7 @@ class NotebooksTest {
             "require(kpcaModel.explainedVarianceRatio.toArray.sum > 0.5, kpcaModel.explainedVarianceRatio.toString)",
             "require(model.transform(df).select(\"kpca\").count() == 3000)");
     run(
-        "README.md",
+        "getting-started.md",
         List.of(
             new NotebookRunner.Cell(1, 0, data),
             new NotebookRunner.Cell(2, snippet.line(), snippet.code()),

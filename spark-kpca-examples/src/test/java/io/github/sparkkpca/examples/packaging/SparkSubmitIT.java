@@ -3,7 +3,7 @@ package io.github.sparkkpca.examples.packaging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.examples.Readme;
+import io.github.sparkkpca.examples.DocPages;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,8 @@ class SparkSubmitIT {
   @Test
   void readmeSparkSubmitCommandRunsTheShadedJar() throws IOException, InterruptedException {
     Path root = Path.of("..").toAbsolutePath().normalize();
-    List<String> command = readmeCommand(Files.readString(root.resolve("README.md")));
+    List<String> command =
+        readmeCommand(Files.readString(root.resolve("docs/guides/command-line.md")));
     assertEquals("spark-submit", command.get(0), command::toString);
     String readmeJar = command.stream().filter(a -> a.endsWith(".jar")).findFirst().orElseThrow();
     // The README names the default (Scala 2.13) build's jar; a -P spark-3.5 build runs the same
@@ -43,7 +44,9 @@ class SparkSubmitIT {
     assertEquals(
         builtJar(),
         jar,
-        "README's spark-submit command names " + readmeJar + ", not the jar this build makes");
+        "The command-line guide's spark-submit command names "
+            + readmeJar
+            + ", not the jar this build makes");
     assertTrue(Files.isRegularFile(jar), jar + " is missing: run `mvn package` first");
     Path model = dir.resolve("model");
     Path plots = dir.resolve("plots");
@@ -113,11 +116,13 @@ class SparkSubmitIT {
   }
 
   /**
-   * The first {@code spark-submit} command of the README's command-line section, its lines joined.
+   * The first {@code spark-submit} command of the command-line guide's cluster section
+   * (docs/guides/command-line.md), its lines joined.
    */
   static List<String> readmeCommand(String readme) {
     StringBuilder text = new StringBuilder();
-    for (Readme.Block block : Readme.blocks(readme, "## Command line", "bash")) {
+    for (DocPages.Block block :
+        DocPages.blocks(readme, "## Run on a cluster: spark-submit", "bash")) {
       // The line that starts with spark-submit: its index in "\n" + code is its offset in code.
       int start = ("\n" + block.code()).indexOf("\nspark-submit ");
       if (start < 0) {
@@ -133,7 +138,8 @@ class SparkSubmitIT {
       }
       break;
     }
-    assertTrue(text.length() > 0, "README's command-line section has no spark-submit command");
+    assertTrue(
+        text.length() > 0, "the command-line guide's cluster section has no spark-submit command");
     List<String> args = new ArrayList<>();
     for (String token : text.toString().trim().split("\\s+")) {
       args.add(

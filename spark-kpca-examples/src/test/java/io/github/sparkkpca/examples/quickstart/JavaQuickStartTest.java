@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.examples.Readme;
+import io.github.sparkkpca.examples.DocPages;
 import io.github.sparkkpca.examples.cli.TestSpark;
 import io.github.sparkkpca.examples.data.MnistIdx;
 import java.io.IOException;
@@ -49,10 +49,21 @@ class JavaQuickStartTest {
     assertTrue(Files.isDirectory(dir.resolve("kpca").resolve("metadata")));
   }
 
-  /** The README's Java block contains, in order, every line this test runs. */
+  /**
+   * The Java blocks of the README and of the getting-started page contain, in order, every line
+   * this test runs.
+   */
   @Test
   void readmeShowsTheCodeThisTestRuns() throws IOException {
-    String block = Readme.block(Readme.text(), "## Use from Java", "java").code();
+    assertShowsTheCodeThisTestRuns(
+        DocPages.block(DocPages.text(DocPages.README), "## Java", "java").code(), "README");
+    assertShowsTheCodeThisTestRuns(
+        DocPages.block(DocPages.text(DocPages.GETTING_STARTED), "## First fit from Java", "java")
+            .code(),
+        "docs/getting-started.md");
+  }
+
+  private static void assertShowsTheCodeThisTestRuns(String block, String page) throws IOException {
     String source =
         Files.readString(
             Path.of(
@@ -71,7 +82,7 @@ class JavaQuickStartTest {
     for (String line : tested.strip().split("\n")) {
       String want = line.strip();
       int found = block.indexOf(want, at);
-      assertTrue(found >= 0, "README's Java quick start lacks (in order): " + want);
+      assertTrue(found >= 0, page + "'s Java quick start lacks (in order): " + want);
       at = found + want.length();
     }
   }
