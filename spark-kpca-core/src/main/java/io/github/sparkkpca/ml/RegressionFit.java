@@ -123,6 +123,15 @@ final class RegressionFit
     return new KernelPcaFit.Need(stage.getNumLandmarks(), "numLandmarks m", scales());
   }
 
+  /**
+   * The landmark kernels take the path their landmarks call for ({@link LandmarkKernel}), so wide
+   * or sparse rows are checked by their stored entries after the scan, as a Nyström fit's are.
+   */
+  @Override
+  public boolean sparseKernelBlocks() {
+    return settings.family().hasSparseForm();
+  }
+
   /** A pass over the labels: the first non-finite one named, and the coding. */
   @Override
   public void beforeScan(Dataset<?> dataset) {
