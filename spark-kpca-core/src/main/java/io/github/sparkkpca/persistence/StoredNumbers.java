@@ -143,7 +143,12 @@ final class StoredNumbers {
     if (!(map instanceof NystromFeatureMap nystrom) || !kernel.isPositiveDefinite()) {
       return;
     }
-    LandmarkKernel landmarks = nystrom.landmarkKernel();
+    // The map's kernel block when it binds the metadata's kernel (as a loaded map does), else the
+    // metadata's kernel bound to the same stored landmarks.
+    LandmarkKernel landmarks =
+        nystrom.landmarkKernel().kernel().sameFunction(kernel)
+            ? nystrom.landmarkKernel()
+            : new LandmarkKernel(kernel, nystrom.landmarkKernel().points());
     int m = landmarks.numLandmarks();
     int r = nystrom.rank();
     if (m == 0) {

@@ -51,11 +51,18 @@ class StoredNumbersTest {
     assertTrue(landmarks.isSparse(), "the landmarks take the sparse path");
     NystromFeatureMap map = NystromFeatureMap.fit(landmarks, 1e-12);
     assertDoesNotThrow(() -> StoredNumbers.landmarkKernel(map, Kernel.rbf(gamma), ""));
-    IllegalArgumentException refused =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> StoredNumbers.landmarkKernel(map, Kernel.rbf(1.5 * gamma), ""));
-    assertTrue(refused.getMessage().contains("another kernel or gamma"), refused.getMessage());
+    // As a load rebuilds it: the stored landmarks and W bound to the metadata's kernel.
+    Kernel other = Kernel.rbf(1.5 * gamma);
+    NystromFeatureMap loaded =
+        NystromFeatureMap.of(
+            new LandmarkKernel(other, points), map.weights(), map.rank(), map.isTriangular());
+    for (NystromFeatureMap checked : new NystromFeatureMap[] {map, loaded}) {
+      IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> StoredNumbers.landmarkKernel(checked, other, ""));
+      assertTrue(refused.getMessage().contains("another kernel or gamma"), refused.getMessage());
+    }
   }
 
   @Test
