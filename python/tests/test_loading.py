@@ -332,3 +332,73 @@ def test_a_session_without_the_jar_gets_one_clear_error(installed, saved):
     assert got["messages"][0][1].startswith(
         "MissingJarError: the Spark session's JVM has no class io.github.sparkkpca.ml.NystromKernelPCA:"
     )
+
+
+def test_wide_text_pipeline_loads_and_scores_in_a_fresh_process_at_the_default_driver_memory(
+    installed, spark, tmp_path_factory
+):
+    """A text pipeline (Tokenizer → HashingTF(2^18) → IDF → cosine NystromKernelPCA, m = 600) whose landmarks
+    would take 600·2^18 doubles = 1.17 GiB dense, more than a fresh session's default 1 GiB driver: it loads
+    with ``PipelineModel.load`` and ``mlflow.spark.load_model`` there, from its stored sparse landmarks, and
+    scores bit for bit as the fitted pipeline did here."""
+    from pyspark.ml.feature import IDF, HashingTF, Tokenizer
+
+    tmp = tmp_path_factory.mktemp("text")
+    rng = np.random.default_rng(13)
+    vocabulary = [f"w{i}" for i in range(3000)]
+    weights = 1.0 / np.arange(1, len(vocabulary) + 1)
+    documents = [
+        (i, " ".join(rng.choice(vocabulary, size=25, p=weights / weights.sum()))) for i in range(640)
+    ]
+    spark.createDataFrame(documents, ["id", "text"]).repartition(2).write.parquet(str(tmp / "docs.parquet"))
+    docs = spark.read.parquet(str(tmp / "docs.parquet")).cache()
+    pipeline = Pipeline(
+        stages=[
+            Tokenizer(inputCol="text", outputCol="words"),
+            HashingTF(inputCol="words", outputCol="tf", numFeatures=1 << 18),
+            IDF(inputCol="tf", outputCol="features"),
+            NystromKernelPCA(kernel="cosine", k=3, numLandmarks=600, seed=5, residualCol="residual"),
+        ]
+    ).fit(docs)
+    assert pipeline.stages[-1].getKernelBlockPath().startswith("sparse: ")
+    pipeline.save(str(tmp / "pipeline"))
+    previous = mlflow.get_tracking_uri()
+    mlflow.set_tracking_uri(f"sqlite:///{tmp}/mlflow.db")
+    try:
+        experiment = mlflow.create_experiment("text", artifact_location=(tmp / "artifacts").as_uri())
+        with mlflow.start_run(experiment_id=experiment) as run:
+            mlflow.spark.log_model(pipeline, "text", pip_requirements=[f"pyspark=={pyspark.__version__}"])
+    finally:
+        mlflow.set_tracking_uri(previous)
+    scored = pipeline.transform(docs).orderBy("id").collect()
+    expected = [[*r.kpca.toArray().tolist(), r.residual] for r in scored]
+    args = {
+        "jar": spark_kpca.jar_path(),
+        "docs": str(tmp / "docs.parquet"),
+        "pipeline": str(tmp / "pipeline"),
+        "tracking": f"sqlite:///{tmp}/mlflow.db",
+        "logged": f"runs:/{run.info.run_id}/text",
+    }
+    got = run_fresh(
+        installed,
+        """
+        import mlflow, mlflow.spark
+        spark = session(args["jar"])
+        from pyspark.ml import PipelineModel
+        heap = spark.sparkContext._jvm.java.lang.Runtime.getRuntime().maxMemory()
+        docs = spark.read.parquet(args["docs"])
+        def scores(model):
+            return [[*r.kpca.toArray().tolist(), r.residual] for r in model.transform(docs).orderBy("id").collect()]
+        loaded = PipelineModel.load(args["pipeline"])
+        mlflow.set_tracking_uri(args["tracking"])
+        logged = mlflow.spark.load_model(args["logged"])
+        print(json.dumps({"heap": heap, "classes": stage_classes(loaded), "pipeline": scores(loaded),
+                          "mlflow": scores(logged), "sparse": str(type(loaded.stages[-1].landmarks).__name__)}))
+        """,
+        args,
+    )
+    assert got["heap"] <= 1 << 30, "the fresh session runs at Spark's default driver memory"
+    assert got["classes"][-1] == "spark_kpca.ml.NystromKernelPCAModel"
+    assert got["sparse"] == "SparseMatrix"
+    assert got["pipeline"] == expected, "PipelineModel.load, bit for bit"
+    assert got["mlflow"] == expected, "mlflow.spark.load_model, bit for bit"

@@ -182,13 +182,27 @@ public final class FitMemory {
    */
   public static int largestLandmarks(
       SparkContext sc, int d, java.util.function.IntUnaryOperator blockSize, int maps, int cap) {
+    return largestLandmarksRowBytes(sc, 8L * d, blockSize, maps, cap);
+  }
+
+  /**
+   * {@link #largestLandmarks} for landmarks and block rows of {@code rowBytes} bytes each (8·d
+   * dense, {@link #sparseRowBytes} on the sparse kernel-block path), as {@link #checkRowBytes}
+   * counts them.
+   */
+  public static int largestLandmarksRowBytes(
+      SparkContext sc,
+      long rowBytes,
+      java.util.function.IntUnaryOperator blockSize,
+      int maps,
+      int cap) {
     int lo = 0;
     int hi = Math.min(cap, MAX_LANDMARKS);
     while (lo < hi) {
       int mid = lo + (hi - lo + 1) / 2;
       boolean fits;
       try {
-        check(sc, mid, d, blockSize.applyAsInt(mid), "m", maps);
+        checkRowBytes(sc, mid, rowBytes, blockSize.applyAsInt(mid), "m", maps);
         fits = true;
       } catch (IllegalArgumentException e) {
         fits = false;

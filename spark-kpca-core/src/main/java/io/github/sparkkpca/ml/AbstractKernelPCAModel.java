@@ -293,6 +293,21 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   }
 
   /**
+   * Refuses pre-images whose dense d-wide arrays would not fit in this JVM's heap, as {@link
+   * #transformSchema} does when {@code reconstructionCol} is set: callers that read their input
+   * before they transform (the command line) call it first, so the refusal comes before any row is
+   * read. Nothing is allocated.
+   *
+   * @param what what asks for the pre-images, for the message ("--reconstruction")
+   * @param remedy how to do without them, for the message ("drop --reconstruction")
+   * @throws IllegalArgumentException naming d, m and the memory the pre-images would need
+   */
+  public void requireReconstructionFits(String what, String remedy) {
+    KernelPCAModelTransform.requireDenseReconstructionFits(
+        what, remedy, numFeatures(), numSupportPoints(), Runtime.getRuntime().maxMemory());
+  }
+
+  /**
    * The landmark form of the scores, or a clear error naming {@code accessor} when there are no
    * landmarks.
    */

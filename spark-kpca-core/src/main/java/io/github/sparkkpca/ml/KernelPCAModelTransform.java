@@ -62,11 +62,9 @@ final class KernelPCAModelTransform {
       }
     }
     if (!model.getReconstructionCol().isEmpty()) {
-      requireDenseReconstructionFits(
-          model.getReconstructionCol(),
-          model.numFeatures(),
-          model.numSupportPoints(),
-          Runtime.getRuntime().maxMemory());
+      model.requireReconstructionFits(
+          "reconstructionCol '" + model.getReconstructionCol() + "'",
+          "leave reconstructionCol empty");
     }
     StructType out = model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
     if (model.getResidualCol().isEmpty()) {
@@ -104,24 +102,27 @@ final class KernelPCAModelTransform {
    * of the heap: a pre-image is dense by nature, whatever the sparsity of the input (wide sparse
    * data score and give residuals at sparse cost; only the reconstruction needs d values).
    *
-   * @throws IllegalArgumentException naming the column, d, m, the estimate and the heap
+   * @param what what asks for the pre-images ("reconstructionCol 'x'", "--reconstruction")
+   * @param remedy how to do without them ("leave reconstructionCol empty")
+   * @throws IllegalArgumentException naming what asks, d, m, the estimate and the heap
    */
-  static void requireDenseReconstructionFits(String column, int d, int m, long heap) {
+  static void requireDenseReconstructionFits(String what, String remedy, int d, int m, long heap) {
     long bytes = 3L * 8L * m * d;
     if (bytes > heap / 4) {
       throw new IllegalArgumentException(
           String.format(
               java.util.Locale.ROOT,
-              "reconstructionCol '%s': pre-images are dense vectors of d = %d values (%.1f MiB a"
-                  + " row), and the pre-image map needs about %.1f GiB of dense m×d arrays (m ="
-                  + " %d), more than a quarter of the %.1f GiB heap; leave reconstructionCol"
-                  + " empty for data this wide (scores and residuals do not need it)",
-              column,
+              "%s: pre-images are dense vectors of d = %d values (%.1f MiB a row), and the"
+                  + " pre-image map needs about %.1f GiB of dense m×d arrays (m = %d), more than a"
+                  + " quarter of the %.1f GiB heap; %s for data this wide (scores and residuals do"
+                  + " not need it)",
+              what,
               d,
               8.0 * d / (1 << 20),
               bytes / (double) (1L << 30),
               m,
-              heap / (double) (1L << 30)));
+              heap / (double) (1L << 30),
+              remedy));
     }
   }
 

@@ -361,7 +361,8 @@ public final class KernelPCARegressionModel
   /** The c outputs ŷ_c(x) of one row. */
   public double[] outputs(Vector features) {
     InputVectors.require(features, numFeatures(), "Column '" + getFeaturesCol() + "'");
-    RowBlock block = new RowBlock(1, numFeatures());
+    // The predictor's own block form: a row of a sparse model costs its non-zeros, not d.
+    RowBlock block = fitted().newBlock(1);
     block.add(features, getFeaturesCol());
     int c = fitted().numComponents();
     double[] out = new double[c];

@@ -128,6 +128,15 @@ final class RegressionFit
     return List.of(labelCol);
   }
 
+  /**
+   * The landmark kernels take the path their landmarks call for ({@link LandmarkKernel}), so wide
+   * or sparse rows are checked by their stored entries after the scan, as a Nyström fit's are.
+   */
+  @Override
+  public boolean sparseKernelBlocks() {
+    return settings.family().hasSparseForm();
+  }
+
   /** A pass over the labels: the first non-finite one named, and the coding. */
   @Override
   public void beforeScan(Dataset<?> dataset) {

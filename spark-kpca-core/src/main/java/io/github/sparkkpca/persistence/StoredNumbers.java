@@ -5,6 +5,8 @@ import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.LandmarkKernel;
+import io.github.sparkkpca.linalg.RowBlock;
+import io.github.sparkkpca.linalg.RowSet;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -129,39 +131,57 @@ final class StoredNumbers {
    * the directions dropped below rcond), for an evenly spread set of at most {@value
    * #LANDMARK_PROBES} landmarks. Another kernel or γ than the weights were computed with breaks
    * this (K_mm⁺ then whitens another matrix).
+   *
+   * <p>Made on the landmarks as stored, through the map's own kernel block ({@link
+   * LandmarkKernel#compute} on one block of the p probes): nothing of size m×d is built for sparse
+   * landmarks. Cost: the k(z,z) from the stored squared norms (O(nnz(Z)), or O(m·d) for landmarks
+   * held dense), the m×p kernel block (on the sparse path Σ_{t ∈ nz(probes)} nnz(Z[:,t]) ≤ p·m·max
+   * nnz(z) multiply-adds, on the dense path 2·p·m·d flops), then p·m·r for the features; memory
+   * 8·m·p bytes and the probes' stored entries.
    */
   static void landmarkKernel(FeatureMap map, Kernel kernel, String what) {
     if (!(map instanceof NystromFeatureMap nystrom) || !kernel.isPositiveDefinite()) {
       return;
     }
-    LandmarkKernel landmarks = nystrom.landmarkKernel();
+    // The map's kernel block when it binds the metadata's kernel (as a loaded map does), else the
+    // metadata's kernel bound to the same stored landmarks.
+    LandmarkKernel landmarks =
+        nystrom.landmarkKernel().kernel().sameFunction(kernel)
+            ? nystrom.landmarkKernel()
+            : new LandmarkKernel(kernel, nystrom.landmarkKernel().points());
     int m = landmarks.numLandmarks();
-    int d = landmarks.dim();
     int r = nystrom.rank();
-    double[] points = landmarks.landmarks();
+    if (m == 0) {
+      return;
+    }
+    RowSet points = landmarks.points();
+    double[] sqNorms = points.sqNorms();
     double[] w = nystrom.weights();
     double largest = 0;
     for (int j = 0; j < m; j++) {
-      double[] z = Arrays.copyOfRange(points, j * d, (j + 1) * d);
-      largest = Math.max(largest, Math.abs(kernel.apply(z, z)));
+      largest = Math.max(largest, Math.abs(kernel.diagonal(sqNorms[j])));
     }
     int probes = Math.min(m, LANDMARK_PROBES);
-    double[] column = new double[m];
+    int[] probe = new int[probes];
+    RowBlock block = landmarks.newBlock(probes);
     for (int p = 0; p < probes; p++) {
-      int j = (int) ((long) p * m / probes);
-      double[] z = Arrays.copyOfRange(points, j * d, (j + 1) * d);
-      for (int i = 0; i < m; i++) {
-        column[i] = kernel.apply(Arrays.copyOfRange(points, i * d, (i + 1) * d), z);
-      }
+      probe[p] = (int) ((long) p * m / probes);
+      block.add(points.row(probe[p]), "data/landmarks");
+    }
+    double[] columns = new double[Math.multiplyExact(m, probes)];
+    landmarks.compute(block, columns);
+    for (int p = 0; p < probes; p++) {
+      int j = probe[p];
+      int o = p * m;
       double norm = 0;
       for (int c = 0; c < r; c++) {
         double phi = 0;
         for (int i = 0; i < (nystrom.isTriangular() ? c + 1 : m); i++) {
-          phi += w[i + c * m] * column[i];
+          phi += w[i + c * m] * columns[o + i];
         }
         norm += phi * phi;
       }
-      double exact = kernel.apply(z, z);
+      double exact = kernel.diagonal(sqNorms[j]);
       if (!(Math.abs(norm - exact) <= LANDMARK_TOLERANCE * Math.max(largest, Double.MIN_NORMAL))) {
         throw new IllegalArgumentException(
             what

@@ -3,7 +3,10 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.plots.RdePlots;
 import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.kernel.KernelBlockPath;
+import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.linalg.RowBlock;
 import io.github.sparkkpca.ml.AbstractKernelPCARegressor;
 import io.github.sparkkpca.ml.KernelPCARegressionModel;
 import io.github.sparkkpca.ml.KernelPCARegressor;
@@ -114,6 +117,22 @@ public final class RdeCommand implements Callable<Integer> {
 
   /** The m that {@code --landmarks auto} resolved to, and why. */
   record LandmarkChoice(int m, String reason) {}
+
+  /**
+   * The stored entries of the cached rows' vectors, in total and in the largest row (one pass over
+   * the cache, O(1) per row): what the sparse kernel-block path's memory is counted by.
+   */
+  private static long[] storedEntries(LoadedData data) {
+    return data.data()
+        .select(data.featuresCol())
+        .toJavaRDD()
+        .map(
+            row -> {
+              long entries = ((org.apache.spark.ml.linalg.Vector) row.get(0)).numActives();
+              return new long[] {entries, entries};
+            })
+        .fold(new long[] {0, 0}, (a, b) -> new long[] {a[0] + b[0], Math.max(a[1], b[1])});
+  }
 
   /**
    * {@code --landmarks auto} for n rows, given the largest m the fit's memory check accepts ({@code
@@ -255,11 +274,18 @@ public final class RdeCommand implements Callable<Integer> {
                       data.data().select(data.featuresCol()).first().get(0))
                   .size();
           AbstractKernelPCARegressor<?> regressor = (AbstractKernelPCARegressor<?>) estimator;
+          // Sparse rows with a kernel that has a sparse form take the sparse kernel-block path:
+          // landmarks and block rows then cost their stored entries, not d (FitMemory).
+          long[] entries = storedEntries(data);
+          boolean sparse =
+              KernelFamilies.parse(regressor.getKernel()).hasSparseForm()
+                  && entries[0] <= KernelBlockPath.MAX_SPARSE_DENSITY * data.rows() * (double) d;
+          int width = sparse ? RowBlock.width(d, true, entries[1]) : d;
           int memoryLimit =
-              FitMemory.largestLandmarks(
+              FitMemory.largestLandmarksRowBytes(
                   spark.session().sparkContext(),
-                  d,
-                  size -> regressor.effectiveBlockSize(size, d, size),
+                  sparse ? Math.min(8L * d, FitMemory.sparseRowBytes(entries[1])) : 8L * d,
+                  size -> regressor.effectiveBlockSize(size, width, size),
                   dimension != null ? 1 : gammas().length,
                   EXACT_ROWS * 64);
           LandmarkChoice choice = autoLandmarks(data.rows(), Math.max(1, memoryLimit));

@@ -275,5 +275,7 @@ public final class TransformCommand implements Callable<Integer> {
     if (preimageRidge != null) {
       kpca.setPreimageRidge(preimageRidge);
     }
+    // Before the input is read: pre-images of wide rows are dense d-wide arrays.
+    kpca.requireReconstructionFits("--reconstruction", "drop --reconstruction");
   }
 }

@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -143,6 +144,38 @@ final class CliFixture {
                 "--k",
                 "2"),
             more));
+  }
+
+  /**
+   * The command of {@code spark-kpca args} in a new JVM with the heap option {@code heap} (e.g.
+   * {@code -Xmx1g}, Spark's default driver memory) and this JVM's module options, on the classpath
+   * without the test classes: their log4j2-test.properties is a user's own configuration, which the
+   * CLI leaves as it is.
+   */
+  static List<String> childCli(String heap, String... args) {
+    String classPath =
+        String.join(
+            java.io.File.pathSeparator,
+            Stream.of(
+                    System.getProperty(
+                            "surefire.test.class.path", System.getProperty("java.class.path"))
+                        .split(java.io.File.pathSeparator))
+                .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
+                .toList());
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens")
+          || arg.startsWith("--add-modules")
+          || arg.startsWith("-XX:+IgnoreUnrecognizedVMOptions")
+          || arg.startsWith("-Djdk.reflect")
+          || arg.startsWith("-Dio.netty")) {
+        command.add(arg);
+      }
+    }
+    command.addAll(List.of(heap, "-cp", classPath, SparkKpcaCli.class.getName()));
+    command.addAll(List.of(args));
+    return command;
   }
 
   /** {@code spark-kpca} with {@code args} then {@code more}. */

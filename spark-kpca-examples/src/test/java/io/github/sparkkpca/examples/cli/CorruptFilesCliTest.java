@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.persistence.Manifest;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -229,41 +227,16 @@ class CorruptFilesCliTest {
     Path without = copy(model);
     Files.delete(without.resolve(Manifest.NAME));
     corrupt(parquetUnder(without.resolve("data/landmarks")));
-    // The classpath without the test classes: their log4j2-test.properties is a user's own
-    // configuration, which the CLI leaves as it is.
-    String classPath =
-        String.join(
-            java.io.File.pathSeparator,
-            Stream.of(
-                    System.getProperty(
-                            "surefire.test.class.path", System.getProperty("java.class.path"))
-                        .split(java.io.File.pathSeparator))
-                .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
-                .toList());
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens")
-          || arg.startsWith("--add-modules")
-          || arg.startsWith("-XX:+IgnoreUnrecognizedVMOptions")
-          || arg.startsWith("-Djdk.reflect")
-          || arg.startsWith("-Dio.netty")) {
-        command.add(arg);
-      }
-    }
-    command.addAll(
-        List.of(
+    List<String> command =
+        CliFixture.childCli(
             "-Xmx1g",
-            "-cp",
-            classPath,
-            SparkKpcaCli.class.getName(),
             "transform",
             "--model",
             without.toString(),
             "--input",
             csv.toString(),
             "--output",
-            dir.resolve("child-scores").toString()));
+            dir.resolve("child-scores").toString());
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(child.waitFor(5, TimeUnit.MINUTES), output);
