@@ -449,6 +449,12 @@ public final class NystromFeatureMap implements FeatureMap {
     return triangular ? 0 : landmarkKernel.numLandmarks() * b;
   }
 
+  /** m: the kernel block k_x comes before φ(x) = Wᵀk_x. */
+  @Override
+  public int blockColumns() {
+    return landmarkKernel.numLandmarks();
+  }
+
   @Override
   public RowBlock newBlock(int capacity) {
     return landmarkKernel.newBlock(capacity);

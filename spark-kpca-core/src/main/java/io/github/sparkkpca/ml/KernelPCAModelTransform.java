@@ -39,7 +39,7 @@ final class KernelPCAModelTransform {
     model.checkFeatureNames(input);
     if (!model.getReconstructionCol().isEmpty() && !model.hasLandmarks()) {
       throw new IllegalArgumentException(
-          model.noLandmarks("reconstructionCol (pre-images over the landmarks)")
+          LandmarkMatrices.noLandmarks(model, "reconstructionCol (pre-images over the landmarks)")
               + "; leave reconstructionCol empty");
     }
     if (!model.getReconstructionCol().isEmpty()
