@@ -1,5 +1,6 @@
 """The package's metadata and jar lookup: version in step with Maven, jar matching PySpark's Scala version."""
 
+import ast
 import os
 import re
 import sys
@@ -104,3 +105,78 @@ def test_java_packages_are_aliases_of_the_ml_module():
     import io
 
     assert not hasattr(io, "github")
+
+
+def import_graph(package_dir: Path) -> dict:
+    """Each module of the package (dotted name) and the package's modules it imports, anywhere in its body (an
+    import inside a function closes a cycle as well as one at the top)."""
+    modules = {}
+    for path in sorted(package_dir.rglob("*.py")):
+        parts = list(path.relative_to(package_dir.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        modules[name] = (path, name if is_package else name.rsplit(".", 1)[0])
+    graph = {}
+    for name, (path, package) in modules.items():
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    kept = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(kept + ([node.module] if node.module else []))
+                # "from spark_kpca import _jar" imports the module spark_kpca._jar; "from x import name", x
+                imported.update(
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
+                )
+        graph[name] = sorted(m for m in imported if m in modules and m != name)
+    return graph
+
+
+def import_cycle(graph: dict) -> list:
+    """One cycle of the graph as its modules in import order, first repeated last; [] when it has none."""
+    state = {}
+    path = []
+
+    def visit(module):
+        state[module] = "open"
+        path.append(module)
+        for target in graph[module]:
+            if state.get(target) == "open":
+                return path[path.index(target) :] + [target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        state[module] = "done"
+        path.pop()
+        return []
+
+    for module in graph:
+        if module not in state:
+            found = visit(module)
+            if found:
+                return found
+    return []
+
+
+def test_import_cycle_finds_a_cycle_and_no_false_one():
+    assert import_cycle({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) in (
+        ["a", "b", "c", "a"],
+        ["b", "c", "a", "b"],
+        ["c", "a", "b", "c"],
+    )
+    assert import_cycle({"a": ["b", "c"], "b": ["c"], "c": []}) == []
+
+
+def test_the_package_has_no_import_cycle():
+    # errors at the bottom, the JVM bridge above it, the stages above both: no module imports one that imports it
+    graph = import_graph(Path(spark_kpca.__file__).parent)
+    assert "spark_kpca.errors" in graph["spark_kpca._jvm"]
+    # errors imports only the jar lookup (inside a function, which the graph sees), for its messages' hint
+    assert graph["spark_kpca.errors"] == ["spark_kpca._jar"]
+    cycle = import_cycle(graph)
+    assert cycle == [], "import cycle: " + " -> ".join(cycle)
+

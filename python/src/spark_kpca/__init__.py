@@ -10,9 +10,8 @@ The stages are in :mod:`spark_kpca.ml`; they run in the JVM, from the library ja
 """
 
 from spark_kpca._jar import jar_path, pyspark_scala_version
-from spark_kpca._jvm import MissingJarError
 from spark_kpca._version import MAVEN_VERSION, __version__
-from spark_kpca.errors import IllegalArgumentException, SparkKpcaError
+from spark_kpca.errors import IllegalArgumentException, MissingJarError, SparkKpcaError
 
 __all__ = [
     "jar_path",

@@ -5,6 +5,10 @@ it on as a ``Py4JJavaError`` (or one of its own captured exceptions) carrying th
 wrappers in :mod:`spark_kpca.ml` turn it into one :class:`SparkKpcaError` whose message is the Java class's
 simple name and the message, e.g. ``IllegalArgumentException: k = 60 exceeds the number of landmarks m = 50
 (numLandmarks); k must be <= m``. The Java exception stays reachable as :attr:`SparkKpcaError.java_exception`.
+A JVM (or Spark Connect server) without the library jar is one :class:`MissingJarError`.
+
+This module is the package's bottom layer: it imports none of the package's modules but the jar lookup
+(:mod:`spark_kpca._jar`), so that the JVM bridge (:mod:`spark_kpca._jvm`) and the stages can raise its errors.
 """
 
 import contextlib
@@ -53,6 +57,44 @@ class UnsupportedOperationException(SparkKpcaError, NotImplementedError):
 
 class JvmIOError(SparkKpcaError, OSError):
     """An I/O error of the JVM (Java's ``IOException`` and its subclasses), e.g. a missing model directory."""
+
+
+class MissingJarError(SparkKpcaError, RuntimeError):
+    """The Spark session's JVM lacks the spark-kpca library jar (or there is no Spark session)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, None, None)
+
+
+def _jar_hint() -> str:
+    try:
+        from spark_kpca._jar import jar_path
+
+        return f"spark_kpca.jar_path() = {jar_path()}"
+    except Exception as exc:  # noqa: BLE001 - the hint only; the error is the missing jar
+        return f"spark_kpca.jar_path() finds none here: {exc}"
+
+
+def missing_jar_message(java_class: str) -> str:
+    """The one-line message for a JVM without the library jar (Java class ``java_class`` not found)."""
+    return (
+        f"the Spark session's JVM has no class {java_class}: the spark-kpca library jar is not on its class "
+        'path. Start the session with .config("spark.jars", spark_kpca.jar_path()) (spark-submit: --jars); '
+        "for a session another library starts (MLflow's pyfunc loader and spark_udf workers), set "
+        'PYSPARK_SUBMIT_ARGS="--jars <jar> pyspark-shell" in the environment before it starts; on Databricks, '
+        f"install the jar as a cluster library ({_jar_hint()})"
+    )
+
+
+def missing_jar_on_server_message(java_class: str) -> str:
+    """The one-line message for a Spark Connect server that cannot find ``java_class``."""
+    return (
+        f"the Spark Connect server cannot find the class {java_class}: the spark-kpca library jar is not on the "
+        "server's class path (or the class is not one of the library's stages). Start the Connect server with "
+        "the jar (start-connect-server.sh --jars <jar>, or spark.jars in its configuration; locally "
+        'SparkSession.builder.remote("local[*]").config("spark.jars", spark_kpca.jar_path())); '
+        f"{_jar_hint()}"
+    )
 
 
 _BY_SIMPLE_NAME = {
@@ -144,8 +186,6 @@ def jvm_errors() -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - only Java-backed exceptions are translated
         missing = connect_server_missing_class(exc)
         if missing is not None:
-            from spark_kpca._jvm import MissingJarError, missing_jar_on_server_message
-
             raise MissingJarError(missing_jar_on_server_message(missing)) from None
         origin = _captured_origin(exc)
         if origin is None:

@@ -59,12 +59,10 @@ public final class FeaturePasses {
     }
 
     /**
-     * The width, in doubles, of a row of {@code map}'s blocks for these rows ({@link
-     * FeatureMap#blockWidth(long)} at the scan's most stored entries of a row): what every pass
-     * over scanned rows sizes its blocks by.
+     * Rows per block of a pass of {@code map} over these rows ({@link FeaturePasses#blockSize}).
      */
-    public int blockWidth(FeatureMap map) {
-      return map.blockWidth(scan.maxStoredEntries());
+    public int blockSize(FeatureMap map, KernelPcaFit.BlockSizes sizes) {
+      return FeaturePasses.blockSize(map, scan.maxStoredEntries(), sizes);
     }
 
     @Override
@@ -73,6 +71,19 @@ public final class FeaturePasses {
         vectors.unpersist(false);
       }
     }
+  }
+
+  /**
+   * Rows per block of a pass of {@code map} over rows of at most {@code maxStoredEntries} stored
+   * entries, the one rule of every fit, update, growth and streaming fold: {@code sizes.of(c, w,
+   * r)} for the c values of a row's kernel block ({@link FeatureMap#blockColumns}: m landmarks or D
+   * random features), the width w of a row of the block ({@link FeatureMap#blockWidth(long)}, by
+   * {@link io.github.sparkkpca.linalg.RowBlock#width}: d dense, about 1.5 × the non-zeros sparse)
+   * and its r features.
+   */
+  public static int blockSize(
+      FeatureMap map, long maxStoredEntries, KernelPcaFit.BlockSizes sizes) {
+    return sizes.of(map.blockColumns(), map.blockWidth(maxStoredEntries), map.outputDim());
   }
 
   /**

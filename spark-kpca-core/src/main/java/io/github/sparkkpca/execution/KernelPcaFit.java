@@ -220,13 +220,9 @@ public final class KernelPcaFit {
       return kernel;
     }
 
-    /**
-     * The row width, in doubles, to size the blocks of {@code map} by ({@link BlockSizes}): {@link
-     * FeatureMap#blockWidth(long) what a row of its blocks holds}, for rows of at most the scan's
-     * most stored entries.
-     */
-    public int blockWidth(FeatureMap map) {
-      return scanned.blockWidth(map);
+    /** Rows per block of a pass of {@code map} over the scanned rows, by the settings' sizes. */
+    public int blockSize(FeatureMap map) {
+      return scanned.blockSize(map, settings.blockSizes());
     }
 
     /** The settings' kernel with another γ (a scale of a grid). */

@@ -122,11 +122,7 @@ public final class RandomFeatureFit
             Blas.implementation());
     FeatureStatistics stats =
         FeaturePasses.statistics(
-            c.scanned().vectors(),
-            map,
-            settings.blockSizes().of(features, c.blockWidth(map), features),
-            settings.column(),
-            settings.jobs());
+            c.scanned().vectors(), map, c.blockSize(map), settings.column(), settings.jobs());
     FeaturePCA fitted = FeaturePCA.solve(map, stats, settings.k(), settings.centered(), spectrum);
     String description =
         "none: "

@@ -72,6 +72,15 @@ public interface FeatureMap extends Serializable {
     return inputDim();
   }
 
+  /**
+   * The values a row's kernel block holds before φ: m kernel values for a map over m landmarks, D
+   * for random features (the default, r). With {@link #blockWidth(long)} and r, what the rows per
+   * block are chosen by ({@code FeaturePasses.blockSize}).
+   */
+  default int blockColumns() {
+    return outputDim();
+  }
+
   /** φ(x_i) for each row of the block, as r×b column-major in {@code out}. */
   void map(RowBlock block, double[] scratch, double[] out);
 

@@ -56,7 +56,7 @@ import io.github.sparkkpca.linalg.SymmetricStorage;
  * A larger rcond (1e-6 to 1e-3) makes the surrogate smoother; the default is not changed with the
  * kernel, so that one parameter means one thing.
  */
-public final class NystromFeatureMap implements FeatureMap {
+public final class NystromFeatureMap implements LandmarkFeatureMap {
 
   /** Power iterations at most for λ_max of K_mm (kernel matrices usually need a few dozen). */
   private static final int POWER_ITERATIONS = 100;
@@ -323,7 +323,7 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   /** k_x as an m-dimensional feature map (see {@link #kernelColumns}). */
-  private record KernelColumns(LandmarkKernel landmarkKernel) implements FeatureMap {
+  private record KernelColumns(LandmarkKernel landmarkKernel) implements LandmarkFeatureMap {
 
     @Override
     public int outputDim() {
@@ -331,23 +331,8 @@ public final class NystromFeatureMap implements FeatureMap {
     }
 
     @Override
-    public int inputDim() {
-      return landmarkKernel.dim();
-    }
-
-    @Override
     public String kind() {
       return "kernel-column";
-    }
-
-    @Override
-    public io.github.sparkkpca.kernel.Kernel kernel() {
-      return landmarkKernel.kernel();
-    }
-
-    @Override
-    public boolean isExplicit() {
-      return false;
     }
 
     @Override
@@ -361,53 +346,14 @@ public final class NystromFeatureMap implements FeatureMap {
     }
 
     @Override
-    public RowBlock newBlock(int capacity) {
-      return landmarkKernel.newBlock(capacity);
-    }
-
-    @Override
-    public int blockWidth(long maxStoredEntries) {
-      return landmarkKernel.blockWidth(maxStoredEntries);
-    }
-
-    @Override
-    public int blockWidth() {
-      return landmarkKernel.blockWidth();
-    }
-
-    @Override
     public void map(RowBlock block, double[] scratch, double[] out) {
       landmarkKernel.compute(block, out);
-    }
-
-    @Override
-    public double diagonalSum(RowBlock block) {
-      return diagonalSum(landmarkKernel, block);
-    }
-
-    /** Σ k(x_i, x_i) over the block. */
-    static double diagonalSum(LandmarkKernel landmarkKernel, RowBlock block) {
-      double s = 0;
-      for (int i = 0; i < block.size(); i++) {
-        s += landmarkKernel.diagonal(block, i);
-      }
-      return s;
     }
   }
 
   @Override
   public String kind() {
     return "nystrom";
-  }
-
-  @Override
-  public io.github.sparkkpca.kernel.Kernel kernel() {
-    return landmarkKernel.kernel();
-  }
-
-  @Override
-  public boolean isExplicit() {
-    return false;
   }
 
   /** Aᵀφ(x) = (WA)ᵀk_x: a kernel expansion over the landmarks with coefficients WA (m×c). */
@@ -440,28 +386,8 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   @Override
-  public int inputDim() {
-    return landmarkKernel.dim();
-  }
-
-  @Override
   public int scratchSize(int b) {
     return triangular ? 0 : landmarkKernel.numLandmarks() * b;
-  }
-
-  @Override
-  public RowBlock newBlock(int capacity) {
-    return landmarkKernel.newBlock(capacity);
-  }
-
-  @Override
-  public int blockWidth(long maxStoredEntries) {
-    return landmarkKernel.blockWidth(maxStoredEntries);
-  }
-
-  @Override
-  public int blockWidth() {
-    return landmarkKernel.blockWidth();
   }
 
   @Override
@@ -480,10 +406,6 @@ public final class NystromFeatureMap implements FeatureMap {
   }
 
   @Override
-  public double diagonalSum(RowBlock block) {
-    return KernelColumns.diagonalSum(landmarkKernel, block);
-  }
-
   public LandmarkKernel landmarkKernel() {
     return landmarkKernel;
   }

@@ -21,19 +21,19 @@ public final class PairwiseMedian {
    */
   public static double of(double[] points, int m, int d, int maxPoints, boolean squaredEuclidean) {
     int p = Math.min(m, maxPoints);
-    double[] distances = new double[p * (p - 1) / 2];
-    int c = 0;
-    for (int i = 0; i < p; i++) {
-      for (int j = i + 1; j < p; j++) {
-        double s = 0;
-        for (int t = 0; t < d; t++) {
-          double diff = points[i * d + t] - points[j * d + t];
-          s += squaredEuclidean ? diff * diff : Math.abs(diff);
-        }
-        distances[c++] = s;
-      }
-    }
-    return median(distances, p, squaredEuclidean);
+    return median(
+        pairs(
+            p,
+            (i, j) -> {
+              double s = 0;
+              for (int t = 0; t < d; t++) {
+                double diff = points[i * d + t] - points[j * d + t];
+                s += squaredEuclidean ? diff * diff : Math.abs(diff);
+              }
+              return s;
+            }),
+        p,
+        squaredEuclidean);
   }
 
   /**
@@ -49,30 +49,48 @@ public final class PairwiseMedian {
     int[] off = points.offsets();
     int[] idx = points.indices();
     double[] val = points.values();
+    return median(
+        pairs(
+            p,
+            (i, j) -> {
+              double s = 0;
+              int a = off[i];
+              int b = off[j];
+              while (a < off[i + 1] || b < off[j + 1]) {
+                int ta = a < off[i + 1] ? idx[a] : Integer.MAX_VALUE;
+                int tb = b < off[j + 1] ? idx[b] : Integer.MAX_VALUE;
+                double diff;
+                if (ta == tb) {
+                  diff = val[a++] - val[b++];
+                } else if (ta < tb) {
+                  diff = val[a++];
+                } else {
+                  diff = -val[b++];
+                }
+                s += squaredEuclidean ? diff * diff : Math.abs(diff);
+              }
+              return s;
+            }),
+        p,
+        squaredEuclidean);
+  }
+
+  /** The distance of points i and j (i < j). */
+  @FunctionalInterface
+  private interface PairDistance {
+    double between(int i, int j);
+  }
+
+  /** The distances of the p(p − 1)/2 pairs i < j of the first p points, pair by pair in order. */
+  private static double[] pairs(int p, PairDistance distance) {
     double[] distances = new double[p * (p - 1) / 2];
     int c = 0;
     for (int i = 0; i < p; i++) {
       for (int j = i + 1; j < p; j++) {
-        double s = 0;
-        int a = off[i];
-        int b = off[j];
-        while (a < off[i + 1] || b < off[j + 1]) {
-          int ta = a < off[i + 1] ? idx[a] : Integer.MAX_VALUE;
-          int tb = b < off[j + 1] ? idx[b] : Integer.MAX_VALUE;
-          double diff;
-          if (ta == tb) {
-            diff = val[a++] - val[b++];
-          } else if (ta < tb) {
-            diff = val[a++];
-          } else {
-            diff = -val[b++];
-          }
-          s += squaredEuclidean ? diff * diff : Math.abs(diff);
-        }
-        distances[c++] = s;
+        distances[c++] = distance.between(i, j);
       }
     }
-    return median(distances, p, squaredEuclidean);
+    return distances;
   }
 
   private static double median(double[] distances, int p, boolean squaredEuclidean) {

@@ -295,36 +295,23 @@ public final class RowSet implements Serializable {
    * sums are the same in both forms).
    */
   public double[] sqNorms() {
-    double[] out = new double[count];
-    for (int j = 0; j < count; j++) {
-      double s = 0;
-      if (isSparse()) {
-        for (int p = offsets[j]; p < offsets[j + 1]; p++) {
-          s += values[p] * values[p];
-        }
-      } else {
-        for (int t = j * dim, end = t + dim; t < end; t++) {
-          s += values[t] * values[t];
-        }
-      }
-      out[j] = s;
-    }
-    return out;
+    return rowSums(v -> v * v);
   }
 
   /** ‖z_j‖₁ for each row. */
   public double[] l1Norms() {
+    return rowSums(Math::abs);
+  }
+
+  /** Σ_t term(z_jt) for each row, over the stored values in column order. */
+  private double[] rowSums(java.util.function.DoubleUnaryOperator term) {
     double[] out = new double[count];
     for (int j = 0; j < count; j++) {
+      int start = isSparse() ? offsets[j] : j * dim;
+      int end = isSparse() ? offsets[j + 1] : start + dim;
       double s = 0;
-      if (isSparse()) {
-        for (int p = offsets[j]; p < offsets[j + 1]; p++) {
-          s += Math.abs(values[p]);
-        }
-      } else {
-        for (int t = j * dim, end = t + dim; t < end; t++) {
-          s += Math.abs(values[t]);
-        }
+      for (int p = start; p < end; p++) {
+        s += term.applyAsDouble(values[p]);
       }
       out[j] = s;
     }

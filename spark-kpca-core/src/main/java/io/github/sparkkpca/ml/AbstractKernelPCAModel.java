@@ -1,6 +1,5 @@
 package io.github.sparkkpca.ml;
 
-import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.pca.KernelPCASolution;
@@ -270,7 +269,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public int numSupportPoints() {
-    return landmarkExpansion("numSupportPoints()").support().numLandmarks();
+    return LandmarkMatrices.expansion(this, "numSupportPoints()").support().numLandmarks();
   }
 
   /**
@@ -305,32 +304,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   public void requireReconstructionFits(String what, String remedy) {
     KernelPCAModelTransform.requireDenseReconstructionFits(
         what, remedy, numFeatures(), numSupportPoints(), Runtime.getRuntime().maxMemory());
-  }
-
-  /**
-   * The landmark form of the scores, or a clear error naming {@code accessor} when there are no
-   * landmarks.
-   */
-  private KernelExpansion landmarkExpansion(String accessor) {
-    if (!hasLandmarks()) {
-      throw new UnsupportedOperationException(noLandmarks(accessor));
-    }
-    return solution().projector().kernelExpansion();
-  }
-
-  String noLandmarks(String what) {
-    String map =
-        solution().isUpdatable()
-            ? solution().featurePCA().map().kind() + ", D = " + rank()
-            : "no map";
-    return getClass().getSimpleName()
-        + " "
-        + uid
-        + " has no landmarks: it is a random feature model ("
-        + map
-        + "); "
-        + what
-        + " needs a landmark model (NystromKernelPCA or KernelPCA)";
   }
 
   /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
@@ -391,14 +364,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * (Sterge et al. 2020, eq. 19, when uncentred). Clamped at 0.
    */
   public DenseVector reconstructionError() {
-    int k = numComponents();
-    double[] error = new double[k];
-    double captured = 0;
-    for (int l = 0; l < k; l++) {
-      captured += solution().spectrum()[l];
-      error[l] = Math.max(solution().totalVariance() - captured, 0.0);
-    }
-    return new DenseVector(error);
+    return new DenseVector(solution().reconstructionError());
   }
 
   /**
@@ -408,7 +374,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public org.apache.spark.ml.linalg.Vector[] landmarkVectors() {
-    return LandmarkMatrices.vectors(landmarkExpansion("landmarkVectors()").support());
+    return LandmarkMatrices.vectors(this);
   }
 
   /**
@@ -421,7 +387,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public org.apache.spark.ml.linalg.Matrix landmarks() {
-    return LandmarkMatrices.rows(landmarkExpansion("landmarks()").support());
+    return LandmarkMatrices.rows(this);
   }
 
   /**
@@ -430,7 +396,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws UnsupportedOperationException for a model without landmarks (random features)
    */
   public DenseMatrix projector() {
-    return LandmarkMatrices.projector(landmarkExpansion("projector()"), numComponents());
+    return LandmarkMatrices.projector(this);
   }
 
   /** o, the score offset (Pᵀ times the mean kernel vector; zero when uncentred). */
@@ -446,17 +412,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     return KernelPCAModelTransform.transform(this, dataset);
-  }
-
-  /**
-   * Rows per block of the statistics pass with which {@link #update} (and a streaming fold) absorbs
-   * rows whose blocks are {@code width} doubles wide ({@link
-   * io.github.sparkkpca.feature.FeatureMap#blockWidth(long)} for the scanned rows): {@link
-   * #effectiveBlockSize} for the kernel block's m support points and the feature map's r outputs.
-   * Random-feature models override it (D features, no support points).
-   */
-  public int updateBlockSize(int width) {
-    return effectiveBlockSize(numSupportPoints(), width, rank());
   }
 
   /**

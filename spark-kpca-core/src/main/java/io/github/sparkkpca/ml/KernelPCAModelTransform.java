@@ -48,7 +48,8 @@ final class KernelPCAModelTransform {
       }
       if (!model.hasLandmarks()) {
         throw new IllegalArgumentException(
-            model.noLandmarks(column[0] + " (" + column[2] + " over the landmarks)")
+            LandmarkMatrices.noLandmarks(
+                    model, column[0] + " (" + column[2] + " over the landmarks)")
                 + "; leave "
                 + column[0]
                 + " empty");

@@ -16,7 +16,7 @@ final class KernelPCAModelUpdate {
    * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass
    * accumulating their statistics under the model's feature map, merged into the model's, and the
    * components solved again ({@link FeaturePCA#update}), in blocks of {@link
-   * AbstractKernelPCAModel#updateBlockSize} rows. The models' {@code update} methods share it.
+   * FeaturePasses#blockSize} rows. The models' {@code update} methods share it.
    *
    * @param model the model to update
    * @param dataset the rows to absorb
@@ -30,7 +30,7 @@ final class KernelPCAModelUpdate {
     String column = model.getInputCol();
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, column, model.numFeatures(), 0, 0L, true, jobs)) {
-      int b = model.updateBlockSize(scanned.blockWidth(fitted.map()));
+      int b = scanned.blockSize(fitted.map(), model::effectiveBlockSize);
       FeatureStatistics more =
           FeaturePasses.statistics(scanned.vectors(), fitted.map(), b, column, jobs);
       return KernelPCASolution.of(

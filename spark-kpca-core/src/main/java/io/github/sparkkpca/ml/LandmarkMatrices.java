@@ -3,6 +3,7 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowSet;
+import io.github.sparkkpca.pca.KernelPCASolution;
 import java.util.Arrays;
 import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.Matrix;
@@ -12,14 +13,44 @@ import org.apache.spark.ml.linalg.Vector;
 /**
  * A landmark model's support points and projector as Spark's matrices and vectors, for the
  * accessors of {@link AbstractKernelPCAModel}: landmarks stay sparse when the model holds them
- * sparse, so nothing of size m×d is built for a model fitted on wide sparse rows.
+ * sparse, so nothing of size m×d is built for a model fitted on wide sparse rows. A model without
+ * landmarks (random features) refuses those accessors here, naming the accessor.
  */
 final class LandmarkMatrices {
 
   private LandmarkMatrices() {}
 
+  /**
+   * The landmark form of {@code model}'s scores, or a clear error naming {@code accessor} when it
+   * has no landmarks.
+   */
+  static KernelExpansion expansion(AbstractKernelPCAModel<?> model, String accessor) {
+    if (!model.hasLandmarks()) {
+      throw new UnsupportedOperationException(noLandmarks(model, accessor));
+    }
+    return model.solution().projector().kernelExpansion();
+  }
+
+  /** Why {@code model} cannot give {@code what}: it is a random feature model. */
+  static String noLandmarks(AbstractKernelPCAModel<?> model, String what) {
+    KernelPCASolution solution = model.solution();
+    String map =
+        solution.isUpdatable()
+            ? solution.featurePCA().map().kind() + ", D = " + model.rank()
+            : "no map";
+    return model.getClass().getSimpleName()
+        + " "
+        + model.uid()
+        + " has no landmarks: it is a random feature model ("
+        + map
+        + "); "
+        + what
+        + " needs a landmark model (NystromKernelPCA or KernelPCA)";
+  }
+
   /** The m support points, one vector each, in the form the model holds them. */
-  static Vector[] vectors(LandmarkKernel support) {
+  static Vector[] vectors(AbstractKernelPCAModel<?> model) {
+    LandmarkKernel support = expansion(model, "landmarkVectors()").support();
     Vector[] out = new Vector[support.numLandmarks()];
     for (int j = 0; j < out.length; j++) {
       out[j] = support.landmark(j);
@@ -31,7 +62,8 @@ final class LandmarkMatrices {
    * The m×d support points, one per row: a row-major {@link SparseMatrix} of the non-zeros on the
    * sparse kernel-block path, else a {@link DenseMatrix}.
    */
-  static Matrix rows(LandmarkKernel support) {
+  static Matrix rows(AbstractKernelPCAModel<?> model) {
+    LandmarkKernel support = expansion(model, "landmarks()").support();
     int m = support.numLandmarks();
     int d = support.dim();
     if (support.isSparse()) {
@@ -45,7 +77,9 @@ final class LandmarkMatrices {
   }
 
   /** P, the m×k projector of y(x) = Pᵀk_x − o (the expansion's first k columns). */
-  static DenseMatrix projector(KernelExpansion expansion, int k) {
+  static DenseMatrix projector(AbstractKernelPCAModel<?> model) {
+    KernelExpansion expansion = expansion(model, "projector()");
+    int k = model.numComponents();
     int m = expansion.support().numLandmarks();
     return new DenseMatrix(m, k, Arrays.copyOf(expansion.coefficients(), m * k));
   }

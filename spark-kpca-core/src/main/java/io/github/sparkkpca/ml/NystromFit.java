@@ -224,7 +224,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
             m - r,
             c.kernel(),
             Blas.implementation());
-    int block = settings.blockSizes().of(m, c.blockWidth(map), r);
+    int block = c.blockSize(map);
     StatisticsRoute.Plan plan =
         options
             .route()

@@ -129,13 +129,6 @@ public final class RandomFeatureKernelPCAModel
     return copyValues(model, ParamMap.empty()).setParent(parent());
   }
 
-  /** {@inheritDoc} Its kernel block and its features are the D random features. */
-  @Override
-  public int updateBlockSize(int width) {
-    int features = featureMap().numFeatures();
-    return effectiveBlockSize(features, width, features);
-  }
-
   /** The statistics the model keeps (n, z̄, scatter, Σ‖z(x)‖²), a copy. */
   public FeatureStatistics statistics() {
     return solution().featurePCA().statistics().copy();

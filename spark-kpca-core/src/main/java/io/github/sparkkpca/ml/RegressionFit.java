@@ -214,8 +214,8 @@ final class RegressionFit
     int m = c.scanned().scan().sampleSize();
     int requested = stage.getNumLandmarks();
     int scales = scales();
-    int width = supportMaps.stream().mapToInt(c::blockWidth).max().orElse(c.d());
-    int blockSize = stage.effectiveBlockSize(requested, width, requested);
+    // One pass over every scale's map: the smallest of their blocks.
+    int blockSize = supportMaps.stream().mapToInt(c::blockSize).min().orElseThrow();
     String landmarkSelection =
         "uniform: "
             + m

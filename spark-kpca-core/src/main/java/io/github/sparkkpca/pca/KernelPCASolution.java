@@ -52,6 +52,20 @@ public record KernelPCASolution(
     return ratio;
   }
 
+  /**
+   * R(ℓ) = totalVariance − Σ_{i≤ℓ} Σ_i for ℓ = 1..k, clamped at 0: the mean squared feature-space
+   * distance of the training points to the ℓ-dimensional principal subspace.
+   */
+  public double[] reconstructionError() {
+    double[] error = new double[projector.numComponents()];
+    double captured = 0;
+    for (int l = 0; l < error.length; l++) {
+      captured += spectrum[l];
+      error[l] = Math.max(totalVariance - captured, 0.0);
+    }
+    return error;
+  }
+
   /** Whether the model keeps its statistics and can absorb more rows. */
   public boolean isUpdatable() {
     return featurePCA != null;

@@ -262,7 +262,7 @@ public final class IncrementalNystrom {
         FeaturePasses.statistics(
             scanned.vectors(),
             map,
-            model.effectiveBlockSize(m, scanned.blockWidth(map), r),
+            scanned.blockSize(map, model::effectiveBlockSize),
             model.getInputCol(),
             jobs);
     FeaturePCA fitted = FeaturePCA.solve(map, stats, k, centered, model.getSpectrumExtent());

@@ -244,17 +244,13 @@ final class StreamFolder {
           FeaturePasses.statistics(
               scanned.vectors(),
               fitted.map(),
-              model.updateBlockSize(scanned.blockWidth(fitted.map())),
+              scanned.blockSize(fitted.map(), model::effectiveBlockSize),
               column,
               jobs);
       unsolved = (unsolved == null ? fitted.statistics().copy() : unsolved).merge(more);
     }
   }
 
-  /**
-   * The statistics pass's block rows for block rows of {@code width} doubles (from the batch's
-   * scan), as the model's {@code update} chooses them.
-   */
   /** {@code exact}: the components of every row folded in, as {@code update} solves them. */
   private void solve() {
     if (unsolved == null) {

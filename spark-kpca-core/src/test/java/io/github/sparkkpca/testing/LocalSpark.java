@@ -79,9 +79,7 @@ public final class LocalSpark {
             .add(
                 new AttributeGroup("features", rows.length == 0 ? 1 : rows[0].length)
                     .toStructField());
-    org.apache.spark.api.java.JavaSparkContext jsc =
-        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
-    return spark().createDataFrame(jsc.parallelize(out, partitions), schema);
+    return slices(out, schema, partitions);
   }
 
   /**
@@ -98,9 +96,7 @@ public final class LocalSpark {
             .add("id", DataTypes.LongType, false)
             .add(new AttributeGroup("features", x[0].length).toStructField())
             .add("label", DataTypes.DoubleType, false);
-    org.apache.spark.api.java.JavaSparkContext jsc =
-        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
-    return spark().createDataFrame(jsc.parallelize(rows, partitions), schema);
+    return slices(rows, schema, partitions);
   }
 
   /**
@@ -116,9 +112,14 @@ public final class LocalSpark {
         new StructType()
             .add("id", DataTypes.LongType, false)
             .add("features", org.apache.spark.ml.linalg.SQLDataTypes.VectorType(), true);
+    return slices(out, schema, partitions);
+  }
+
+  /** The rows as a DataFrame of {@code schema}, in {@code partitions} consecutive slices. */
+  private static Dataset<Row> slices(List<Row> rows, StructType schema, int partitions) {
     org.apache.spark.api.java.JavaSparkContext jsc =
         org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark().sparkContext());
-    return spark().createDataFrame(jsc.parallelize(out, partitions), schema);
+    return spark().createDataFrame(jsc.parallelize(rows, partitions), schema);
   }
 
   /** The vectors of {@code column}, ordered by {@code id}, as arrays. */

@@ -57,25 +57,15 @@ public final class BenchCharts {
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0);
-    Map<String, List<BenchRow>> groups =
-        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
-    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
-      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
-      line(
-          chart,
-          "resident set " + g.getKey(),
-          sorted,
-          r -> (double) r.n(),
-          r -> r.peakRssBytes() / 1048576.0,
-          false);
-      line(
-          chart,
-          "Java heap " + g.getKey(),
-          sorted,
-          r -> (double) r.n(),
-          r -> r.peakHeapBytes() / 1048576.0,
-          true);
-    }
+    lines(
+        chart,
+        rows,
+        BY_M_D_K,
+        BY_N,
+        "resident set",
+        r -> r.peakRssBytes() / 1048576.0,
+        "Java heap",
+        r -> r.peakHeapBytes() / 1048576.0);
     return chart;
   }
 
@@ -85,37 +75,29 @@ public final class BenchCharts {
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
-    Map<String, List<BenchRow>> groups =
-        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
-    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
-      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
-      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitSeconds, false);
-      line(
-          chart,
-          "bound " + g.getKey(),
-          sorted,
-          r -> (double) r.n(),
-          BenchRow::fitBoundSeconds,
-          true);
-    }
+    lines(
+        chart,
+        rows,
+        BY_M_D_K,
+        BY_N,
+        "fit",
+        BenchRow::fitSeconds,
+        "bound",
+        BenchRow::fitBoundSeconds);
     return chart;
   }
 
   static XYChart timeVsM(List<BenchRow> rows, String subtitle) {
     XYChart chart = chart("Fit time vs m" + subtitle, "m (landmarks)", "seconds");
-    Map<String, List<BenchRow>> groups =
-        group(rows, r -> "n=" + r.n() + ", d=" + r.d() + ", k=" + r.k());
-    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
-      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.m());
-      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.m(), BenchRow::fitSeconds, false);
-      line(
-          chart,
-          "bound " + g.getKey(),
-          sorted,
-          r -> (double) r.m(),
-          BenchRow::fitBoundSeconds,
-          true);
-    }
+    lines(
+        chart,
+        rows,
+        r -> "n=" + r.n() + ", d=" + r.d() + ", k=" + r.k(),
+        r -> (double) r.m(),
+        "fit",
+        BenchRow::fitSeconds,
+        "bound",
+        BenchRow::fitBoundSeconds);
     return chart;
   }
 
@@ -165,23 +147,16 @@ public final class BenchCharts {
     chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(1.0);
-    Map<String, List<BenchRow>> groups =
-        group(rows, r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k());
-    for (Map.Entry<String, List<BenchRow>> g : groups.entrySet()) {
-      List<BenchRow> sorted = sorted(g.getValue(), r -> (double) r.n());
-      line(chart, "fit " + g.getKey(), sorted, r -> (double) r.n(), BenchRow::fitEfficiency, false);
-      List<BenchRow> withTransform =
-          sorted.stream().filter(r -> Double.isFinite(r.transformSeconds())).toList();
-      if (!withTransform.isEmpty()) {
-        line(
-            chart,
-            "transform " + g.getKey(),
-            withTransform,
-            r -> (double) r.n(),
-            BenchRow::transformEfficiency,
-            true);
-      }
-    }
+    // Rows without a transform have no transform efficiency (NaN): line leaves them out.
+    lines(
+        chart,
+        rows,
+        BY_M_D_K,
+        BY_N,
+        "fit",
+        BenchRow::fitEfficiency,
+        "transform",
+        BenchRow::transformEfficiency);
     return chart;
   }
 
@@ -198,6 +173,30 @@ public final class BenchCharts {
     chart.getStyler().setMarkerSize(7);
     chart.getStyler().setDecimalPattern("#,##0.###");
     return chart;
+  }
+
+  private static final Function<BenchRow, String> BY_M_D_K =
+      r -> "m=" + r.m() + ", d=" + r.d() + ", k=" + r.k();
+  private static final ToDoubleFunction<BenchRow> BY_N = r -> (double) r.n();
+
+  /**
+   * For each group of the rows (by {@code group}'s label), sorted by x: the solid line {@code
+   * solid} and the dashed line {@code dashed}, each named with the group.
+   */
+  private static void lines(
+      XYChart chart,
+      List<BenchRow> rows,
+      Function<BenchRow, String> group,
+      ToDoubleFunction<BenchRow> x,
+      String solidName,
+      ToDoubleFunction<BenchRow> solid,
+      String dashedName,
+      ToDoubleFunction<BenchRow> dashed) {
+    for (Map.Entry<String, List<BenchRow>> g : group(rows, group).entrySet()) {
+      List<BenchRow> sorted = sorted(g.getValue(), x);
+      line(chart, solidName + " " + g.getKey(), sorted, x, solid, false);
+      line(chart, dashedName + " " + g.getKey(), sorted, x, dashed, true);
+    }
   }
 
   private static void line(

@@ -363,8 +363,6 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    BenchOutput.require(spec, condition, message);
   }
 }

@@ -22,8 +22,7 @@ final class GridReport {
   }
 
   void say(String format, Object... args) {
-    console.println("spark-kpca bench: " + String.format(Locale.ROOT, format, args));
-    console.flush();
+    BenchOutput.say(console, "spark-kpca bench", format, args);
   }
 
   void printRow(BenchRow r, boolean header) {

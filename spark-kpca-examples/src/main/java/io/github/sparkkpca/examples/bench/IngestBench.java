@@ -13,7 +13,6 @@ import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.examples.data.SyntheticData;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +37,6 @@ import org.apache.spark.sql.types.StructType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -246,7 +244,7 @@ public final class IngestBench implements Callable<Integer> {
           "rate / Spark's: median of rounds (min-max)");
       for (String step : steps) {
         Map.Entry<String, List<Double>> entry = Map.entry(step, times.get(step));
-        double median = median(entry.getValue());
+        double median = BenchOutput.median(entry.getValue());
         String format = step.contains("-csv") ? "csv" : "parquet";
         StringBuilder ratio = new StringBuilder();
         for (String baseline : List.of("spark-" + format, "spark-" + format + "-sum")) {
@@ -260,7 +258,7 @@ public final class IngestBench implements Callable<Integer> {
                     Locale.ROOT,
                     "%s %.2f (%.2f-%.2f)  ",
                     baseline,
-                    median(perRound),
+                    BenchOutput.median(perRound),
                     perRound.stream().mapToDouble(x -> x).min().orElse(0),
                     perRound.stream().mapToDouble(x -> x).max().orElse(0)));
           }
@@ -277,13 +275,10 @@ public final class IngestBench implements Callable<Integer> {
       }
       console.flush();
       if (out != null) {
-        if (out.toAbsolutePath().getParent() != null) {
-          Files.createDirectories(out.toAbsolutePath().getParent());
-        }
         List<String> all = new ArrayList<>();
         all.add("data,step,round,rows,cells,seconds");
         all.addAll(lines);
-        Files.write(out, all, StandardCharsets.UTF_8);
+        BenchOutput.writeLines(out, all);
         say(console, "wrote %s", out);
       }
     }
@@ -433,20 +428,11 @@ public final class IngestBench implements Callable<Integer> {
     return s;
   }
 
-  private static double median(List<Double> values) {
-    double[] sorted = values.stream().mapToDouble(x -> x).sorted().toArray();
-    int m = sorted.length;
-    return m % 2 == 1 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
-  }
-
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    BenchOutput.require(spec, condition, message);
   }
 
   private static void say(PrintWriter console, String format, Object... args) {
-    console.println("bench ingest: " + String.format(Locale.ROOT, format, args));
-    console.flush();
+    BenchOutput.say(console, "bench ingest", format, args);
   }
 }

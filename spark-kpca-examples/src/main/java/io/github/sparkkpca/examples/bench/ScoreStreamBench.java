@@ -255,9 +255,7 @@ public final class ScoreStreamBench implements Callable<Integer> {
   }
 
   private static double median(List<double[]> values, int column) {
-    double[] v = values.stream().mapToDouble(a -> a[column]).sorted().toArray();
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return BenchOutput.median(values.stream().mapToDouble(a -> a[column]).toArray());
   }
 
   /** The batch transform into Parquet; its wall seconds. */

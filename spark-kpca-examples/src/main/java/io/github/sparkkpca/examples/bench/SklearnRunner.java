@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * Runs {@code bench/sklearn_nystroem.py} (scikit-learn's Nystroem + PCA) as a child process on the
- * same machine and reads its JSON result. The child does not inherit {@code OPENBLAS_NUM_THREADS}
- * or {@code OMP_NUM_THREADS}: a single NumPy process is fastest with OpenBLAS's default of one
- * thread per core.
+ * same machine and reads its JSON result ({@link #runScript} also runs {@code bench sparse}'s
+ * script). The child does not inherit {@code OPENBLAS_NUM_THREADS} or {@code OMP_NUM_THREADS}: a
+ * single NumPy process is fastest with OpenBLAS's default of one thread per core.
  *
  * @param python the interpreter, e.g. {@code python3}
  * @param script the script
@@ -101,20 +101,28 @@ public record SklearnRunner(String python, Path script, String mnistDir, String 
     if (maxMemory != null) {
       command.addAll(List.of("--max-memory", maxMemory));
     }
+    return parse(runScript(command, json));
+  }
+
+  /**
+   * Runs a scikit-learn script's {@code command} as a child process and reads the JSON it wrote
+   * into {@code json} (then deleted); fails naming the command when the child failed.
+   */
+  static JsonNode runScript(List<String> command, Path json)
+      throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     // scikit-learn runs as one process: its best BLAS setting is all cores, whatever this JVM was
     // given.
     builder.environment().remove("OPENBLAS_NUM_THREADS");
     builder.environment().remove("OMP_NUM_THREADS");
-    Process process = builder.start();
-    int code = process.waitFor();
+    int code = builder.start().waitFor();
     if (code != 0 || Files.size(json) == 0) {
       throw new IllegalStateException(
           "the scikit-learn script failed (exit code " + code + "): " + String.join(" ", command));
     }
     JsonNode node = new ObjectMapper().readTree(json.toFile());
     Files.deleteIfExists(json);
-    return parse(node);
+    return node;
   }
 
   static Result parse(JsonNode node) {

@@ -1,24 +1,19 @@
 package io.github.sparkkpca.examples.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.InputFormat;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.examples.data.SourceOptions;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
@@ -33,14 +28,13 @@ import picocli.CommandLine.Spec;
  * {@code PCA} on the same file read as a {@code scipy.sparse} matrix, in the same run.
  *
  * <ul>
- *   <li><b>text</b>: TF-IDF-like rows over d columns (default 2^18): about {@code --nnz} term draws
- *       per row from a Zipf law (exponent 1.1) over a vocabulary whose ranks are permuted per topic
- *       (four topics, a quarter of the draws shared), term counts times an IDF weight log(1 + 1/p)
- *       of the term's probability p, rows L2-normalised; kernel cosine.
- *   <li><b>onehot</b>: 20 categorical columns of 10 to 5000 categories (geometric), each value
- *       Zipf-drawn from a ranking that depends on one of four latent groups, one-hot encoded and
- *       concatenated (d = the total of the categories, 20 ones per row); kernel rbf.
+ *   <li><b>text</b>: TF-IDF-like rows over d columns (default 2^18), about {@code --nnz} term draws
+ *       per row; kernel cosine.
+ *   <li><b>onehot</b>: 20 categorical columns of 10 to {@code --max-categories} categories, one-hot
+ *       encoded and concatenated (20 ones per row); kernel rbf.
  * </ul>
+ *
+ * <p>{@code SparseFiles} tells how they are drawn.
  *
  * <p>Timing: for each (data, m), a first spark-kpca fit warms the JVM up (it compiles the fit's
  * code; reported alone), then {@code --repeats} rounds each fit once with spark-kpca and once with
@@ -78,9 +72,6 @@ public final class SparseBench implements Callable<Integer> {
           + "max_rel_explained_variance_diff,spark_peak_rss_mb,spark_peak_heap_mb,sklearn_peak_rss_mb,"
           + "kernel_block_path,load_average,repeats,spark_first_fit_s,spark_live_heap_mb,partitions,"
           + "spark_fit_times_s,sklearn_fit_times_s";
-
-  private static final int TOPICS = 4;
-  private static final int CATEGORICAL_COLUMNS = 20;
 
   @Spec CommandSpec spec;
 
@@ -259,6 +250,7 @@ public final class SparseBench implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--out " + out + " exists; give a new file");
     }
     Files.createDirectories(work);
+    SparseFiles files = new SparseFiles(work, rows, seed);
     List<String> lines = new ArrayList<>();
     lines.add(COLUMNS);
     try (BenchSession bench = BenchSession.open(master)) {
@@ -270,20 +262,21 @@ public final class SparseBench implements Callable<Integer> {
           io.github.sparkkpca.linalg.Blas.implementation(),
           System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset: OpenBLAS's choice"));
       for (String kind : data) {
-        Generated file = kind.equals("text") ? text() : oneHot();
+        SparseFiles.Generated file =
+            kind.equals("text") ? files.text(d, nnz) : files.oneHot(maxCategories);
         say(
             console,
             "%s: %d rows x %d columns, %d non-zeros (%.1f per row), %s",
             kind,
             rows,
-            file.columns,
-            file.nonZeros,
-            file.nonZeros / (double) rows,
-            file.path);
+            file.columns(),
+            file.nonZeros(),
+            file.nonZeros() / (double) rows,
+            file.path());
         SourceOptions source =
             new SourceOptions(
-                    file.path.toString(), InputFormat.LIBSVM, "features", null, null, null, null)
-                .withExpectedFeatures(file.columns);
+                    file.path().toString(), InputFormat.LIBSVM, "features", null, null, null, null)
+                .withExpectedFeatures(file.columns());
         LoadedData loaded = DataSources.load(spark, source);
         Integer spread = partitionsFor(spark, loaded.data().rdd().getNumPartitions());
         if (spread != null) {
@@ -301,8 +294,8 @@ public final class SparseBench implements Callable<Integer> {
             }
             int[] landmarkRows = null;
             if (landmarks.equals("same")) {
-              landmarkRows = sampleRows(m);
-              estimator.setLandmarks(readRows(file, landmarkRows));
+              landmarkRows = files.sampleRows(m);
+              estimator.setLandmarks(SparseFiles.readRows(file, landmarkRows));
             }
             double load = PeakMemory.loadAverage();
             // A first fit warms the JVM up (it compiles the fit's code) and is reported alone; then
@@ -345,7 +338,7 @@ public final class SparseBench implements Callable<Integer> {
                 ratios[r] = sparkTimes[r] / skTimes[r];
               }
             }
-            double sparkSeconds = median(sparkTimes);
+            double sparkSeconds = BenchOutput.median(sparkTimes);
             double[] ev = model.explainedVariance().toArray();
             say(
                 console,
@@ -361,8 +354,8 @@ public final class SparseBench implements Callable<Integer> {
             double diff = Double.NaN;
             double skRss = Double.NaN;
             if (sk != null) {
-              skSeconds = median(skTimes);
-              ratio = median(ratios);
+              skSeconds = BenchOutput.median(skTimes);
+              ratio = BenchOutput.median(ratios);
               skRss = sk.path("peak_rss_mb").asDouble(Double.NaN);
               JsonNode skEv = sk.get("explained_variance");
               diff = 0;
@@ -387,62 +380,39 @@ public final class SparseBench implements Callable<Integer> {
                     ",",
                     kind,
                     Long.toString(rows),
-                    Integer.toString(file.columns),
-                    Long.toString(file.nonZeros),
+                    Integer.toString(file.columns()),
+                    Long.toString(file.nonZeros()),
                     kernel,
-                    kernel.equals("rbf") ? fmt(gamma) : "",
+                    kernel.equals("rbf") ? BenchRow.num(gamma) : "",
                     Integer.toString(m),
                     Integer.toString(k),
                     landmarks,
-                    fmt(sparkSeconds),
-                    fmt(skSeconds),
-                    fmt(ratio),
-                    fmt(diff),
-                    fmt(rss / 1048576.0),
-                    fmt(heap / 1048576.0),
-                    fmt(skRss),
+                    BenchRow.num(sparkSeconds),
+                    BenchRow.num(skSeconds),
+                    BenchRow.num(ratio),
+                    BenchRow.num(diff),
+                    BenchRow.num(rss / 1048576.0),
+                    BenchRow.num(heap / 1048576.0),
+                    BenchRow.num(skRss),
                     model.getOrDefault(model.kernelBlockPath()).split(":")[0],
-                    fmt(load),
+                    BenchRow.num(load),
                     Integer.toString(repeats),
-                    fmt(firstFit),
-                    live < 0 ? "" : fmt(live / 1048576.0),
+                    BenchRow.num(firstFit),
+                    live < 0 ? "" : BenchRow.num(live / 1048576.0),
                     Integer.toString(loadedPartitions),
-                    times(sparkTimes),
-                    times(skTimes)));
+                    BenchOutput.cells(sparkTimes),
+                    BenchOutput.cells(skTimes)));
           }
         } finally {
           loaded.unpersist();
         }
       }
     }
-    if (out.toAbsolutePath().getParent() != null) {
-      Files.createDirectories(out.toAbsolutePath().getParent());
-    }
-    Files.write(out, lines, StandardCharsets.UTF_8);
+    BenchOutput.writeLines(out, lines);
     say(console, "wrote %s", out);
     return 0;
   }
 
-  /** The values, space-separated ("" when not measured). */
-  private static String times(double[] values) {
-    List<String> cells = new ArrayList<>();
-    for (double v : values) {
-      if (!Double.isNaN(v)) {
-        cells.add(fmt(v));
-      }
-    }
-    return String.join(" ", cells);
-  }
-
-  /** The median of the values. */
-  static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int h = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
-  }
-
-  /** The partitions to load into: --partitions, else the session's default parallelism. */
   /**
    * The partitions to spread the rows over, or null to keep the reader's {@code read}: {@code
    * --partitions}, else the session's default parallelism when the reader gave fewer.
@@ -455,182 +425,7 @@ public final class SparseBench implements Callable<Integer> {
     return partitions == 0 ? null : partitions;
   }
 
-  /** A generated libsvm file: its path, columns and non-zeros. */
-  record Generated(Path path, int columns, long nonZeros) {}
-
-  /** The TF-IDF-like text rows (see the class comment), written once per parameters. */
-  Generated text() throws IOException {
-    Path path =
-        work.resolve(
-            String.format(Locale.ROOT, "text-n%d-d%d-nnz%d-s%d.libsvm", rows, d, nnz, seed));
-    // Zipf(1.1) over the d ranks: cumulative weights for inverse-CDF draws.
-    double[] cumulative = new double[d];
-    double total = 0;
-    for (int r = 0; r < d; r++) {
-      total += Math.pow(r + 1, -1.1);
-      cumulative[r] = total;
-    }
-    double[] idf = new double[d];
-    for (int r = 0; r < d; r++) {
-      double p = Math.pow(r + 1, -1.1) / total;
-      idf[r] = Math.log(1 + 1 / p);
-    }
-    SplittableRandom random = new SplittableRandom(seed);
-    int[][] permutation = new int[TOPICS + 1][];
-    for (int t = 0; t <= TOPICS; t++) {
-      permutation[t] = permutation(d, random);
-    }
-    long nonZeros = 0;
-    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-    boolean cached = Files.exists(path);
-    try (BufferedWriter w = cached ? null : Files.newBufferedWriter(tmp)) {
-      double[] counts = new double[d];
-      int[] touched = new int[nnz];
-      double[] weights = new double[nnz];
-      for (long i = 0; i < rows; i++) {
-        int topic = (int) (i % TOPICS);
-        int distinct = 0;
-        for (int p = 0; p < nnz; p++) {
-          int rank = draw(cumulative, total, random);
-          // A quarter of the draws from the shared vocabulary, the rest from the topic's.
-          int column = permutation[random.nextInt(4) == 0 ? TOPICS : topic][rank];
-          if (counts[column] == 0) {
-            touched[distinct++] = column;
-          }
-          counts[column] += idf[rank];
-        }
-        Arrays.sort(touched, 0, distinct);
-        double sq = 0;
-        for (int q = 0; q < distinct; q++) {
-          weights[q] = counts[touched[q]];
-          sq += weights[q] * weights[q];
-          counts[touched[q]] = 0;
-        }
-        nonZeros += distinct;
-        if (w != null) {
-          StringBuilder line = new StringBuilder().append(topic);
-          double norm = Math.sqrt(sq);
-          for (int q = 0; q < distinct; q++) {
-            line.append(' ')
-                .append(touched[q] + 1)
-                .append(':')
-                .append(sixDigits(weights[q] / norm));
-          }
-          w.write(line.append('\n').toString());
-        }
-      }
-    }
-    if (!cached) {
-      Files.move(tmp, path);
-    }
-    return new Generated(path, d, nonZeros);
-  }
-
-  /** The one-hot rows (see the class comment), written once per parameters. */
-  Generated oneHot() throws IOException {
-    Path path =
-        work.resolve(
-            String.format(Locale.ROOT, "onehot-n%d-c%d-s%d.libsvm", rows, maxCategories, seed));
-    int[] sizes = new int[CATEGORICAL_COLUMNS];
-    int[] offsets = new int[CATEGORICAL_COLUMNS];
-    int columns = 0;
-    double ratio = Math.pow(maxCategories / 10.0, 1.0 / (CATEGORICAL_COLUMNS - 1));
-    SplittableRandom random = new SplittableRandom(seed);
-    double[][] cumulative = new double[CATEGORICAL_COLUMNS][];
-    int[][][] ranking = new int[CATEGORICAL_COLUMNS][TOPICS][];
-    for (int c = 0; c < CATEGORICAL_COLUMNS; c++) {
-      sizes[c] = (int) Math.round(10 * Math.pow(ratio, c));
-      offsets[c] = columns;
-      columns += sizes[c];
-      cumulative[c] = new double[sizes[c]];
-      double total = 0;
-      for (int r = 0; r < sizes[c]; r++) {
-        total += Math.pow(r + 1, -1.1);
-        cumulative[c][r] = total;
-      }
-      for (int g = 0; g < TOPICS; g++) {
-        ranking[c][g] = permutation(sizes[c], random);
-      }
-    }
-    long nonZeros = rows * CATEGORICAL_COLUMNS;
-    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-    if (!Files.exists(path)) {
-      try (BufferedWriter w = Files.newBufferedWriter(tmp)) {
-        for (long i = 0; i < rows; i++) {
-          int group = (int) (i % TOPICS);
-          StringBuilder line = new StringBuilder().append(group);
-          for (int c = 0; c < CATEGORICAL_COLUMNS; c++) {
-            double[] cdf = cumulative[c];
-            int rank = draw(cdf, cdf[cdf.length - 1], random);
-            line.append(' ').append(offsets[c] + ranking[c][group][rank] + 1).append(":1");
-          }
-          w.write(line.append('\n').toString());
-        }
-      }
-      Files.move(tmp, path);
-    }
-    return new Generated(path, columns, nonZeros);
-  }
-
-  private static int[] permutation(int n, SplittableRandom random) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
-  }
-
-  /** An index drawn from cumulative weights (inverse CDF by binary search). */
-  private static int draw(double[] cumulative, double total, SplittableRandom random) {
-    int r = Arrays.binarySearch(cumulative, random.nextDouble() * total);
-    return Math.min(r >= 0 ? r : -r - 1, cumulative.length - 1);
-  }
-
-  /** m distinct row numbers, a seeded uniform sample, ascending. */
-  int[] sampleRows(int m) {
-    SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
-    java.util.TreeSet<Long> chosen = new java.util.TreeSet<>();
-    while (chosen.size() < m) {
-      chosen.add(random.nextLong(rows));
-    }
-    return chosen.stream().mapToInt(Long::intValue).toArray();
-  }
-
-  /** The sparse vectors of the given (ascending) rows of a generated libsvm file. */
-  static org.apache.spark.ml.linalg.Vector[] readRows(Generated file, int[] wanted)
-      throws IOException {
-    org.apache.spark.ml.linalg.Vector[] out = new org.apache.spark.ml.linalg.Vector[wanted.length];
-    try (java.io.BufferedReader reader = Files.newBufferedReader(file.path)) {
-      int next = 0;
-      String line;
-      for (int row = 0; next < wanted.length && (line = reader.readLine()) != null; row++) {
-        if (row != wanted[next]) {
-          continue;
-        }
-        String[] items = line.trim().split(" ");
-        int[] indices = new int[items.length - 1];
-        double[] values = new double[items.length - 1];
-        for (int p = 1; p < items.length; p++) {
-          int colon = items[p].indexOf(':');
-          indices[p - 1] = Integer.parseInt(items[p].substring(0, colon)) - 1;
-          values[p - 1] = Double.parseDouble(items[p].substring(colon + 1));
-        }
-        out[next++] = new org.apache.spark.ml.linalg.SparseVector(file.columns, indices, values);
-      }
-      if (next < wanted.length) {
-        throw new IllegalStateException(file.path + " has fewer rows than row " + wanted[next]);
-      }
-    }
-    return out;
-  }
-
-  private JsonNode sklearn(Generated file, String kernel, int m, int[] landmarkRows)
+  private JsonNode sklearn(SparseFiles.Generated file, String kernel, int m, int[] landmarkRows)
       throws IOException, InterruptedException {
     Path json = Files.createTempFile(work, "sklearn-", ".json");
     List<String> command =
@@ -639,9 +434,9 @@ public final class SparseBench implements Callable<Integer> {
                 python,
                 sklearnScript.toString(),
                 "--input",
-                file.path.toString(),
+                file.path().toString(),
                 "--num-features",
-                Integer.toString(file.columns),
+                Integer.toString(file.columns()),
                 "--kernel",
                 kernel,
                 "--gamma",
@@ -662,45 +457,20 @@ public final class SparseBench implements Callable<Integer> {
       Files.write(rowsFile, Arrays.stream(landmarkRows).mapToObj(Integer::toString).toList());
       command.addAll(List.of("--landmark-rows", rowsFile.toString()));
     }
-    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-    builder.environment().remove("OPENBLAS_NUM_THREADS");
-    builder.environment().remove("OMP_NUM_THREADS");
-    int code = builder.start().waitFor();
-    if (code != 0 || Files.size(json) == 0) {
-      throw new IllegalStateException(
-          "the scikit-learn script failed (exit code " + code + "): " + String.join(" ", command));
+    try {
+      return SklearnRunner.runScript(command, json);
+    } finally {
+      if (rowsFile != null) {
+        Files.deleteIfExists(rowsFile);
+      }
     }
-    JsonNode node = new ObjectMapper().readTree(json.toFile());
-    Files.deleteIfExists(json);
-    if (rowsFile != null) {
-      Files.deleteIfExists(rowsFile);
-    }
-    return node;
-  }
-
-  /**
-   * v to six significant digits, the value {@code String.format("%.6g", v)} writes (half-up
-   * rounding of the shortest decimal that reads back as v), without the formatter's cost, which
-   * dominated writing 10^6 rows.
-   */
-  static String sixDigits(double v) {
-    return new java.math.BigDecimal(Double.toString(v))
-        .round(new java.math.MathContext(6, java.math.RoundingMode.HALF_UP))
-        .toPlainString();
-  }
-
-  private static String fmt(double v) {
-    return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.6g", v);
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    BenchOutput.require(spec, condition, message);
   }
 
   private static void say(PrintWriter console, String format, Object... args) {
-    console.println("bench sparse: " + String.format(Locale.ROOT, format, args));
-    console.flush();
+    BenchOutput.say(console, "bench sparse", format, args);
   }
 }

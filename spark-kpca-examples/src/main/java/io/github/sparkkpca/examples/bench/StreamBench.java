@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -230,60 +229,37 @@ public final class StreamBench implements Callable<Integer> {
           for (int f = 0; f < 2; f++) {
             batch.add(readAndFit(spark, file(dir, format, files - 1 - f), model));
           }
-          double b = median(batch);
-          double s = median(steady);
+          double b = BenchOutput.median(batch);
+          double s = BenchOutput.median(steady);
           double[] p = new double[5];
           for (int i = 0; i < 5; i++) {
             final int c = i;
-            p[i] = median(phases.stream().map(r -> r[c]).toList());
+            p[i] = BenchOutput.median(phases.stream().map(r -> r[c]).toList());
           }
           double bound = rate.gflops() * 1e9 / flopsPerRow(model, spark, dir, format);
+          // One list of measurements for both the CSV line and the console line.
+          Object[] measured = {
+            b, s, s / b, 1.5 * b + 0.5, p[0], p[1], p[2], p[3], p[4], rows / s, rows / p[1], bound
+          };
           lines.add(
-              String.format(
-                  Locale.ROOT,
-                  "%s,%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.2f,"
-                      + "\"%s\",\"%s\"",
-                  format,
-                  model,
-                  size,
-                  every,
-                  rows,
-                  b,
-                  s,
-                  s / b,
-                  1.5 * b + 0.5,
-                  p[0],
-                  p[1],
-                  p[2],
-                  p[3],
-                  p[4],
-                  rows / s,
-                  rows / p[1],
-                  bound,
-                  rate.gflops(),
-                  seconds(batch),
-                  seconds(steady)));
+              String.format(Locale.ROOT, "%s,%s,%d,%d,%d,", format, model, size, every, rows)
+                  + String.format(
+                      Locale.ROOT,
+                      "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f",
+                      measured)
+                  + String.format(
+                      Locale.ROOT,
+                      ",%.2f,\"%s\",\"%s\"",
+                      rate.gflops(),
+                      seconds(batch),
+                      seconds(steady)));
+          console.printf(Locale.ROOT, "%s %s %d, a version every %d: ", format, model, size, every);
           console.printf(
               Locale.ROOT,
-              "%s %s %d, a version every %d: read+fit %.2f s, steady micro-batch %.2f s, ratio %.2f "
-                  + "(target %.2f s); read %.2f, statistics %.2f, solve %.2f, write %.2f, "
-                  + "Spark %.2f; %.0f rows/s (statistics %.0f, bound %.0f)%n",
-              format,
-              model,
-              size,
-              every,
-              b,
-              s,
-              s / b,
-              1.5 * b + 0.5,
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              p[4],
-              rows / s,
-              rows / p[1],
-              bound);
+              "read+fit %.2f s, steady micro-batch %.2f s, ratio %.2f (target %.2f s); read %.2f, "
+                  + "statistics %.2f, solve %.2f, write %.2f, Spark %.2f; %.0f rows/s (statistics "
+                  + "%.0f, bound %.0f)%n",
+              measured);
           console.printf(Locale.ROOT, "  fits %s; steady micro-batches %s%n", batch, steady);
         }
       }
@@ -456,9 +432,9 @@ public final class StreamBench implements Callable<Integer> {
               size,
               rows,
               fit,
-              median(versions),
+              BenchOutput.median(versions),
               versionMb,
-              median(pending),
+              BenchOutput.median(pending),
               pendingMb));
       console.printf(
           Locale.ROOT,
@@ -467,9 +443,9 @@ public final class StreamBench implements Callable<Integer> {
           size,
           rows,
           fit,
-          median(versions),
+          BenchOutput.median(versions),
           versionMb,
-          median(pending),
+          BenchOutput.median(pending),
           pendingMb);
     }
     loaded.unpersist();
@@ -486,14 +462,5 @@ public final class StreamBench implements Callable<Integer> {
     try (var walk = Files.walk(path)) {
       return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
-  }
-
-  private static double median(List<Double> values) {
-    double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n == 0
-        ? Double.NaN
-        : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 }

@@ -116,8 +116,7 @@ public final class GrowCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       String modelDir = SavedModels.resolve(spark, "--model", model, out);
       SafeOutput summaryOutput = output.claim(spark, model, input, EARLIER_SUMMARY);
-      SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
-      AbstractKernelPCAModel<?> loaded = AbstractKernelPCAModel.loadAny(modelDir);
+      AbstractKernelPCAModel<?> loaded = SavedModels.loadAny(out, modelDir);
       if (!(loaded instanceof NystromKernelPCAModel nystrom) || !loaded.isUpdatable()) {
         throw SparkKpcaCli.usage(
             spec,

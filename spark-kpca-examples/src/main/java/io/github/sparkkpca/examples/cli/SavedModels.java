@@ -61,6 +61,14 @@ final class SavedModels {
   }
 
   /**
+   * The model in the resolved directory {@code modelDir}, of whichever kind, said on {@code out}.
+   */
+  static AbstractKernelPCAModel<?> loadAny(PrintWriter out, String modelDir) {
+    SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
+    return AbstractKernelPCAModel.loadAny(modelDir);
+  }
+
+  /**
    * Fails with a one-line message when {@code dir} holds no saved model, before Spark's reader
    * would log a warning with a stack trace about the missing metadata.
    */

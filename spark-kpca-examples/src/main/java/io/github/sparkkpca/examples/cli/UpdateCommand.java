@@ -50,8 +50,7 @@ public final class UpdateCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       String modelDir = SavedModels.resolve(spark, "--model", model, out);
       SafeOutput summaryOutput = output.claim(spark, model, input, FitSummary.EARLIER_SUMMARY);
-      SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
-      AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
+      AbstractKernelPCAModel<?> kpca = SavedModels.loadAny(out, modelDir);
       if (!kpca.isUpdatable()) {
         throw SparkKpcaCli.usage(
             spec,

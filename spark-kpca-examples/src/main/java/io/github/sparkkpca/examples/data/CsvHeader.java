@@ -154,11 +154,19 @@ final class CsvHeader implements Serializable {
         + ") does not hold the columns the model reads by name ("
         + reference
         + ")"
-        + (missing.isEmpty() ? "" : ": missing " + String.join(",", missing))
+        + difference(missing, extra)
+        + "; give --ignore-feature-names to read the file's columns by position instead";
+  }
+
+  /**
+   * ": missing a,b; not the model's c": the model's columns a file lacks and the columns it holds
+   * beyond them, for the messages that refuse it ("" when neither).
+   */
+  static String difference(List<String> missing, List<String> extra) {
+    return (missing.isEmpty() ? "" : ": missing " + String.join(",", missing))
         + (extra.isEmpty()
             ? ""
-            : (missing.isEmpty() ? ": " : "; ") + "not the model's " + String.join(",", extra))
-        + "; give --ignore-feature-names to read the file's columns by position instead";
+            : (missing.isEmpty() ? ": " : "; ") + "not the model's " + String.join(",", extra));
   }
 
   /** The header as written in a message: its names separated by commas. */

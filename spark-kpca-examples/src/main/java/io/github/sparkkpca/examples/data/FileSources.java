@@ -261,12 +261,7 @@ final class FileSources {
                 + ") are not the features the model reads by name ("
                 + String.join(",", wanted)
                 + ")"
-                + (missing.isEmpty() ? "" : ": missing " + String.join(",", missing))
-                + (extra.isEmpty()
-                    ? ""
-                    : (missing.isEmpty() ? ": " : "; ")
-                        + "not the model's "
-                        + String.join(",", extra))
+                + CsvHeader.difference(missing, extra)
                 + "; give --ignore-feature-names to read the columns by position instead");
       }
       features = new ArrayList<>(wanted);

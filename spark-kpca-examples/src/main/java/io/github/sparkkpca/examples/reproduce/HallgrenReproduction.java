@@ -366,13 +366,7 @@ public final class HallgrenReproduction {
       double[] subset = new double[dMax];
       for (int r = 0; r < config.reps(); r++) {
         NystromKernelPCAModel model =
-            new NystromKernelPCA()
-                .setK(dMax)
-                .setNumLandmarks(config.m())
-                .setGamma(kernel.gamma())
-                .setCentered(false)
-                .setSeed(r + 1)
-                .fit(df);
+            nystromEstimator(config, kernel, dMax, r + 1).setCentered(false).fit(df);
         double[] b = NystromConfidenceBound.compute(model, 0.9).reconstructionErrorBound();
         double[] tilde = model.explainedVariance().toArray();
         double[] subsetValues =
@@ -391,13 +385,7 @@ public final class HallgrenReproduction {
         }
       }
       df.unpersist();
-      double[] d = new double[dMax];
-      for (int j = 0; j < dMax; j++) {
-        d[j] = j + 1;
-        csv.add(
-            Csv.row(
-                data.name(), j + 1, Csv.num(bound[j]), Csv.num(nystrom[j]), Csv.num(subset[j])));
-      }
+      double[] d = perDimension(csv, data.name(), bound, nystrom, subset);
       written.add(
           Charts.lineChart(
               config.out().resolve("bound_" + data.name() + ".png"),
@@ -423,6 +411,33 @@ public final class HallgrenReproduction {
         Csv.write(
             config.out().resolve("bound.csv"), "dataset,d,bound,nystrom_diff,subset_diff", csv));
     return written;
+  }
+
+  /** The Nyström estimator of sections 3 and 4: dMax components, m landmarks, the data's γ. */
+  private static NystromKernelPCA nystromEstimator(
+      Config config, Kernel kernel, int dMax, long seed) {
+    return new NystromKernelPCA()
+        .setK(dMax)
+        .setNumLandmarks(config.m())
+        .setGamma(kernel.gamma())
+        .setSeed(seed);
+  }
+
+  /**
+   * Adds one CSV row per d = 1..dMax (the data set, d and the d-th value of each curve) and returns
+   * the d values, the x of the curves' chart.
+   */
+  private static double[] perDimension(List<String> csv, String dataset, double[]... curves) {
+    double[] d = new double[curves[0].length];
+    for (int j = 0; j < d.length; j++) {
+      d[j] = j + 1;
+      List<Object> cells = new ArrayList<>(List.of(dataset, j + 1));
+      for (double[] curve : curves) {
+        cells.add(Csv.num(curve[j]));
+      }
+      csv.add(Csv.row(cells.toArray()));
+    }
+    return d;
   }
 
   /**
@@ -482,11 +497,7 @@ public final class HallgrenReproduction {
         Dataset<Row> testFrame = frame(spark, test).cache();
         double total = centredTrace(kernel, test);
         NystromKernelPCAModel nystrom =
-            new NystromKernelPCA()
-                .setK(dMax)
-                .setNumLandmarks(config.m())
-                .setGamma(kernel.gamma())
-                .setSeed(r + 1)
+            nystromEstimator(config, kernel, dMax, r + 1)
                 .setOutputCol("scores")
                 .fit(frame(spark, train));
         Data landmarkRows =
@@ -523,17 +534,7 @@ public final class HallgrenReproduction {
         }
         testFrame.unpersist();
       }
-      double[] d = new double[dMax];
-      for (int j = 0; j < dMax; j++) {
-        d[j] = j + 1;
-        csv.add(
-            Csv.row(
-                data.name(),
-                j + 1,
-                Csv.num(fractions[0][j]),
-                Csv.num(fractions[1][j]),
-                Csv.num(fractions[2][j])));
-      }
+      double[] d = perDimension(csv, data.name(), fractions[0], fractions[1], fractions[2]);
       written.add(
           Charts.lineChart(
               config.out().resolve("heldout_variance_" + data.name() + ".png"),

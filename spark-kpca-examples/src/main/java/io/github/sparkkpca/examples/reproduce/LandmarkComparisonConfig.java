@@ -5,6 +5,7 @@ import io.github.sparkkpca.examples.data.MnistIdx;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What {@link LandmarkComparison} runs.
@@ -110,254 +111,118 @@ public record LandmarkComparisonConfig(
   }
 
   public LandmarkComparisonConfig withDatasets(List<String> v) {
-    return new LandmarkComparisonConfig(
-        v,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.datasets = v);
   }
 
   public LandmarkComparisonConfig withMs(List<Integer> v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        v,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.ms = v);
   }
 
   public LandmarkComparisonConfig withElls(List<Integer> v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        v,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.ells = v);
   }
 
   public LandmarkComparisonConfig withMethods(List<String> v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        v,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.methods = v);
   }
 
   public LandmarkComparisonConfig withReps(int v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        v,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.reps = v);
   }
 
   public LandmarkComparisonConfig withMnistGamma(double v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        v,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.mnistGamma = v);
   }
 
   public LandmarkComparisonConfig withFashionGamma(Double v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        v,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.fashionGamma = v);
   }
 
   public LandmarkComparisonConfig withLimit(int v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        v,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.limit = v);
   }
 
   public LandmarkComparisonConfig withKmeansMaxIter(int v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        v,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.kmeansMaxIter = v);
   }
 
   public LandmarkComparisonConfig withMnistDir(Path v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        v,
-        fashionDir,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.mnistDir = v);
   }
 
   public LandmarkComparisonConfig withFashionDir(Path v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        v,
-        partitions,
-        exactCache,
-        out);
+    return with(f -> f.fashionDir = v);
   }
 
   public LandmarkComparisonConfig withPartitions(int v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        v,
-        exactCache,
-        out);
+    return with(f -> f.partitions = v);
   }
 
   public LandmarkComparisonConfig withExactCache(Path v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        v,
-        out);
+    return with(f -> f.exactCache = v);
   }
 
   public LandmarkComparisonConfig withOut(Path v) {
-    return new LandmarkComparisonConfig(
-        datasets,
-        ms,
-        ells,
-        methods,
-        reps,
-        mnistGamma,
-        fashionGamma,
-        limit,
-        kmeansMaxIter,
-        mnistDir,
-        fashionDir,
-        partitions,
-        exactCache,
-        v);
+    return with(f -> f.out = v);
+  }
+
+  /** This configuration with the settings {@code change} sets; the record's checks run again. */
+  private LandmarkComparisonConfig with(Consumer<Settings> change) {
+    Settings settings = new Settings(this);
+    change.accept(settings);
+    return settings.build();
+  }
+
+  /** The settings of a configuration, to change some of them ({@link #with}). */
+  private static final class Settings {
+    List<String> datasets;
+    List<Integer> ms;
+    List<Integer> ells;
+    List<String> methods;
+    int reps;
+    double mnistGamma;
+    Double fashionGamma;
+    int limit;
+    int kmeansMaxIter;
+    Path mnistDir;
+    Path fashionDir;
+    int partitions;
+    Path exactCache;
+    Path out;
+
+    Settings(LandmarkComparisonConfig c) {
+      datasets = c.datasets;
+      ms = c.ms;
+      ells = c.ells;
+      methods = c.methods;
+      reps = c.reps;
+      mnistGamma = c.mnistGamma;
+      fashionGamma = c.fashionGamma;
+      limit = c.limit;
+      kmeansMaxIter = c.kmeansMaxIter;
+      mnistDir = c.mnistDir;
+      fashionDir = c.fashionDir;
+      partitions = c.partitions;
+      exactCache = c.exactCache;
+      out = c.out;
+    }
+
+    LandmarkComparisonConfig build() {
+      return new LandmarkComparisonConfig(
+          datasets,
+          ms,
+          ells,
+          methods,
+          reps,
+          mnistGamma,
+          fashionGamma,
+          limit,
+          kmeansMaxIter,
+          mnistDir,
+          fashionDir,
+          partitions,
+          exactCache,
+          out);
+    }
   }
 }

@@ -100,18 +100,18 @@ class SparseBenchTest {
       double v = Math.pow(10, random.nextDouble(-7, 1)) * random.nextDouble();
       assertEquals(
           Double.parseDouble(String.format(java.util.Locale.ROOT, "%.6g", v)),
-          Double.parseDouble(SparseBench.sixDigits(v)),
+          Double.parseDouble(SparseFiles.sixDigits(v)),
           0.0,
           "value " + v);
     }
-    assertEquals("0.1", SparseBench.sixDigits(0.1));
-    assertEquals("0.123457", SparseBench.sixDigits(0.1234565));
+    assertEquals("0.1", SparseFiles.sixDigits(0.1));
+    assertEquals("0.123457", SparseFiles.sixDigits(0.1234565));
   }
 
   @Test
   void medianOfOddAndEvenCounts() {
-    assertEquals(2.0, SparseBench.median(new double[] {3, 1, 2}), 0.0);
-    assertEquals(2.5, SparseBench.median(new double[] {4, 1, 2, 3}), 0.0);
+    assertEquals(2.0, BenchOutput.median(new double[] {3, 1, 2}), 0.0);
+    assertEquals(2.5, BenchOutput.median(new double[] {4, 1, 2, 3}), 0.0);
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,7 +105,7 @@ class MixedParquetCliTest {
             output.toString());
     assertEquals(0, transform.code(), transform::toString);
     lines.addAll(FitTransformCliTest.csvLines(output));
-    return new ObjectMapper().readTree(summary.toFile());
+    return CliFixture.json(summary);
   }
 
   @Test
