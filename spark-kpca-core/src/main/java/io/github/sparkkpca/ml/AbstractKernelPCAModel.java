@@ -291,21 +291,6 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return solution().projector().hasLandmarks();
   }
 
-  /**
-   * Refuses pre-images whose dense d-wide arrays would not fit in this JVM's heap, as {@link
-   * #transformSchema} does when {@code reconstructionCol} is set: callers that read their input
-   * before they transform (the command line) call it first, so the refusal comes before any row is
-   * read. Nothing is allocated.
-   *
-   * @param what what asks for the pre-images, for the message ("--reconstruction")
-   * @param remedy how to do without them, for the message ("drop --reconstruction")
-   * @throws IllegalArgumentException naming d, m and the memory the pre-images would need
-   */
-  public void requireReconstructionFits(String what, String remedy) {
-    KernelPCAModelTransform.requireDenseReconstructionFits(
-        what, remedy, numFeatures(), numSupportPoints(), Runtime.getRuntime().maxMemory());
-  }
-
   /** Whether this model keeps its statistics, so that {@code update} can absorb more rows. */
   public boolean isUpdatable() {
     return solution().isUpdatable();
@@ -422,12 +407,7 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
    * @throws IllegalArgumentException when the model keeps no statistics (exact kernel PCA)
    */
   public M update(Dataset<?> dataset) {
-    throw new IllegalArgumentException(
-        getClass().getSimpleName()
-            + " "
-            + uid
-            + " keeps no statistics and cannot "
-            + "be updated; fit it again on all rows");
+    throw KernelPCAModelUpdate.notUpdatable(this);
   }
 
   @Override
@@ -437,19 +417,17 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
 
   @Override
   public String toString() {
-    if (solution == null) {
-      return getClass().getSimpleName() + ": uid=" + uid + ", not fitted";
-    }
-    return getClass().getSimpleName()
-        + ": uid="
-        + uid
-        + ", k="
-        + numComponents()
-        + (hasLandmarks() ? ", m=" + numSupportPoints() : ", r=" + rank())
-        + ", d="
-        + numFeatures()
-        + ", kernel="
-        + fittedKernel();
+    String name = getClass().getSimpleName() + ": uid=" + uid;
+    return solution == null
+        ? name + ", not fitted"
+        : String.format(
+            java.util.Locale.ROOT,
+            "%s, k=%d, %s, d=%d, kernel=%s",
+            name,
+            numComponents(),
+            hasLandmarks() ? "m=" + numSupportPoints() : "r=" + rank(),
+            numFeatures(),
+            fittedKernel());
   }
 
   /**

@@ -63,9 +63,12 @@ final class KernelPCAModelTransform {
       }
     }
     if (!model.getReconstructionCol().isEmpty()) {
-      model.requireReconstructionFits(
+      Preimage.requireDenseFits(
           "reconstructionCol '" + model.getReconstructionCol() + "'",
-          "leave reconstructionCol empty");
+          "leave reconstructionCol empty",
+          model.numFeatures(),
+          model.numSupportPoints(),
+          Runtime.getRuntime().maxMemory());
     }
     StructType out = model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
     if (model.getResidualCol().isEmpty()) {
@@ -94,37 +97,6 @@ final class KernelPCAModelTransform {
         + (family.usesGamma() ? " gamma=" + kernel.gamma() : "")
         + (family.usesDegree() ? " degree=" + kernel.degree() : "")
         + (family.usesCoef0() ? " coef0=" + kernel.coef0() : "");
-  }
-
-  /**
-   * Refuses, before anything is allocated, pre-images whose dense d-wide arrays cannot fit: the
-   * pre-image map holds the m landmarks and its m×d coefficients densely, and its broadcast copy
-   * (3·8·m·d bytes), and every output row is a dense vector of 8·d bytes. Refused above a quarter
-   * of the heap: a pre-image is dense by nature, whatever the sparsity of the input (wide sparse
-   * data score and give residuals at sparse cost; only the reconstruction needs d values).
-   *
-   * @param what what asks for the pre-images ("reconstructionCol 'x'", "--reconstruction")
-   * @param remedy how to do without them ("leave reconstructionCol empty")
-   * @throws IllegalArgumentException naming what asks, d, m, the estimate and the heap
-   */
-  static void requireDenseReconstructionFits(String what, String remedy, int d, int m, long heap) {
-    long bytes = 3L * 8L * m * d;
-    if (bytes > heap / 4) {
-      throw new IllegalArgumentException(
-          String.format(
-              java.util.Locale.ROOT,
-              "%s: pre-images are dense vectors of d = %d values (%.1f MiB a row), and the"
-                  + " pre-image map needs about %.1f GiB of dense m×d arrays (m = %d), more than a"
-                  + " quarter of the %.1f GiB heap; %s for data this wide (scores and residuals do"
-                  + " not need it)",
-              what,
-              d,
-              8.0 * d / (1 << 20),
-              bytes / (double) (1L << 30),
-              m,
-              heap / (double) (1L << 30),
-              remedy));
-    }
   }
 
   /** The pre-image map the params ask for, or null when {@code reconstructionCol} is empty. */

@@ -13,6 +13,18 @@ final class KernelPCAModelUpdate {
   private KernelPCAModelUpdate() {}
 
   /**
+   * The refusal of a model that keeps no statistics (exact kernel PCA): nothing to absorb rows
+   * into.
+   */
+  static IllegalArgumentException notUpdatable(AbstractKernelPCAModel<?> model) {
+    return new IllegalArgumentException(
+        model.getClass().getSimpleName()
+            + " "
+            + model.uid()
+            + " keeps no statistics and cannot be updated; fit it again on all rows");
+  }
+
+  /**
    * The solution with the rows of {@code dataset} absorbed: one validating pass, one pass
    * accumulating their statistics under the model's feature map, merged into the model's, and the
    * components solved again ({@link FeaturePCA#update}), in blocks of {@link

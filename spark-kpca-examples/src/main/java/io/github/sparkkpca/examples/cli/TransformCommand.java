@@ -276,6 +276,11 @@ public final class TransformCommand implements Callable<Integer> {
       kpca.setPreimageRidge(preimageRidge);
     }
     // Before the input is read: pre-images of wide rows are dense d-wide arrays.
-    kpca.requireReconstructionFits("--reconstruction", "drop --reconstruction");
+    io.github.sparkkpca.pca.Preimage.requireDenseFits(
+        "--reconstruction",
+        "drop --reconstruction",
+        kpca.numFeatures(),
+        kpca.numSupportPoints(),
+        Runtime.getRuntime().maxMemory());
   }
 }
