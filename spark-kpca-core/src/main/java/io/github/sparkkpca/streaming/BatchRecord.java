@@ -33,6 +33,14 @@ import org.apache.hadoop.fs.Path;
  * filled with another batch's rows no longer matches its record, and {@link #check} refuses it with
  * one line naming the file. Records of earlier builds, without {@code previous} or {@code digest},
  * are checked for what they hold.
+ *
+ * <p>The record travels with its entry: a version copied from another stream's directory carries a
+ * record that matches its own files. So the directory keeps its own history too, outside the
+ * entries: {@value #HISTORY}{@code /<entry name>} holds the digest of the entry committed under
+ * that name ({@link #recordHistory}, written before the entry's rename commits it), and {@link
+ * #check} refuses an entry whose digest is not the one its directory's history holds for its name.
+ * A directory of an earlier build has no history; its entries are checked against their records
+ * only.
  */
 record BatchRecord(
     long batchId,
@@ -47,6 +55,12 @@ record BatchRecord(
 
   /** Previous, rows or digest not recorded (a record of an earlier build). */
   static final long UNKNOWN = Long.MIN_VALUE;
+
+  /**
+   * The directory's own history, in the stream directory: one file per committed entry, named as
+   * the entry, holding its digest (hidden from Spark's readers by its underscore).
+   */
+  static final String HISTORY = "_SPARK_KPCA_HISTORY";
 
   /** Writes the record, computing the digest of the entry's files written so far. */
   static BatchRecord write(
@@ -144,6 +158,8 @@ record BatchRecord(
               + ", but the batch before it in the directory is "
               + (previous < 0 ? "none" : Long.toString(previous))
               + " (a version or pending batch is missing or was added)";
+    } else if (digest != null) {
+      how = againstHistory(entry, conf);
     }
     if (how != null) {
       throw new IllegalArgumentException(
@@ -153,6 +169,82 @@ record BatchRecord(
               + "; the stream's history does not hold together, restore the directory or give a "
               + "new model directory and checkpoint");
     }
+  }
+
+  /**
+   * Writes the digest of {@code record}, the entry to be committed as {@code target}, into the
+   * directory's history, replacing one left by an earlier attempt at the same entry that was never
+   * committed. Called before the rename that commits the entry: a committed entry always has its
+   * history.
+   */
+  static void recordHistory(Path target, BatchRecord record, Configuration conf)
+      throws IOException {
+    Path file = historyPath(target);
+    FileSystem fs = file.getFileSystem(conf);
+    fs.mkdirs(file.getParent());
+    try (OutputStream out = fs.create(file, true)) {
+      out.write((record.digest() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Deletes the history of entries of {@code dir} deleted before {@code batchId}. */
+  static void pruneHistory(Path dir, long batchId, Configuration conf) throws IOException {
+    Path history = new Path(dir, HISTORY);
+    FileSystem fs = history.getFileSystem(conf);
+    if (!fs.exists(history)) {
+      return;
+    }
+    for (FileStatus file : fs.listStatus(history)) {
+      String name = file.getPath().getName();
+      for (java.util.regex.Pattern kind : List.of(ModelDirectory.VERSION, ModelDirectory.PENDING)) {
+        java.util.regex.Matcher m = kind.matcher(name);
+        if (m.matches()
+            && Long.parseLong(m.group(1)) < batchId
+            && !fs.exists(new Path(dir, name))) {
+          fs.delete(file.getPath(), false);
+        }
+      }
+    }
+  }
+
+  private static Path historyPath(Path entry) {
+    return new Path(new Path(entry.getParent(), HISTORY), entry.getName());
+  }
+
+  /**
+   * Why the entry is not the one its directory's history holds under its name (copied from another
+   * stream's directory, or the directory's history lost), or null when it is, or when the directory
+   * keeps no history (an earlier build's).
+   */
+  private String againstHistory(Path entry, Configuration conf) throws IOException {
+    Path file = historyPath(entry);
+    FileSystem fs = file.getFileSystem(conf);
+    if (!fs.exists(file.getParent())) {
+      return null;
+    }
+    String recorded;
+    try (InputStream in = fs.open(file)) {
+      recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+    } catch (java.io.FileNotFoundException e) {
+      return "the directory "
+          + entry.getParent()
+          + " never committed "
+          + entry.getName()
+          + " (no "
+          + HISTORY
+          + "/"
+          + entry.getName()
+          + "): copied from another stream's directory?";
+    }
+    return recorded.equals(digest)
+        ? null
+        : "the directory "
+            + entry.getParent()
+            + " committed another "
+            + entry.getName()
+            + " (its "
+            + HISTORY
+            + " holds another digest): copied from another stream's directory?";
   }
 
   /**
