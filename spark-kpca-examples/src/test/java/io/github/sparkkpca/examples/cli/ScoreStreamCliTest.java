@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -311,6 +312,119 @@ class ScoreStreamCliTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The rows of the output as a reader that lists the directory reads them (pyarrow, pandas,
+   * DuckDB: every file but those with a path component starting with '_' or '.'), without Spark's
+   * log: label (row id) to its count.
+   */
+  static Map<Long, Integer> listedRows(Path output) throws IOException {
+    List<String> files;
+    try (Stream<Path> walk = Files.walk(output)) {
+      files =
+          walk.filter(Files::isRegularFile)
+              .filter(
+                  p -> {
+                    for (Path part : output.relativize(p)) {
+                      String name = part.toString();
+                      if (name.startsWith("_") || name.startsWith(".")) {
+                        return false;
+                      }
+                    }
+                    return true;
+                  })
+              .map(Path::toString)
+              .toList();
+    }
+    Map<Long, Integer> counts = new HashMap<>();
+    if (files.isEmpty()) {
+      return counts;
+    }
+    for (Row r :
+        TestSpark.session()
+            .read()
+            .parquet(files.toArray(String[]::new))
+            .select("id")
+            .collectAsList()) {
+      counts.merge((long) Double.parseDouble(String.valueOf(r.get(0))), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * Issue 42 item 2: a second score-stream on the checkpoint (and output) of a running one is
+   * refused before it writes anything, naming the checkpoint and the running process; the part
+   * files, read as pyarrow reads a directory, hold each row once. What a killed run leaves in the
+   * staging directory (a 0-byte part file of a task killed while writing; a file the log lists
+   * whose rename never happened) is invisible to that reader, and the restart completes or deletes
+   * it.
+   */
+  @Test
+  void aSecondScoreStreamOnARunningCheckpointIsRefusedAndLeftoversStayHidden() throws Exception {
+    Path input = Files.createDirectories(dir.resolve("in-lock"));
+    writeCsv(input, 0);
+    writeCsv(input, 1);
+    Path output = dir.resolve("lock-out");
+    Path checkpoint = dir.resolve("lock-ckpt");
+    CompletableFuture<TestSpark.Result> first =
+        CompletableFuture.supplyAsync(
+            () ->
+                TestSpark.cli(
+                    args(input, output, checkpoint, "--trigger-interval", "0.2")
+                        .toArray(String[]::new)));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline
+        && !first.isDone()
+        && !(Files.isDirectory(output) && listedRows(output).size() >= 2 * ROWS)) {
+      Thread.sleep(200);
+    }
+    TestSpark.Result second =
+        TestSpark.cli(args(input, output, checkpoint, "--available-now").toArray(String[]::new));
+    for (StreamingQuery q : TestSpark.session().streams().active()) {
+      q.stop();
+    }
+    TestSpark.Result run = first.get(60, TimeUnit.SECONDS);
+    assertEquals(0, run.code(), run::toString);
+    assertEquals(SparkKpcaCli.EXIT_USAGE, second.code(), second::toString);
+    assertEquals(1, second.errLines().size(), second::toString);
+    assertTrue(
+        second
+            .errLines()
+            .get(0)
+            .startsWith(
+                SparkKpcaCli.ERROR_PREFIX
+                    + "--checkpoint "
+                    + checkpoint
+                    + ": another query is running on it (pid "
+                    + ProcessHandle.current().pid()
+                    + " on host "),
+        second::toString);
+    Map<Long, Integer> rows = listedRows(output);
+    assertEquals(2 * ROWS, rows.size());
+    rows.forEach((id, n) -> assertEquals(1, n, "row " + id));
+
+    // A killed run's leftovers in the staging directory: invisible, then completed or deleted.
+    Path staging = output.resolve(StagedFileCommitProtocol.STAGING);
+    Files.createDirectories(staging);
+    Files.createFile(staging.resolve("part-00000-killed-c000.snappy.parquet"));
+    Path committed;
+    try (Stream<Path> parts = Files.list(output)) {
+      committed =
+          parts.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().get();
+    }
+    Files.move(committed, staging.resolve(committed.getFileName()));
+    assertTrue(listedRows(output).size() < 2 * ROWS, "a listed file not renamed yet is not read");
+    TestSpark.Result restart =
+        TestSpark.cli(args(input, output, checkpoint, "--available-now").toArray(String[]::new));
+    assertEquals(0, restart.code(), restart::toString);
+    rows = listedRows(output);
+    assertEquals(2 * ROWS, rows.size());
+    rows.forEach((id, n) -> assertEquals(1, n, "row " + id));
+    try (Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "the staging directory is emptied");
+    }
+    assertEquals(2 * ROWS, scores(output.toString()).size(), "Spark's reader agrees");
   }
 
   /**
