@@ -14,6 +14,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -36,11 +38,11 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>The record travels with its entry: a version copied from another stream's directory carries a
  * record that matches its own files. So the directory keeps its own history too, outside the
- * entries: {@value #HISTORY}{@code /<entry name>} holds the digest of the entry committed under
- * that name ({@link #recordHistory}, written before the entry's rename commits it), and {@link
- * #check} refuses an entry whose digest is not the one its directory's history holds for its name.
- * A directory of an earlier build has no history; its entries are checked against their records
- * only.
+ * entries: {@value #HISTORY}{@code /<entry name>.<digest>} records the digest of the entry
+ * committed under that name ({@link #recordHistory}, written before the entry's rename commits it),
+ * and {@link #check} refuses an entry whose digest its directory's history does not hold for its
+ * name. A directory of an earlier build has no history; its entries are checked against their
+ * records only.
  */
 record BatchRecord(
     long batchId,
@@ -57,8 +59,8 @@ record BatchRecord(
   static final long UNKNOWN = Long.MIN_VALUE;
 
   /**
-   * The directory's own history, in the stream directory: one file per committed entry, named as
-   * the entry, holding its digest (hidden from Spark's readers by its underscore).
+   * The directory's own history, in the stream directory: one empty file per committed entry, named
+   * by the entry and its digest (hidden from Spark's readers by its underscore).
    */
   static final String HISTORY = "_SPARK_KPCA_HISTORY";
 
@@ -172,22 +174,22 @@ record BatchRecord(
   }
 
   /**
-   * Writes the digest of {@code record}, the entry to be committed as {@code target}, into the
-   * directory's history, replacing one left by an earlier attempt at the same entry that was never
-   * committed. Called before the rename that commits the entry: a committed entry always has its
-   * history.
+   * Records in the directory's history that the entry to be committed as {@code target} has the
+   * digest of {@code record}: the empty file {@code <entry name>.<digest>}. Called before the
+   * rename that commits the entry, so a committed entry always has its history; a name per digest,
+   * so an attempt that never commits (killed, or beaten to the name) leaves the history of the
+   * entry that holds the name intact.
    */
   static void recordHistory(Path target, BatchRecord record, Configuration conf)
       throws IOException {
-    Path file = historyPath(target);
+    Path file =
+        new Path(new Path(target.getParent(), HISTORY), historyName(target, record.digest()));
     FileSystem fs = file.getFileSystem(conf);
     fs.mkdirs(file.getParent());
-    try (OutputStream out = fs.create(file, true)) {
-      out.write((record.digest() + "\n").getBytes(StandardCharsets.UTF_8));
-    }
+    fs.create(file, true).close();
   }
 
-  /** Deletes the history of entries of {@code dir} deleted before {@code batchId}. */
+  /** Deletes the history of the entries of {@code dir} deleted before {@code batchId}. */
   static void pruneHistory(Path dir, long batchId, Configuration conf) throws IOException {
     Path history = new Path(dir, HISTORY);
     FileSystem fs = history.getFileSystem(conf);
@@ -195,56 +197,41 @@ record BatchRecord(
       return;
     }
     for (FileStatus file : fs.listStatus(history)) {
-      String name = file.getPath().getName();
-      for (java.util.regex.Pattern kind : List.of(ModelDirectory.VERSION, ModelDirectory.PENDING)) {
-        java.util.regex.Matcher m = kind.matcher(name);
+      String entry = file.getPath().getName().replaceFirst("\\..*", "");
+      for (Pattern kind : List.of(ModelDirectory.VERSION, ModelDirectory.PENDING)) {
+        Matcher m = kind.matcher(entry);
         if (m.matches()
             && Long.parseLong(m.group(1)) < batchId
-            && !fs.exists(new Path(dir, name))) {
+            && !fs.exists(new Path(dir, entry))) {
           fs.delete(file.getPath(), false);
         }
       }
     }
   }
 
-  private static Path historyPath(Path entry) {
-    return new Path(new Path(entry.getParent(), HISTORY), entry.getName());
+  private static String historyName(Path entry, String digest) {
+    return entry.getName() + "." + digest;
   }
 
   /**
-   * Why the entry is not the one its directory's history holds under its name (copied from another
-   * stream's directory, or the directory's history lost), or null when it is, or when the directory
-   * keeps no history (an earlier build's).
+   * Why the entry is not one its directory's history holds under its name (copied from another
+   * stream's directory), or null when it is, or when the directory keeps no history (an earlier
+   * build's).
    */
   private String againstHistory(Path entry, Configuration conf) throws IOException {
-    Path file = historyPath(entry);
-    FileSystem fs = file.getFileSystem(conf);
-    if (!fs.exists(file.getParent())) {
+    Path history = new Path(entry.getParent(), HISTORY);
+    FileSystem fs = history.getFileSystem(conf);
+    if (!fs.exists(history) || fs.exists(new Path(history, historyName(entry, digest)))) {
       return null;
     }
-    String recorded;
-    try (InputStream in = fs.open(file)) {
-      recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-    } catch (java.io.FileNotFoundException e) {
-      return "the directory "
-          + entry.getParent()
-          + " never committed "
-          + entry.getName()
-          + " (no "
-          + HISTORY
-          + "/"
-          + entry.getName()
-          + "): copied from another stream's directory?";
-    }
-    return recorded.equals(digest)
-        ? null
-        : "the directory "
-            + entry.getParent()
-            + " committed another "
-            + entry.getName()
-            + " (its "
-            + HISTORY
-            + " holds another digest): copied from another stream's directory?";
+    boolean another =
+        fs.listStatus(history, p -> p.getName().startsWith(entry.getName() + ".")).length > 0;
+    return "the directory "
+        + entry.getParent()
+        + (another
+            ? " committed another " + entry.getName() + " (its " + HISTORY + " holds other digests)"
+            : " never committed " + entry.getName() + " (not in its " + HISTORY + ")")
+        + ": copied from another stream's directory?";
   }
 
   /**

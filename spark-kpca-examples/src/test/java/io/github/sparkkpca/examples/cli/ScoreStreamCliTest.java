@@ -404,9 +404,13 @@ class ScoreStreamCliTest {
     assertEquals(2 * ROWS, rows.size());
     rows.forEach((id, n) -> assertEquals(1, n, "row " + id));
 
-    // A killed run's leftovers in the staging directory: invisible, then completed or deleted.
+    // The tasks wrote under the staging directory; every file was renamed once committed.
     Path staging = output.resolve(StagedFileCommitProtocol.STAGING);
-    Files.createDirectories(staging);
+    assertTrue(Files.isDirectory(staging), "the part files were staged");
+    try (Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "every committed file is in place");
+    }
+    // A killed run's leftovers in the staging directory: invisible, then completed or deleted.
     Files.createFile(staging.resolve("part-00000-killed-c000.snappy.parquet"));
     Path committed;
     try (Stream<Path> parts = Files.list(output)) {
@@ -542,5 +546,67 @@ class ScoreStreamCliTest {
         json.readTree(records.resolve("from-batch-000000000002.json").toFile())
             .get("streamVersion")
             .asLong());
+
+    // Issue 42 item 3: another stream's version-1 copied into a copy of this stream directory
+    // (whose own version-1 it replaces): every reader refuses it, naming the version and the
+    // directory.
+    List<String> another = new ArrayList<>(stream);
+    another.set(another.indexOf(models.toString()), dir.resolve("v-other").toString());
+    another.set(
+        another.indexOf(dir.resolve("v-stream-ckpt").toString()),
+        dir.resolve("v-other-ckpt").toString());
+    another.set(another.indexOf("4"), "5");
+    another.addAll(List.of("--max-files-per-trigger", "1")); // version-0 and version-1
+    TestSpark.Result other = TestSpark.cli(another.toArray(String[]::new));
+    assertEquals(0, other.code(), other::toString);
+    Path copy = dir.resolve("v-copy");
+    copyTree(models, copy);
+    Path version = copy.resolve("version-000000000001");
+    try (Stream<Path> walk = Files.walk(version)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    copyTree(dir.resolve("v-other").resolve("version-000000000001"), version);
+    String refusal =
+        SparkKpcaCli.ERROR_PREFIX
+            + version.resolve("data/streaming.json")
+            + ": the directory "
+            + copy
+            + " committed another version-000000000001";
+    List<String> reading =
+        List.of("--model", copy.toString(), "--input", input.toString(), "--label-col", "id");
+    List<List<String>> readers = new ArrayList<>();
+    readers.add(concat(List.of("transform"), reading, "--output", dir.resolve("v-t").toString()));
+    readers.add(concat(List.of("evaluate"), reading));
+    List<String> scoring = args(input, dir.resolve("v-s"), dir.resolve("v-s-ckpt"));
+    scoring.set(scoring.indexOf(model.toString()), copy.toString());
+    readers.add(scoring);
+    for (List<String> reader : readers) {
+      TestSpark.Result run = TestSpark.cli(reader.toArray(String[]::new));
+      assertEquals(SparkKpcaCli.EXIT_USAGE, run.code(), run::toString);
+      assertEquals(1, run.errLines().size(), run::toString);
+      assertTrue(run.errLines().get(0).startsWith(refusal), run::toString);
+    }
+  }
+
+  private static List<String> concat(List<String> head, List<String> tail, String... more) {
+    List<String> all = new ArrayList<>(head);
+    all.addAll(tail);
+    all.addAll(List.of(more));
+    return all;
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 }
