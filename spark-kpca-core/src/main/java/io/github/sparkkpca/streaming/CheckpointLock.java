@@ -28,9 +28,9 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * the operating system's ({@link FileChannel#tryLock}), so it dies with its process: a restart
  * after {@code kill -9} is never blocked by a stale lock, while a second command on the checkpoint
  * of a running one is refused before it writes anything, with one line naming the holder (pid,
- * host, start time: written into the file by the holder). Within one JVM (where the operating
- * system would grant the lock twice, and closing any channel on the file drops the JVM's lock) the
- * holders are kept in a map, and a file the JVM holds is never opened twice. Where the checkpoint
+ * host, start time: written into the file by the holder). Within one JVM (where a second lock of
+ * the file throws, and closing any channel on the file would drop the JVM's lock) the holders are
+ * kept in a map, and a file the JVM holds is never opened twice. Where the checkpoint
  * is not on the local file system (HDFS, object stores) no lock is taken: those have no lock that
  * dies with its process.
  *
