@@ -14,6 +14,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -33,6 +35,14 @@ import org.apache.hadoop.fs.Path;
  * filled with another batch's rows no longer matches its record, and {@link #check} refuses it with
  * one line naming the file. Records of earlier builds, without {@code previous} or {@code digest},
  * are checked for what they hold.
+ *
+ * <p>The record travels with its entry: a version copied from another stream's directory carries a
+ * record that matches its own files. So the directory keeps its own history too, outside the
+ * entries: {@value #HISTORY}{@code /<entry name>.<digest>} records the digest of the entry
+ * committed under that name ({@link #recordHistory}, written before the entry's rename commits it),
+ * and {@link #check} refuses an entry whose digest its directory's history does not hold for its
+ * name. A directory of an earlier build has no history; its entries are checked against their
+ * records only.
  */
 record BatchRecord(
     long batchId,
@@ -47,6 +57,12 @@ record BatchRecord(
 
   /** Previous, rows or digest not recorded (a record of an earlier build). */
   static final long UNKNOWN = Long.MIN_VALUE;
+
+  /**
+   * The directory's own history, in the stream directory: one empty file per committed entry, named
+   * by the entry and its digest (hidden from Spark's readers by its underscore).
+   */
+  static final String HISTORY = "_SPARK_KPCA_HISTORY";
 
   /** Writes the record, computing the digest of the entry's files written so far. */
   static BatchRecord write(
@@ -144,6 +160,8 @@ record BatchRecord(
               + ", but the batch before it in the directory is "
               + (previous < 0 ? "none" : Long.toString(previous))
               + " (a version or pending batch is missing or was added)";
+    } else if (digest != null) {
+      how = againstHistory(entry, conf);
     }
     if (how != null) {
       throw new IllegalArgumentException(
@@ -153,6 +171,67 @@ record BatchRecord(
               + "; the stream's history does not hold together, restore the directory or give a "
               + "new model directory and checkpoint");
     }
+  }
+
+  /**
+   * Records in the directory's history that the entry to be committed as {@code target} has the
+   * digest of {@code record}: the empty file {@code <entry name>.<digest>}. Called before the
+   * rename that commits the entry, so a committed entry always has its history; a name per digest,
+   * so an attempt that never commits (killed, or beaten to the name) leaves the history of the
+   * entry that holds the name intact.
+   */
+  static void recordHistory(Path target, BatchRecord record, Configuration conf)
+      throws IOException {
+    Path file =
+        new Path(new Path(target.getParent(), HISTORY), historyName(target, record.digest()));
+    FileSystem fs = file.getFileSystem(conf);
+    fs.mkdirs(file.getParent());
+    fs.create(file, true).close();
+  }
+
+  /** Deletes the history of the entries of {@code dir} deleted before {@code batchId}. */
+  static void pruneHistory(Path dir, long batchId, Configuration conf) throws IOException {
+    Path history = new Path(dir, HISTORY);
+    FileSystem fs = history.getFileSystem(conf);
+    if (!fs.exists(history)) {
+      return;
+    }
+    for (FileStatus file : fs.listStatus(history)) {
+      String entry = file.getPath().getName().replaceFirst("\\..*", "");
+      for (Pattern kind : List.of(ModelDirectory.VERSION, ModelDirectory.PENDING)) {
+        Matcher m = kind.matcher(entry);
+        if (m.matches()
+            && Long.parseLong(m.group(1)) < batchId
+            && !fs.exists(new Path(dir, entry))) {
+          fs.delete(file.getPath(), false);
+        }
+      }
+    }
+  }
+
+  private static String historyName(Path entry, String digest) {
+    return entry.getName() + "." + digest;
+  }
+
+  /**
+   * Why the entry is not one its directory's history holds under its name (copied from another
+   * stream's directory), or null when it is, or when the directory keeps no history (an earlier
+   * build's).
+   */
+  private String againstHistory(Path entry, Configuration conf) throws IOException {
+    Path history = new Path(entry.getParent(), HISTORY);
+    FileSystem fs = history.getFileSystem(conf);
+    if (!fs.exists(history) || fs.exists(new Path(history, historyName(entry, digest)))) {
+      return null;
+    }
+    boolean another =
+        fs.listStatus(history, p -> p.getName().startsWith(entry.getName() + ".")).length > 0;
+    return "the directory "
+        + entry.getParent()
+        + (another
+            ? " committed another " + entry.getName() + " (its " + HISTORY + " holds other digests)"
+            : " never committed " + entry.getName() + " (not in its " + HISTORY + ")")
+        + ": copied from another stream's directory?";
   }
 
   /**

@@ -32,9 +32,11 @@ import org.apache.spark.sql.SparkSession;
  * directory is bound to). Versions and pending batches are written into a hidden sibling and
  * renamed into place ({@link SafeOutput}): the rename is the commit, so a reader that takes the
  * highest committed version never sees a partial model. Each version's and pending batch's state
- * file records the id of the streaming query that wrote it. Hidden leftovers of a killed write
- * ({@link SafeOutput#isLeftover}) are removed when the directory is opened; the oldest versions
- * beyond the number kept, and the pending batches a version holds, are deleted after each version.
+ * file records the id of the streaming query that wrote it, and the directory's history ({@link
+ * BatchRecord#HISTORY}) the digest of each entry it committed, so that an entry copied from another
+ * stream's directory is refused by every reader. Hidden leftovers of a killed write ({@link
+ * SafeOutput#isLeftover}) are removed when the directory is opened; the oldest versions beyond the
+ * number kept, and the pending batches a version holds, are deleted after each version.
  */
 public final class ModelDirectory {
 
@@ -318,16 +320,18 @@ public final class ModelDirectory {
               model.write().save(staging);
               // Written last: the digest is that of the list of files in the model's manifest
               // (SafeOutput writes the manifest again, the record included, when it commits).
-              BatchRecord.write(
-                  new Path(staging),
-                  STATE_FILE,
-                  batchId,
-                  algorithm,
-                  previous,
-                  model.numRows(),
-                  ojaSteps,
-                  queryId,
-                  conf);
+              BatchRecord record =
+                  BatchRecord.write(
+                      new Path(staging),
+                      STATE_FILE,
+                      batchId,
+                      algorithm,
+                      previous,
+                      model.numRows(),
+                      ojaSteps,
+                      queryId,
+                      conf);
+              BatchRecord.recordHistory(target, record, conf);
               beforeRename.accept(staging);
             });
   }
@@ -350,16 +354,18 @@ public final class ModelDirectory {
             staging -> {
               rows.coalesce(1).write().parquet(staging);
               // Written last: the digest covers the rows' files.
-              BatchRecord.write(
-                  new Path(staging),
-                  PENDING_STATE,
-                  batchId,
-                  algorithm,
-                  previous,
-                  count,
-                  0,
-                  queryId,
-                  conf);
+              BatchRecord record =
+                  BatchRecord.write(
+                      new Path(staging),
+                      PENDING_STATE,
+                      batchId,
+                      algorithm,
+                      previous,
+                      count,
+                      0,
+                      queryId,
+                      conf);
+              BatchRecord.recordHistory(target, record, conf);
             });
   }
 
@@ -394,6 +400,9 @@ public final class ModelDirectory {
     }
     for (int i = 0; i < ids.size() - keep; i++) {
       fs.delete(versionPath(ids.get(i)), true);
+    }
+    if (!ids.isEmpty()) {
+      BatchRecord.pruneHistory(dir, ids.get(ids.size() - 1), conf);
     }
   }
 

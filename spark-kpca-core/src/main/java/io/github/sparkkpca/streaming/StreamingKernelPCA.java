@@ -278,23 +278,37 @@ public final class StreamingKernelPCA {
 
   /**
    * Starts the query: {@code stream.writeStream().foreachBatch(...)} with the checkpoint and
-   * trigger, once the model directory is tied to the checkpoint ({@link #bind}).
+   * trigger, once the checkpoint is locked for the query's run ({@link CheckpointLock}) and the
+   * model directory tied to the checkpoint ({@link #bind}).
    *
-   * @throws IllegalArgumentException when the configuration is incomplete or inconsistent, or the
-   *     model directory does not go with the checkpoint or the options (before starting)
+   * @throws IllegalArgumentException when the configuration is incomplete or inconsistent, the
+   *     checkpoint is in use by another running query ({@link CheckpointLock.Held}), or the model
+   *     directory does not go with the checkpoint or the options (before starting)
    */
   public StreamingQuery start(Dataset<Row> stream, String checkpoint, Trigger trigger)
       throws Exception {
     validate();
     estimator.transformSchema(stream.schema());
-    bind(checkpoint, stream.sparkSession().sparkContext().hadoopConfiguration());
-    stream.sparkSession().streams().addListener(progressListener());
-    return stream
-        .writeStream()
-        .option("checkpointLocation", checkpoint)
-        .trigger(trigger)
-        .foreachBatch(sink())
-        .start();
+    Configuration conf = stream.sparkSession().sparkContext().hadoopConfiguration();
+    ModelDirectory.requireSeparate(modelDir, checkpoint, conf);
+    // One running query per checkpoint, held until the query ends.
+    CheckpointLock lock = CheckpointLock.acquire(checkpoint, conf);
+    try {
+      bind(checkpoint, conf);
+      stream.sparkSession().streams().addListener(progressListener());
+      StreamingQuery query =
+          stream
+              .writeStream()
+              .option("checkpointLocation", checkpoint)
+              .trigger(trigger)
+              .foreachBatch(sink())
+              .start();
+      lock.whileRunning(query);
+      return query;
+    } catch (Exception e) {
+      lock.close();
+      throw e;
+    }
   }
 
   /**

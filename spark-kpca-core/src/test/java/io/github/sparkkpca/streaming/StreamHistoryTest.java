@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeEach;
@@ -171,6 +172,59 @@ class StreamHistoryTest {
     run(sink(1));
     assertEquals(3 * CHUNK_ROWS, StreamingKernelPCA.loadLatest(files.model()).numRows());
     assertTrue(Files.isDirectory(files.entry("version-000000000003")));
+  }
+
+  /**
+   * Issue 42 item 3: a version of another stream's directory, copied in under the same name (or a
+   * name this directory never committed), carries a record that matches its own files; the
+   * directory's history refuses it, in every reader, naming the version and the directory.
+   */
+  @Test
+  void aVersionCopiedFromAnotherStreamIsRefused() throws Exception {
+    files.addChunk(0);
+    run(sink(1));
+    StreamFiles other =
+        new StreamFiles(
+            dir.resolve("other"), LocalSpark.clusters(2 * CHUNK_ROWS, D, 29), CHUNK_ROWS);
+    other.addChunk(0);
+    other.addChunk(1);
+    other.run(sink(1).setModelDir(other.model()), "ckpt");
+    Path copy = dir.resolve("copy");
+    copyTree(dir.resolve("model"), copy);
+    assertEquals(CHUNK_ROWS, StreamingKernelPCA.loadLatest(copy.toString()).numRows());
+
+    // The other stream's version-0 in place of this one's.
+    deleteTree(copy.resolve("version-000000000000"));
+    copyTree(other.entry("version-000000000000"), copy.resolve("version-000000000000"));
+    assertCopiedRefused(
+        copy, "version-000000000000", "committed another version-000000000000 (its ");
+
+    // The other stream's version-1, which this directory never committed.
+    restoreTo(copy);
+    copyTree(other.entry("version-000000000001"), copy.resolve("version-000000000001"));
+    assertCopiedRefused(copy, "version-000000000001", "never committed version-000000000001");
+  }
+
+  private void restoreTo(Path copy) throws IOException {
+    deleteTree(copy);
+    copyTree(dir.resolve("model"), copy);
+  }
+
+  private static void assertCopiedRefused(Path copy, String version, String how) {
+    String expected =
+        copy.resolve(version).resolve("data/streaming.json")
+            + ": the directory "
+            + copy
+            + " "
+            + how;
+    for (org.junit.jupiter.api.function.Executable reader :
+        List.<org.junit.jupiter.api.function.Executable>of(
+            () -> StreamingKernelPCA.loadLatest(copy.toString()),
+            () -> StreamingKernelPCA.latestVersion(copy.toString(), conf()))) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, reader);
+      assertTrue(e.getMessage().startsWith(expected), e.getMessage());
+      assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    }
   }
 
   private void assertMissing(String newest) {

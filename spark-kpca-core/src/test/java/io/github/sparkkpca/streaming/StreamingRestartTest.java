@@ -68,7 +68,9 @@ class StreamingRestartTest {
         other.getMessage().contains("belongs to the checkpoint")
             && other.getMessage().contains("ckpt"),
         other.getMessage());
-    assertFalse(Files.exists(dir.resolve("other-ckpt")), "the query did not start");
+    // The refused query never started (the checkpoint holds at most the lock of the refused run).
+    assertFalse(Files.exists(dir.resolve("other-ckpt").resolve("offsets")), "the query started");
+    assertFalse(Files.exists(dir.resolve("other-ckpt").resolve("metadata")), "the query started");
 
     ModelDirectory.OptionMismatch k =
         assertThrows(ModelDirectory.OptionMismatch.class, () -> run(sink(3), "ckpt"));
@@ -168,6 +170,7 @@ class StreamingRestartTest {
     assertEquals(
         List.of(
             "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_HISTORY",
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "version-000000000000"),
@@ -188,6 +191,7 @@ class StreamingRestartTest {
     assertEquals(
         List.of(
             "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_HISTORY",
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "pending-000000000002",
@@ -204,6 +208,7 @@ class StreamingRestartTest {
     assertEquals(
         List.of(
             "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_HISTORY",
             "_SPARK_KPCA_STREAM",
             "version-000000000000",
             "version-000000000003"),
@@ -234,6 +239,7 @@ class StreamingRestartTest {
     assertEquals(
         List.of(
             "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_HISTORY",
             "_SPARK_KPCA_STREAM",
             "pending-000000000001",
             "pending-000000000002",
@@ -245,6 +251,7 @@ class StreamingRestartTest {
     assertEquals(
         List.of(
             "_SPARK_KPCA_CLAIM",
+            "_SPARK_KPCA_HISTORY",
             "_SPARK_KPCA_STREAM",
             "version-000000000000",
             "version-000000000002"),

@@ -3,6 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import io.github.sparkkpca.examples.data.DataSources;
 import io.github.sparkkpca.examples.data.LoadedData;
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.streaming.CheckpointLock;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
@@ -120,13 +121,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
         ConsoleProgress progress = sparkOptions.progress(spark, out)) {
       // A saved model, or a stream directory's newest version (said on the console).
       String modelDir = SavedModels.resolve(spark, "--model", model, out);
-      ScoreStreamOutput.Claim claim =
-          ScoreStreamOutput.claim(
-              spark.session().sparkContext().hadoopConfiguration(),
-              input.reading(OutputRules.named("--model", model)),
-              output,
-              checkpoint,
-              overwrite.overwrite);
+      var conf = spark.session().sparkContext().hadoopConfiguration();
+      List<OutputRules.Named> reads = input.reading(OutputRules.named("--model", model));
+      // Checked before anything is written, and again once this command holds the checkpoint.
+      ScoreStreamOutput.claim(conf, reads, output, checkpoint, overwrite.overwrite);
       SparkKpcaCli.progress(out, "loading the model from %s...", modelDir);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
       LoadedData data =
@@ -176,48 +174,60 @@ public final class ScoreStreamCommand implements Callable<Integer> {
       if (outputFormat == ScoreWriter.Format.CSV) {
         writer = writer.option("header", "true");
       }
-      claim.tie();
-      // The model is kept for the whole run: recorded in the output with the first micro-batch
-      // it scores, so that every micro-batch's model can be told afterwards.
-      var conf = spark.session().sparkContext().hadoopConfiguration();
-      long firstBatch = ScoreStreamModels.firstBatch(conf, output, checkpoint);
-      ScoreStreamModels.record(conf, output, firstBatch, model, modelDir);
-      SparkKpcaCli.progress(
-          out,
-          "micro-batches from %d are scored with %s, kept for this run (a restart loads the "
-              + "newest version of a stream directory); recorded in %s/%s",
-          firstBatch,
-          modelName,
-          output,
-          ScoreStreamModels.DIR);
-      Map<Long, Long> batchRows = new ConcurrentHashMap<>();
-      // Named, so the listener (added before the first micro-batch) prints this query's only.
-      String name = "spark-kpca-score-stream-" + java.util.UUID.randomUUID();
-      StreamingQueryListener listener = new BatchPrinter(name, modelName, out, batchRows);
-      spark.session().streams().addListener(listener);
-      try {
-        StreamingQuery query = writer.queryName(name).start();
+      // One running command per checkpoint: a second one is refused here, naming the first,
+      // before it writes anything; the outputs are checked again under the lock, as the first may
+      // have changed them meanwhile.
+      try (CheckpointLock lock = StreamCommand.lockCheckpoint(spec, spark, checkpoint)) {
+        ScoreStreamOutput.claim(conf, reads, output, checkpoint, overwrite.overwrite).tie();
+        // Part files are written under a hidden name and renamed once their micro-batch commits
+        // (StagedFileCommitProtocol); what a killed run left there is completed or deleted first.
+        StagedFileCommitProtocol.recover(output, conf);
+        spark
+            .session()
+            .conf()
+            .set(StagedFileCommitProtocol.SETTING, StagedFileCommitProtocol.class.getName());
+        // The model is kept for the whole run: recorded in the output with the first micro-batch
+        // it scores, so that every micro-batch's model can be told afterwards.
+        long firstBatch = ScoreStreamModels.firstBatch(conf, output, checkpoint);
+        ScoreStreamModels.record(conf, output, firstBatch, model, modelDir);
+        SparkKpcaCli.progress(
+            out,
+            "micro-batches from %d are scored with %s, kept for this run (a restart loads the "
+                + "newest version of a stream directory); recorded in %s/%s",
+            firstBatch,
+            modelName,
+            output,
+            ScoreStreamModels.DIR);
+        Map<Long, Long> batchRows = new ConcurrentHashMap<>();
+        // Named, so the listener (added before the first micro-batch) prints this query's only.
+        String name = "spark-kpca-score-stream-" + java.util.UUID.randomUUID();
+        StreamingQueryListener listener = new BatchPrinter(name, modelName, out, batchRows);
+        spark.session().streams().addListener(listener);
         try {
-          query.awaitTermination();
-        } finally {
-          // The listener hears of a micro-batch after it commits, maybe after the query ended: the
-          // query's own progress list (its last micro-batches) completes the lines and the count.
-          for (StreamingQueryProgress p : query.recentProgress()) {
-            BatchPrinter.print(out, modelName, batchRows, p);
+          StreamingQuery query = writer.queryName(name).start();
+          try {
+            query.awaitTermination();
+          } finally {
+            // The listener hears of a micro-batch after it commits, maybe after the query ended:
+            // the
+            // query's own progress list (its last micro-batches) completes the lines and the count.
+            for (StreamingQueryProgress p : query.recentProgress()) {
+              BatchPrinter.print(out, modelName, batchRows, p);
+            }
           }
+        } finally {
+          spark.session().streams().removeListener(listener);
         }
-      } finally {
-        spark.session().streams().removeListener(listener);
+        long rows = batchRows.values().stream().mapToLong(Long::longValue).sum();
+        SparkKpcaCli.progress(
+            out,
+            "scored %d rows in %d micro-batch%s into %s (%.1f s)",
+            rows,
+            batchRows.size(),
+            batchRows.size() == 1 ? "" : "es",
+            output,
+            (System.nanoTime() - start) / 1e9);
       }
-      long rows = batchRows.values().stream().mapToLong(Long::longValue).sum();
-      SparkKpcaCli.progress(
-          out,
-          "scored %d rows in %d micro-batch%s into %s (%.1f s)",
-          rows,
-          batchRows.size(),
-          batchRows.size() == 1 ? "" : "es",
-          output,
-          (System.nanoTime() - start) / 1e9);
     }
     return 0;
   }

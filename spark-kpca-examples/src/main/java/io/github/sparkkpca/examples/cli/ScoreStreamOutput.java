@@ -1,9 +1,11 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.CheckpointLock;
 import io.github.sparkkpca.streaming.OutputClaim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -92,7 +94,10 @@ final class ScoreStreamOutput {
           checkpointToken != null
               || ckptFs.exists(new Path(ckpt, "offsets"))
               || ckptFs.exists(new Path(ckpt, "metadata"));
-      if (!earlierQuery && ckptFs.exists(ckpt) && ckptFs.listStatus(ckpt).length > 0) {
+      if (!earlierQuery
+          && ckptFs.exists(ckpt)
+          && Arrays.stream(ckptFs.listStatus(ckpt))
+              .anyMatch(f -> !f.getPath().getName().equals(CheckpointLock.FILE))) {
         throw new IllegalArgumentException(
             "--checkpoint "
                 + checkpoint
@@ -218,7 +223,10 @@ final class ScoreStreamOutput {
         + "; choose another path";
   }
 
-  /** Missing, an empty directory, or one holding only the output's claim and model records. */
+  /**
+   * Missing, an empty directory, or one holding only the output's claim, model records and staged
+   * files (of a run killed before its first micro-batch committed).
+   */
   private static boolean isEmpty(FileSystem fs, Path dir) throws IOException {
     if (!fs.exists(dir)) {
       return true;
@@ -228,7 +236,9 @@ final class ScoreStreamOutput {
     }
     for (FileStatus entry : fs.listStatus(dir)) {
       String name = entry.getPath().getName();
-      if (!name.equals(OUTPUT_MARKER) && !name.equals(ScoreStreamModels.DIR)) {
+      if (!name.equals(OUTPUT_MARKER)
+          && !name.equals(ScoreStreamModels.DIR)
+          && !name.equals(StagedFileCommitProtocol.STAGING)) {
         return false;
       }
     }

@@ -7,6 +7,7 @@ import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import io.github.sparkkpca.pca.StepSchedule;
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.CheckpointLock;
 import io.github.sparkkpca.streaming.ModelDirectory;
 import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.PrintWriter;
@@ -219,51 +220,55 @@ public final class StreamCommand implements Callable<Integer> {
               trigger.maxFilesPerTrigger);
       estimator.set(estimator.getParam("inputCol"), data.featuresCol());
       estimator.transformSchema(data.data().schema());
-      bind(streaming, spark);
-      VoidFunction2<Dataset<Row>, Long> sink = streaming.sink();
-      spark.session().streams().addListener(streaming.progressListener());
-      SparkKpcaCli.progress(
-          out,
-          "streaming %s into %s (%s, checkpoint %s)%s...",
-          data.description(),
-          modelOut,
-          algorithm,
-          checkpoint,
-          trigger.until());
-      StreamingQuery query =
-          data.data()
-              .writeStream()
-              .option("checkpointLocation", checkpoint)
-              .trigger(trigger.trigger())
-              .foreachBatch(
-                  (Dataset<Row> batch, Long batchId) -> {
-                    // Read once into memory: the validation and the sink's passes share the rows.
-                    long t0 = System.nanoTime();
-                    Dataset<Row> cached = batch.persist(StorageLevel.MEMORY_AND_DISK());
-                    try {
-                      data.validateMicroBatch(cached);
-                      phases.read = (System.nanoTime() - t0) / 1e9;
-                      sink.call(cached, batchId);
-                    } finally {
-                      cached.unpersist(false);
-                    }
-                  })
-              .start();
-      query.awaitTermination();
-      String latest = streaming.flush();
-      phases.printSummary(out);
-      if (latest == null) {
-        SparkKpcaCli.progress(out, "no rows yet: no model version written");
-        return 0;
+      // One running command per checkpoint, until the query ends (before the model directory is
+      // bound: a second command is refused before it writes anything).
+      try (CheckpointLock lock = lockCheckpoint(spec, spark, checkpoint)) {
+        bind(streaming, spark);
+        VoidFunction2<Dataset<Row>, Long> sink = streaming.sink();
+        spark.session().streams().addListener(streaming.progressListener());
+        SparkKpcaCli.progress(
+            out,
+            "streaming %s into %s (%s, checkpoint %s)%s...",
+            data.description(),
+            modelOut,
+            algorithm,
+            checkpoint,
+            trigger.until());
+        StreamingQuery query =
+            data.data()
+                .writeStream()
+                .option("checkpointLocation", checkpoint)
+                .trigger(trigger.trigger())
+                .foreachBatch(
+                    (Dataset<Row> batch, Long batchId) -> {
+                      // Read once into memory: the validation and the sink's passes share the rows.
+                      long t0 = System.nanoTime();
+                      Dataset<Row> cached = batch.persist(StorageLevel.MEMORY_AND_DISK());
+                      try {
+                        data.validateMicroBatch(cached);
+                        phases.read = (System.nanoTime() - t0) / 1e9;
+                        sink.call(cached, batchId);
+                      } finally {
+                        cached.unpersist(false);
+                      }
+                    })
+                .start();
+        query.awaitTermination();
+        String latest = streaming.flush();
+        phases.printSummary(out);
+        if (latest == null) {
+          SparkKpcaCli.progress(out, "no rows yet: no model version written");
+          return 0;
+        }
+        AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(latest);
+        FitSummary summary = FitSummary.of(model, (System.nanoTime() - start) / 1e9);
+        if (summaryOutput != null) {
+          JsonSummaries.write(summaryOutput, summary.toJsonMap());
+          SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
+        }
+        SparkKpcaCli.progress(out, "newest model: %s", latest);
+        summary.print(out);
       }
-      AbstractKernelPCAModel<?> model = AbstractKernelPCAModel.loadAny(latest);
-      FitSummary summary = FitSummary.of(model, (System.nanoTime() - start) / 1e9);
-      if (summaryOutput != null) {
-        JsonSummaries.write(summaryOutput, summary.toJsonMap());
-        SparkKpcaCli.progress(out, "wrote the summary to %s", summaryOutput.target());
-      }
-      SparkKpcaCli.progress(out, "newest model: %s", latest);
-      summary.print(out);
     }
     return 0;
   }
@@ -317,6 +322,27 @@ public final class StreamCommand implements Callable<Integer> {
       return StepSchedule.parse(stepSchedule);
     } catch (IllegalArgumentException e) {
       throw SparkKpcaCli.usage(spec, "--step-schedule: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Locks the checkpoint for this command ({@link CheckpointLock}): a usage error naming the
+   * command that holds it when another one runs on it.
+   */
+  static CheckpointLock lockCheckpoint(CommandSpec spec, ManagedSession spark, String checkpoint)
+      throws java.io.IOException {
+    try {
+      return CheckpointLock.acquire(
+          checkpoint, spark.session().sparkContext().hadoopConfiguration());
+    } catch (CheckpointLock.Held e) {
+      throw SparkKpcaCli.usage(
+          spec,
+          "--checkpoint "
+              + checkpoint
+              + ": another query is running on it ("
+              + e.holder()
+              + "); wait for it to end or stop it (then this command continues where it stopped),"
+              + " or give another --checkpoint");
     }
   }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -314,6 +315,123 @@ class ScoreStreamCliTest {
   }
 
   /**
+   * The rows of the output as a reader that lists the directory reads them (pyarrow, pandas,
+   * DuckDB: every file but those with a path component starting with '_' or '.'), without Spark's
+   * log: label (row id) to its count.
+   */
+  static Map<Long, Integer> listedRows(Path output) throws IOException {
+    List<String> files;
+    try (Stream<Path> walk = Files.walk(output)) {
+      files =
+          walk.filter(Files::isRegularFile)
+              .filter(
+                  p -> {
+                    for (Path part : output.relativize(p)) {
+                      String name = part.toString();
+                      if (name.startsWith("_") || name.startsWith(".")) {
+                        return false;
+                      }
+                    }
+                    return true;
+                  })
+              .map(Path::toString)
+              .toList();
+    }
+    Map<Long, Integer> counts = new HashMap<>();
+    if (files.isEmpty()) {
+      return counts;
+    }
+    for (Row r :
+        TestSpark.session()
+            .read()
+            .parquet(files.toArray(String[]::new))
+            .select("id")
+            .collectAsList()) {
+      counts.merge((long) Double.parseDouble(String.valueOf(r.get(0))), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * Issue 42 item 2: a second score-stream on the checkpoint (and output) of a running one is
+   * refused before it writes anything, naming the checkpoint and the running process; the part
+   * files, read as pyarrow reads a directory, hold each row once. What a killed run leaves in the
+   * staging directory (a 0-byte part file of a task killed while writing; a file the log lists
+   * whose rename never happened) is invisible to that reader, and the restart completes or deletes
+   * it.
+   */
+  @Test
+  void aSecondScoreStreamOnARunningCheckpointIsRefusedAndLeftoversStayHidden() throws Exception {
+    Path input = Files.createDirectories(dir.resolve("in-lock"));
+    writeCsv(input, 0);
+    writeCsv(input, 1);
+    Path output = dir.resolve("lock-out");
+    Path checkpoint = dir.resolve("lock-ckpt");
+    CompletableFuture<TestSpark.Result> first =
+        CompletableFuture.supplyAsync(
+            () ->
+                TestSpark.cli(
+                    args(input, output, checkpoint, "--trigger-interval", "0.2")
+                        .toArray(String[]::new)));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline
+        && !first.isDone()
+        && !(Files.isDirectory(output) && listedRows(output).size() >= 2 * ROWS)) {
+      Thread.sleep(200);
+    }
+    TestSpark.Result second =
+        TestSpark.cli(args(input, output, checkpoint, "--available-now").toArray(String[]::new));
+    for (StreamingQuery q : TestSpark.session().streams().active()) {
+      q.stop();
+    }
+    TestSpark.Result run = first.get(60, TimeUnit.SECONDS);
+    assertEquals(0, run.code(), run::toString);
+    assertEquals(SparkKpcaCli.EXIT_USAGE, second.code(), second::toString);
+    assertEquals(1, second.errLines().size(), second::toString);
+    assertTrue(
+        second
+            .errLines()
+            .get(0)
+            .startsWith(
+                SparkKpcaCli.ERROR_PREFIX
+                    + "--checkpoint "
+                    + checkpoint
+                    + ": another query is running on it (pid "
+                    + ProcessHandle.current().pid()
+                    + " on host "),
+        second::toString);
+    Map<Long, Integer> rows = listedRows(output);
+    assertEquals(2 * ROWS, rows.size());
+    rows.forEach((id, n) -> assertEquals(1, n, "row " + id));
+
+    // The tasks wrote under the staging directory; every file was renamed once committed.
+    Path staging = output.resolve(StagedFileCommitProtocol.STAGING);
+    assertTrue(Files.isDirectory(staging), "the part files were staged");
+    try (Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "every committed file is in place");
+    }
+    // A killed run's leftovers in the staging directory: invisible, then completed or deleted.
+    Files.createFile(staging.resolve("part-00000-killed-c000.snappy.parquet"));
+    Path committed;
+    try (Stream<Path> parts = Files.list(output)) {
+      committed =
+          parts.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().get();
+    }
+    Files.move(committed, staging.resolve(committed.getFileName()));
+    assertTrue(listedRows(output).size() < 2 * ROWS, "a listed file not renamed yet is not read");
+    TestSpark.Result restart =
+        TestSpark.cli(args(input, output, checkpoint, "--available-now").toArray(String[]::new));
+    assertEquals(0, restart.code(), restart::toString);
+    rows = listedRows(output);
+    assertEquals(2 * ROWS, rows.size());
+    rows.forEach((id, n) -> assertEquals(1, n, "row " + id));
+    try (Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "the staging directory is emptied");
+    }
+    assertEquals(2 * ROWS, scores(output.toString()).size(), "Spark's reader agrees");
+  }
+
+  /**
    * Issue 35 item 9: score-stream keeps the model version it loaded at start, and a restart loads
    * the stream directory's newest version. Which version scored each row is in the optional
    * --model-version-col column, in the progress lines and in the output's records; each row's
@@ -428,5 +546,67 @@ class ScoreStreamCliTest {
         json.readTree(records.resolve("from-batch-000000000002.json").toFile())
             .get("streamVersion")
             .asLong());
+
+    // Issue 42 item 3: another stream's version-1 copied into a copy of this stream directory
+    // (whose own version-1 it replaces): every reader refuses it, naming the version and the
+    // directory.
+    List<String> another = new ArrayList<>(stream);
+    another.set(another.indexOf(models.toString()), dir.resolve("v-other").toString());
+    another.set(
+        another.indexOf(dir.resolve("v-stream-ckpt").toString()),
+        dir.resolve("v-other-ckpt").toString());
+    another.set(another.indexOf("4"), "5");
+    another.addAll(List.of("--max-files-per-trigger", "1")); // version-0 and version-1
+    TestSpark.Result other = TestSpark.cli(another.toArray(String[]::new));
+    assertEquals(0, other.code(), other::toString);
+    Path copy = dir.resolve("v-copy");
+    copyTree(models, copy);
+    Path version = copy.resolve("version-000000000001");
+    try (Stream<Path> walk = Files.walk(version)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    copyTree(dir.resolve("v-other").resolve("version-000000000001"), version);
+    String refusal =
+        SparkKpcaCli.ERROR_PREFIX
+            + version.resolve("data/streaming.json")
+            + ": the directory "
+            + copy
+            + " committed another version-000000000001";
+    List<String> reading =
+        List.of("--model", copy.toString(), "--input", input.toString(), "--label-col", "id");
+    List<List<String>> readers = new ArrayList<>();
+    readers.add(concat(List.of("transform"), reading, "--output", dir.resolve("v-t").toString()));
+    readers.add(concat(List.of("evaluate"), reading));
+    List<String> scoring = args(input, dir.resolve("v-s"), dir.resolve("v-s-ckpt"));
+    scoring.set(scoring.indexOf(model.toString()), copy.toString());
+    readers.add(scoring);
+    for (List<String> reader : readers) {
+      TestSpark.Result run = TestSpark.cli(reader.toArray(String[]::new));
+      assertEquals(SparkKpcaCli.EXIT_USAGE, run.code(), run::toString);
+      assertEquals(1, run.errLines().size(), run::toString);
+      assertTrue(run.errLines().get(0).startsWith(refusal), run::toString);
+    }
+  }
+
+  private static List<String> concat(List<String> head, List<String> tail, String... more) {
+    List<String> all = new ArrayList<>(head);
+    all.addAll(tail);
+    all.addAll(List.of(more));
+    return all;
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 }

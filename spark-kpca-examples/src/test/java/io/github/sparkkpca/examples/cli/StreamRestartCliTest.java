@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sparkkpca.streaming.CheckpointLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +116,9 @@ class StreamRestartCliTest {
     assertEquals(2, other.code(), other::toString);
     assertTrue(other.err().contains("belongs to the checkpoint"), other.err());
     assertEquals(1, other.err().strip().lines().count(), other.err());
-    assertFalse(Files.exists(dir.resolve("ckpt-2")), "the query did not start");
+    // The refused query never started (the checkpoint holds at most the lock of the refused run).
+    assertFalse(Files.exists(dir.resolve("ckpt-2").resolve("offsets")), "the query started");
+    assertFalse(Files.exists(dir.resolve("ckpt-2").resolve("metadata")), "the query started");
 
     TestSpark.Result k = stream(model, ckpt, "--k", "3");
     assertEquals(2, k.code(), k::toString);
@@ -134,6 +137,35 @@ class StreamRestartCliTest {
       assertTrue(nested.err().contains("give them separate paths"), nested.err());
       assertEquals(1, nested.err().strip().lines().count(), nested.err());
       assertFalse(Files.exists(dir.resolve(pair[0])), "nothing written");
+    }
+  }
+
+  /**
+   * Issue 42 item 2: a stream on the checkpoint of a running query (here held by this JVM, as a
+   * running command holds it) is refused before it writes anything, naming the checkpoint and the
+   * running process.
+   */
+  @Test
+  void aCheckpointInUseIsRefusedNamingItsHolder() throws Exception {
+    Path ckpt = dir.resolve("held-ckpt");
+    Path model = dir.resolve("held-model");
+    try (CheckpointLock held =
+        CheckpointLock.acquire(ckpt.toString(), new org.apache.hadoop.conf.Configuration())) {
+      TestSpark.Result run = stream(model.toString(), ckpt.toString());
+      assertEquals(SparkKpcaCli.EXIT_USAGE, run.code(), run::toString);
+      assertEquals(1, run.errLines().size(), run::toString);
+      assertTrue(
+          run.errLines()
+              .get(0)
+              .startsWith(
+                  SparkKpcaCli.ERROR_PREFIX
+                      + "--checkpoint "
+                      + ckpt
+                      + ": another query is running on it (pid "
+                      + ProcessHandle.current().pid()
+                      + " on host "),
+          run::toString);
+      assertFalse(Files.exists(model), "nothing written");
     }
   }
 

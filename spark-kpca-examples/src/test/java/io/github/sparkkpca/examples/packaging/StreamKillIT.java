@@ -140,7 +140,9 @@ class StreamKillIT {
               .filter(n -> !n.endsWith(".crc"))
               .sorted()
               .toList();
-      List<String> expected = new ArrayList<>(List.of("_SPARK_KPCA_CLAIM", "_SPARK_KPCA_STREAM"));
+      List<String> expected =
+          new ArrayList<>(
+              List.of("_SPARK_KPCA_CLAIM", "_SPARK_KPCA_HISTORY", "_SPARK_KPCA_STREAM"));
       versions.forEach(v -> expected.add(String.format(Locale.ROOT, "version-%012d", v)));
       assertEquals(expected, names, "no half-written version or pending batch is left");
     }
