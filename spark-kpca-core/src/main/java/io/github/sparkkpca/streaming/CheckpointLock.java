@@ -30,9 +30,9 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * of a running one is refused before it writes anything, with one line naming the holder (pid,
  * host, start time: written into the file by the holder). Within one JVM (where a second lock of
  * the file throws, and closing any channel on the file would drop the JVM's lock) the holders are
- * kept in a map, and a file the JVM holds is never opened twice. Where the checkpoint
- * is not on the local file system (HDFS, object stores) no lock is taken: those have no lock that
- * dies with its process.
+ * kept in a map, and a file the JVM holds is never opened twice. Where the checkpoint is not on the
+ * local file system (HDFS, object stores) no lock is taken: those have no lock that dies with its
+ * process.
  *
  * <p>It differs from the {@link OutputClaim} of an output, which ties the output to one checkpoint
  * for good and is kept across runs; this lock ties a checkpoint to one running process.
