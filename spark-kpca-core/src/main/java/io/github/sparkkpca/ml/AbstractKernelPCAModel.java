@@ -414,6 +414,18 @@ public abstract class AbstractKernelPCAModel<M extends AbstractKernelPCAModel<M>
     return KernelPCAModelTransform.transformSchema(this, schema);
   }
 
+  /**
+   * Refuses, without looking at any data, a {@code reconstructionCol} this model cannot fill: a
+   * model without landmarks, {@code preimageMethod} fixed-point with another kernel than rbf, or
+   * dense pre-images whose m×d arrays do not fit in the heap. {@link #transformSchema} checks the
+   * same; a caller that reads its input first (the command line) calls this before.
+   *
+   * @throws IllegalArgumentException naming the param and the reason
+   */
+  public void requireReconstructible() {
+    KernelPCAModelTransform.requireReconstructible(this);
+  }
+
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     return KernelPCAModelTransform.transform(this, dataset);

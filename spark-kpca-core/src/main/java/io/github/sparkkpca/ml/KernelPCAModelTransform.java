@@ -37,6 +37,12 @@ final class KernelPCAModelTransform {
               + model.numFeatures());
     }
     model.checkFeatureNames(input);
+    requireReconstructible(model);
+    return model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
+  }
+
+  /** {@link AbstractKernelPCAModel#requireReconstructible}. */
+  static void requireReconstructible(AbstractKernelPCAModel<?> model) {
     if (!model.getReconstructionCol().isEmpty() && !model.hasLandmarks()) {
       throw new IllegalArgumentException(
           model.noLandmarks("reconstructionCol (pre-images over the landmarks)")
@@ -57,7 +63,6 @@ final class KernelPCAModelTransform {
           model.numSupportPoints(),
           Runtime.getRuntime().maxMemory());
     }
-    return model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
   }
 
   /**
@@ -71,7 +76,8 @@ final class KernelPCAModelTransform {
    */
   static void requireDenseReconstructionFits(String column, int d, int m, long heap) {
     long bytes = 3L * 8L * m * d;
-    if (bytes > heap / 4) {
+    // Also above the array limit (m·d ≥ 2³¹, e.g. d = 2²² and m = 600), whatever the heap.
+    if (bytes > heap / 4 || (long) m * d > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
           String.format(
               java.util.Locale.ROOT,

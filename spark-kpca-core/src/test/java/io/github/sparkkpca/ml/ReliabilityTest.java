@@ -118,9 +118,25 @@ class ReliabilityTest {
               IllegalArgumentException.class,
               () -> new NystromKernelPCA().setK(2).setNumLandmarks(46_341).fit(df));
       assertTrue(
-          arrayLimit.getMessage().contains("numLandmarks m = 46341")
-              && arrayLimit.getMessage().contains("m <= 46340"),
+          arrayLimit.getMessage().startsWith("numLandmarks must be in [1, 46340]")
+              && arrayLimit.getMessage().endsWith("got 46341"),
           arrayLimit.getMessage());
+      // Wide sparse rows (8·m·d beyond the dense path's landmark budget) take the sparse path,
+      // whose row sizes the scan measures; the m×m matrices are still checked before it.
+      Dataset<Row> wide =
+          LocalSpark.vectors(
+              List.of(
+                  Vectors.sparse(1000, new int[] {0, 999}, new double[] {1, 2}),
+                  Vectors.sparse(1000, new int[] {5}, new double[] {3})),
+              1);
+      IllegalArgumentException wideHeap =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new NystromKernelPCA().setK(1).setNumLandmarks(40_000).fit(wide));
+      assertTrue(
+          wideHeap.getMessage().contains("numLandmarks m = 40000 needs about")
+              && wideHeap.getMessage().contains("spark.driver.memory"),
+          wideHeap.getMessage());
       IllegalArgumentException heap =
           assertThrows(
               IllegalArgumentException.class,

@@ -275,5 +275,7 @@ public final class TransformCommand implements Callable<Integer> {
     if (preimageRidge != null) {
       kpca.setPreimageRidge(preimageRidge);
     }
+    // Before the input is read: dense pre-images of a wide model may not fit.
+    kpca.requireReconstructible();
   }
 }
