@@ -145,13 +145,28 @@ class ReliabilityTest {
           heap.getMessage().contains("numLandmarks m = 30000 needs about")
               && heap.getMessage().contains("spark.driver.memory"),
           heap.getMessage());
+      // Random features: D×d dense frequencies, 1000 × 2²² = 4.2·10⁹ entries on sparse rows.
+      Dataset<Row> veryWide =
+          LocalSpark.vectors(List.of(Vectors.sparse(1 << 22, new int[] {0}, new double[] {1})), 1);
+      IllegalArgumentException frequencies =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  new RandomFeatureKernelPCA()
+                      .setK(1)
+                      .setNumRandomFeatures(1000)
+                      .setGamma(1.0)
+                      .fit(veryWide));
+      assertTrue(
+          frequencies.getMessage().contains("D = 1000 features for d = 4194304")
+              && frequencies.getMessage().contains("a Java array holds"),
+          frequencies.getMessage());
       LocalSpark.spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError(e);
     } finally {
       LocalSpark.spark().sparkContext().removeSparkListener(listener);
     }
-    assertTrue(
-        jobs.stream().noneMatch(j -> j.contains("NystromKernelPCA")), "no pass ran: " + jobs);
+    assertTrue(jobs.stream().noneMatch(j -> j.contains("KernelPCA")), "no pass ran: " + jobs);
   }
 }
