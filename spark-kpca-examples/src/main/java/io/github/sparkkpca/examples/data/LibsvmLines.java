@@ -52,21 +52,20 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
    * file and line.
    */
   static int largestIndex(Dataset<Row> lines) {
-    Integer largest =
-        lines
-            .select("value")
-            .javaRDD()
-            .mapPartitions(
-                (FlatMapFunction<Iterator<Row>, Integer>)
-                    rows -> {
-                      int max = 1;
-                      while (rows.hasNext()) {
-                        max = Math.max(max, largestIndex(rows.next().getString(0)));
-                      }
-                      return List.of(max).iterator();
-                    })
-            .reduce(Math::max);
-    return largest;
+    // fold, not reduce: files without lines have no partitions, and then size 1.
+    return lines
+        .select("value")
+        .javaRDD()
+        .mapPartitions(
+            (FlatMapFunction<Iterator<Row>, Integer>)
+                rows -> {
+                  int max = 1;
+                  while (rows.hasNext()) {
+                    max = Math.max(max, largestIndex(rows.next().getString(0)));
+                  }
+                  return List.of(max).iterator();
+                })
+        .fold(1, Math::max);
   }
 
   /** The largest index of one line's well-formed pairs, 0 when it has none. */
