@@ -36,7 +36,7 @@ BAD = {
     "maxLandmarks": 0,
     "maxRows": 0,
     "metricName": "mse",
-    "numLandmarks": 0,
+    "numLandmarks": 46341,
     "numRandomFeatures": -3,
     "preimageMaxIter": 0,
     "preimageMethod": "newton",

@@ -124,24 +124,27 @@ def test_numpy_scoring_of_an_exported_bundle(spark: Any, tmp_path: Path, monkeyp
 
 
 def test_scipy_scoring_of_a_sparse_exported_bundle(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The guide's scipy block scores data.libsvm from a bundle with sparse (CSR) landmarks exactly as the model's
-    transform does."""
+    """The guide's scipy block scores data.libsvm, a file Spark's libsvm writer wrote (one-based indices, as the
+    command line reads them), from a bundle with sparse (CSR) landmarks exactly as the model's transform does."""
     from pyspark.ml.linalg import Vectors
 
     monkeypatch.chdir(tmp_path)
     rng = np.random.default_rng(5)
     n, d, nnz = 300, 5000, 12
     rows = []
-    with open("data.libsvm", "w") as out:
-        for i in range(n):
-            idx = np.sort(rng.choice(d, size=nnz, replace=False))
-            val = rng.exponential(size=nnz)
-            rows.append((i, Vectors.sparse(d, idx.tolist(), val.tolist())))
-            out.write("0 " + " ".join(f"{j}:{v!r}" for j, v in zip(idx.tolist(), val.tolist())) + "\n")
-    df = spark.createDataFrame(rows, ["id", "features"])
+    for i in range(n):
+        idx = np.sort(rng.choice(d, size=nnz, replace=False))
+        val = rng.exponential(size=nnz)
+        rows.append((i, 0.0, Vectors.sparse(d, idx.tolist(), val.tolist())))
+    df = spark.createDataFrame(rows, ["id", "label", "features"]).coalesce(1)
+    df.select("label", "features").write.format("libsvm").save(str(tmp_path / "written"))
+    (part,) = (tmp_path / "written").glob("part-*")
+    Path("data.libsvm").write_text(part.read_text())
+    assert min(int(p.split(":")[0]) for line in part.read_text().splitlines() for p in line.split()[1:]) >= 1
     model = NystromKernelPCA(k=3, numLandmarks=40, kernel="cosine", seed=5).fit(df)
     assert model.getKernelBlockPath().startswith("sparse: ")
     model.export(str(tmp_path / "bundle"))
+    assert not [p.name for p in (tmp_path / "bundle").iterdir() if p.name.endswith(".crc")], "no Hadoop checksums"
     ns: Dict[str, Any] = {"__name__": "__main__"}
     line, code = python_blocks(*NUMPY)[1]
     run_block(NUMPY[0], line, code, ns)

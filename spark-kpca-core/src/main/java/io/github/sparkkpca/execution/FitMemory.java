@@ -21,10 +21,22 @@ public final class FitMemory {
 
   static final int DRIVER_SQUARES = 5;
 
-  /** The largest m whose m×m array Java can allocate. */
-  static final int MAX_LANDMARKS = 46_340;
+  /**
+   * The largest m whose m×m array Java can allocate: 46,340² = 2,147,395,600 ≤ 2³¹ − 1 &lt;
+   * 46,341².
+   */
+  public static final int MAX_LANDMARKS = 46_340;
 
   private FitMemory() {}
+
+  /**
+   * Where the driver's heap is set: spark-submit starts the driver with {@code
+   * spark.driver.memory}; an application started with plain {@code java} (bin/spark-kpca) has the
+   * heap it was started with.
+   */
+  public static final String HEAP_SETTING =
+      "spark.driver.memory with spark-submit, -Xmx for a JVM started with java, "
+          + "e.g. JAVA_OPTS=-Xmx8g bin/spark-kpca";
 
   private static final String JAVA_SERIALIZER = "org.apache.spark.serializer.JavaSerializer";
 
@@ -101,14 +113,7 @@ public final class FitMemory {
   public static void checkRowBytes(
       SparkContext sc, int m, long rowBytes, int blockSize, String what, int maps) {
     if (m > MAX_LANDMARKS) {
-      throw new IllegalArgumentException(
-          what
-              + " = "
-              + m
-              + " is too large: an m×m matrix has more entries "
-              + "than a Java array can hold (m <= "
-              + MAX_LANDMARKS
-              + ")");
+      throw arrayLimit(what, m);
     }
     long heap = Runtime.getRuntime().maxMemory();
     boolean local = sc.isLocal();
@@ -137,7 +142,9 @@ public final class FitMemory {
               + gib(heap)
               + "; lower "
               + what
-              + " or raise spark.driver.memory");
+              + " or raise the driver's heap ("
+              + HEAP_SETTING
+              + ")");
     }
     if (!local) {
       long executorMemory = sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
@@ -173,6 +180,32 @@ public final class FitMemory {
               + what
               + " or raise it");
     }
+  }
+
+  private static IllegalArgumentException arrayLimit(String what, long m) {
+    return new IllegalArgumentException(
+        what
+            + " = "
+            + m
+            + " is too large: an m×m matrix has more entries "
+            + "than a Java array can hold (m <= "
+            + MAX_LANDMARKS
+            + ")");
+  }
+
+  /**
+   * The part of {@link #checkRowBytes} known before the input's width: m above the array limit, or
+   * m×m matrices alone (rows of no stored entries, one-row blocks) beyond the memory. For a caller
+   * that knows m before it reads the data (a command line, landmarks read from a file, landmarks
+   * added to a model), so that it refuses m before any pass.
+   *
+   * @throws IllegalArgumentException naming {@code what}, m, the estimate and the memory available
+   */
+  public static void checkLandmarks(SparkContext sc, long m, String what) {
+    if (m > MAX_LANDMARKS) {
+      throw arrayLimit(what, m);
+    }
+    checkRowBytes(sc, (int) m, sparseRowBytes(0), 1, what, 1);
   }
 
   /**
@@ -272,7 +305,9 @@ public final class FitMemory {
               + (inUse > 0 ? " with " + gib(inUse) + " in use" : "")
               + "; lower "
               + limit
-              + " or raise spark.driver.memory");
+              + " or raise the driver's heap ("
+              + HEAP_SETTING
+              + ")");
     }
   }
 

@@ -283,6 +283,12 @@ public final class KernelPcaFit {
             && 8.0 * before.size() * d > KernelBlockPath.MAX_DENSE_LANDMARK_BYTES;
     if (!wide) {
       checkMemory(sc, before, d, settings);
+    } else {
+      // The rows' bytes are known only after the scan, but the m×m matrices are not: m above the
+      // array limit, or m² beyond the heap, is refused before the scan samples m rows.
+      int b = settings.blockSizes().of(before.size(), RowBlock.width(d, true, 0), before.size());
+      FitMemory.checkRowBytes(
+          sc, before.size(), FitMemory.sparseRowBytes(0), b, before.what(), before.maps());
     }
     steps.beforeScan(dataset);
     int sample = steps.sampleCapacity(!Double.isNaN(settings.gamma()));

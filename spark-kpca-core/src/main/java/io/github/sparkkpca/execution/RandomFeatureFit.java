@@ -76,6 +76,17 @@ public final class RandomFeatureFit
     return (int) exact;
   }
 
+  /**
+   * The D×d frequencies are dense whatever the rows: refused before the scan when no array holds
+   * them or the heap cannot (d = 2²² and D = 1000 are 4·10⁹ entries).
+   */
+  @Override
+  public void checkDimension(int d) {
+    if (!byRate()) {
+      RandomFourierFeatureMap.requireAllocatable(numRandomFeatures, d, 1);
+    }
+  }
+
   @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
     return byRate() ? null : new KernelPcaFit.Need(numRandomFeatures, "numRandomFeatures D");

@@ -30,11 +30,19 @@ public record SuppliedLandmarks(RowSet points) {
    * Validates and copies the vectors.
    *
    * @throws IllegalArgumentException naming the landmark that is null, of another size or not
-   *     finite, or when there is none
+   *     finite, or when there is none or more than {@link FitMemory#MAX_LANDMARKS}
    */
   public static SuppliedLandmarks of(Vector... landmarks) {
     if (landmarks == null || landmarks.length == 0) {
       throw new IllegalArgumentException("landmarks: at least one landmark is needed");
+    }
+    if (landmarks.length > FitMemory.MAX_LANDMARKS) {
+      throw new IllegalArgumentException(
+          "landmarks: "
+              + landmarks.length
+              + " supplied, more than "
+              + FitMemory.MAX_LANDMARKS
+              + ": an m×m matrix has more entries than a Java array can hold");
     }
     if (landmarks[0] == null) {
       throw new IllegalArgumentException("landmarks: landmark 0 is null");

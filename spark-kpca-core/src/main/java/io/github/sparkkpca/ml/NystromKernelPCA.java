@@ -316,7 +316,13 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks.
    */
   public NystromKernelPCA setLandmarks(Dataset<?> landmarks, String column) {
-    List<Row> rows = landmarks.select(QuotedColumns.column(landmarks, column)).collectAsList();
+    // One more than the most landmarks a fit takes, so that a large table is refused, not
+    // collected.
+    List<Row> rows =
+        landmarks
+            .select(QuotedColumns.column(landmarks, column))
+            .limit(FitMemory.MAX_LANDMARKS + 1)
+            .collectAsList();
     Vector[] vectors = new Vector[rows.size()];
     for (int i = 0; i < vectors.length; i++) {
       vectors[i] = (Vector) rows.get(i).get(0);

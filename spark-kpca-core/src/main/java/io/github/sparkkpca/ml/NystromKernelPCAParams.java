@@ -41,7 +41,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "numLandmarks",
               "m, the number of landmarks (Nyström centres) "
                   + "sampled from the data (> 0, <= number of rows); ignored when landmarks are supplied",
-              ParamRule.intGt("numLandmarks", 0).of());
+              ParamRule.supportSize("numLandmarks").of());
       landmarkSampling =
           new Param<>(
               owner,
@@ -90,7 +90,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               owner,
               "maxLandmarks",
               "M, the most landmarks landmarkSampling = residual " + "admits (>= 1)",
-              ParamRule.intGtEq("maxLandmarks", 1).of());
+              ParamRule.supportSize("maxLandmarks").of());
       landmarkProbeSize =
           new IntParam(
               owner,

@@ -131,6 +131,25 @@ public final class ParamRule extends scala.runtime.AbstractFunction1<Object, Obj
         .describe("int", lower, Double.NaN, true, false);
   }
 
+  /**
+   * A number of support points (landmarks), whose m×m matrices must fit in a Java array: an integer
+   * in [1, {@link io.github.sparkkpca.execution.FitMemory#MAX_LANDMARKS}]. Refused when set, so a
+   * fit, the CLI and Python refuse m = 50,000 before any pass over the data.
+   */
+  public static ParamRule supportSize(String name) {
+    int upper = io.github.sparkkpca.execution.FitMemory.MAX_LANDMARKS;
+    return new ParamRule(
+            name,
+            () ->
+                "must be in [1, "
+                    + upper
+                    + "] (an m x m matrix of doubles holds more entries than a Java array above "
+                    + upper
+                    + ")",
+            v -> ((Integer) v) >= 1 && ((Integer) v) <= upper)
+        .describe("int", 1, upper, true, true);
+  }
+
   /** A finite double &gt; {@code lower}. */
   public static ParamRule finiteGt(String name, double lower) {
     return new ParamRule(

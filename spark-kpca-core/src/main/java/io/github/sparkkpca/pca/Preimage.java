@@ -271,8 +271,9 @@ public final class Preimage implements Serializable {
    * Refuses, before anything is allocated, pre-images whose dense d-wide arrays cannot fit: the
    * pre-image map holds the m landmarks and its m×d coefficients densely, and its broadcast copy
    * (3·8·m·d bytes), and every output row is a dense vector of 8·d bytes. Refused above a quarter
-   * of the heap: a pre-image is dense by nature, whatever the sparsity of the input (wide sparse
-   * data score and give residuals at sparse cost; only the reconstruction needs d values).
+   * of the heap, or when m·d exceeds a Java array (d = 2²² and m = 600) whatever the heap: a
+   * pre-image is dense by nature, whatever the sparsity of the input (wide sparse data score and
+   * give residuals at sparse cost; only the reconstruction needs d values).
    *
    * @param what what asks for the pre-images ("reconstructionCol 'x'", "--reconstruction")
    * @param remedy how to do without them ("leave reconstructionCol empty")
@@ -280,20 +281,25 @@ public final class Preimage implements Serializable {
    */
   public static void requireDenseFits(String what, String remedy, int d, int m, long heap) {
     long bytes = 3L * 8L * m * d;
-    if (bytes > heap / 4) {
+    boolean beyondArray = (long) m * d > Integer.MAX_VALUE - 8;
+    if (bytes > heap / 4 || beyondArray) {
       throw new IllegalArgumentException(
           String.format(
               java.util.Locale.ROOT,
               "%s: pre-images are dense vectors of d = %d values (%.1f MiB a row), and the"
-                  + " pre-image map needs about %.1f GiB of dense m×d arrays (m = %d), more than a"
-                  + " quarter of the %.1f GiB heap; %s for data this wide (scores and residuals do"
-                  + " not need it)",
+                  + " pre-image map needs about %.1f GiB of dense m×d arrays (m = %d), %s; %s for"
+                  + " data this wide (scores and residuals do not need it)",
               what,
               d,
               8.0 * d / (1 << 20),
               bytes / (double) (1L << 30),
               m,
-              heap / (double) (1L << 30),
+              beyondArray
+                  ? "more entries than a Java array holds"
+                  : String.format(
+                      java.util.Locale.ROOT,
+                      "more than a quarter of the %.1f GiB heap",
+                      heap / (double) (1L << 30)),
               remedy));
     }
   }

@@ -12,7 +12,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -68,9 +67,7 @@ public final class Manifest {
       file.put("sha256", sha256(fs, e.getValue().getPath()));
     }
     // No checksum file beside it (the manifest is itself what proves the stage whole).
-    FileSystem raw =
-        fs instanceof ChecksumFileSystem checksummed ? checksummed.getRawFileSystem() : fs;
-    try (OutputStream out = raw.create(manifest, true)) {
+    try (OutputStream out = Persistence.withoutChecksums(fs).create(manifest, true)) {
       out.write(Persistence.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json));
     }
   }

@@ -77,7 +77,8 @@ public final class ModelExport {
               + ") has no export format");
     }
     Path root = new Path(dir);
-    FileSystem fs = root.getFileSystem(conf);
+    // A bundle is read by numpy, not by Hadoop: no .crc files beside its files.
+    FileSystem fs = Persistence.withoutChecksums(root.getFileSystem(conf));
     if (fs.exists(root)) {
       throw new IllegalArgumentException(
           "Export directory '" + dir + "' exists already; choose a new one");

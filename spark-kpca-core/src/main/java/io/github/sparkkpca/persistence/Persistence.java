@@ -32,6 +32,17 @@ public final class Persistence {
 
   private Persistence() {}
 
+  /**
+   * The file system that writes no {@code .crc} files beside the ones it creates: the raw one under
+   * Hadoop's local (checksummed) file system, {@code fs} itself elsewhere. For files whose
+   * integrity something else proves (a manifest) or that leave Spark (an export bundle).
+   */
+  static org.apache.hadoop.fs.FileSystem withoutChecksums(org.apache.hadoop.fs.FileSystem fs) {
+    return fs instanceof org.apache.hadoop.fs.ChecksumFileSystem checksummed
+        ? checksummed.getRawFileSystem()
+        : fs;
+  }
+
   /** Writes {@code path/metadata}. */
   public static void saveMetadata(Params instance, String path, SparkSession spark) {
     saveMetadata(instance, path, spark, null);

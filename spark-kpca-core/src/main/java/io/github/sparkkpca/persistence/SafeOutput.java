@@ -219,21 +219,18 @@ public final class SafeOutput {
   private final String display;
   private final Kind kind;
   private final boolean overwrite;
-  private final String overwriteHint;
+
+  /** What the refusal of an existing result says after "... already exists there". */
+  private final String existing;
 
   private SafeOutput(
-      FileSystem fs,
-      Path target,
-      String display,
-      Kind kind,
-      boolean overwrite,
-      String overwriteHint) {
+      FileSystem fs, Path target, String display, Kind kind, boolean overwrite, String existing) {
     this.fs = fs;
     this.target = target;
     this.display = display;
     this.kind = kind;
     this.overwrite = overwrite;
-    this.overwriteHint = overwriteHint;
+    this.existing = existing;
     this.staging = sibling(WRITING);
   }
 
@@ -271,6 +268,7 @@ public final class SafeOutput {
     private boolean overwrite;
     private String display;
     private String overwriteHint = "request overwrite";
+    private String neverReplacedAdvice;
     private final List<String> inputs = new ArrayList<>();
 
     private Builder(String target, Kind kind) {
@@ -297,6 +295,17 @@ public final class SafeOutput {
     public Builder named(String name, String hint) {
       this.display = name;
       this.overwriteHint = hint;
+      return this;
+    }
+
+    /**
+     * Names a target that is never replaced, whatever the options (a stream's model version): an
+     * existing one was created by another writer, which the refusal says, with {@code advice} (what
+     * to do) after it.
+     */
+    public Builder namedNeverReplaced(String name, String advice) {
+      this.display = name;
+      this.neverReplacedAdvice = advice;
       return this;
     }
 
@@ -335,7 +344,13 @@ public final class SafeOutput {
         }
       }
       removeStale(fs, qualified, System.currentTimeMillis());
-      SafeOutput output = new SafeOutput(fs, qualified, display, kind, overwrite, overwriteHint);
+      String existing =
+          neverReplacedAdvice != null
+              ? ", created by another writer; it is never replaced: " + neverReplacedAdvice
+              : "; to replace it, " + overwriteHint;
+      SafeOutput output =
+          new SafeOutput(
+              fs, qualified, display, kind, overwrite && neverReplacedAdvice == null, existing);
       output.checkReplaceable();
       return output;
     }
@@ -502,8 +517,8 @@ public final class SafeOutput {
           display
               + ": "
               + (empty ? "an empty directory" : kind.description())
-              + " already exists there; to replace it, "
-              + overwriteHint);
+              + " already exists there"
+              + existing);
     }
   }
 

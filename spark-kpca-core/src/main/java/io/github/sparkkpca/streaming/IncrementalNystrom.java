@@ -1,6 +1,7 @@
 package io.github.sparkkpca.streaming;
 
 import io.github.sparkkpca.execution.FeaturePasses;
+import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
@@ -102,6 +103,10 @@ public final class IncrementalNystrom {
     model.transformSchema(dataset.schema());
     int d = model.numFeatures();
     int m = model.numSupportPoints();
+    FitMemory.checkLandmarks(
+        dataset.sparkSession().sparkContext(),
+        (long) m + count,
+        "m + the landmarks to add, " + m + " + " + count + ",");
     // Vectors compare by value whatever their form (a sparse row equals its dense copy), so the
     // rows and landmarks are compared as stored, never made d-wide.
     Set<Vector> taken = new HashSet<>(Arrays.asList(model.landmarkVectors()));
@@ -149,6 +154,11 @@ public final class IncrementalNystrom {
       io.github.sparkkpca.execution.InputVectors.require(landmarks[j], d, "new landmark " + j);
     }
     model.transformSchema(dataset.schema());
+    int m = model.numSupportPoints();
+    FitMemory.checkLandmarks(
+        dataset.sparkSession().sparkContext(),
+        (long) m + landmarks.length,
+        "m + the new landmarks, " + m + " + " + landmarks.length + ",");
     String jobs = "IncrementalNystrom " + model.uid() + ": ";
     try (FeaturePasses.Scanned scanned =
         FeaturePasses.scan(dataset, model.getInputCol(), d, 0, 0L, false, jobs)) {

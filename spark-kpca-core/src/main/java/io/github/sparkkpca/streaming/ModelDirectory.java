@@ -47,6 +47,15 @@ public final class ModelDirectory {
   static final Pattern PENDING = Pattern.compile("pending-(\\d{12})");
   static final String STATE_FILE = "data/streaming.json";
   static final String PENDING_STATE = "_streaming.json";
+
+  /**
+   * What a stream that finds its next version or pending batch already written is told: another
+   * stream writes the same directory, and versions are never replaced.
+   */
+  static final String ONE_WRITER =
+      "another stream writes this model directory; run one stream per model directory (stop the"
+          + " other one, or give this one a model directory and checkpoint of its own)";
+
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** A committed version: its batch id, its model and the RF-Oja steps taken (0 for exact). */
@@ -313,7 +322,7 @@ public final class ModelDirectory {
     Path target = versionPath(batchId);
     long previous = heldBefore(dir.getFileSystem(conf), batchId);
     SafeOutput.to(target.toString(), SafeOutput.SAVED_STAGE)
-        .named("Model version " + target, "never")
+        .namedNeverReplaced("Model version " + target, ONE_WRITER)
         .prepare(conf)
         .write(
             staging -> {
@@ -348,7 +357,7 @@ public final class ModelDirectory {
     Path target = pendingPath(batchId);
     long previous = heldBefore(dir.getFileSystem(conf), batchId);
     SafeOutput.to(target.toString(), SafeOutput.MARKED_DIRECTORY)
-        .named("Pending micro-batch " + target, "never")
+        .namedNeverReplaced("Pending micro-batch " + target, ONE_WRITER)
         .prepare(conf)
         .write(
             staging -> {

@@ -66,7 +66,13 @@ class ParamRuleTest {
           Map.entry("coef0", new Object[] {Double.NaN, "coef0 must be finite; got NaN"}),
           Map.entry("blockSize", new Object[] {-1, "blockSize must be >= 0; got -1"}),
           Map.entry("rcond", new Object[] {1.0, "rcond must be in [0, 1); got 1.0"}),
-          Map.entry("numLandmarks", new Object[] {0, "numLandmarks must be > 0; got 0"}),
+          Map.entry(
+              "numLandmarks",
+              new Object[] {
+                46_341,
+                "numLandmarks must be in [1, 46340] (an m x m matrix of doubles holds more entries"
+                    + " than a Java array above 46340); got 46341"
+              }),
           Map.entry(
               "landmarkSampling",
               new Object[] {
@@ -83,7 +89,7 @@ class ParamRuleTest {
           Map.entry(
               "landmarkTolerance",
               new Object[] {0.0, "landmarkTolerance must be in (0, 1); got 0.0"}),
-          Map.entry("maxLandmarks", new Object[] {0, "maxLandmarks must be >= 1; got 0"}),
+          Map.entry("maxLandmarks", new Object[] {0, "maxLandmarks must be in [1, 46340] "}),
           Map.entry("landmarkProbeSize", new Object[] {1, "landmarkProbeSize must be >= 2; got 1"}),
           Map.entry(
               "landmarkTest",

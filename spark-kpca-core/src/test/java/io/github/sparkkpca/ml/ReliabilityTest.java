@@ -118,9 +118,25 @@ class ReliabilityTest {
               IllegalArgumentException.class,
               () -> new NystromKernelPCA().setK(2).setNumLandmarks(46_341).fit(df));
       assertTrue(
-          arrayLimit.getMessage().contains("numLandmarks m = 46341")
-              && arrayLimit.getMessage().contains("m <= 46340"),
+          arrayLimit.getMessage().startsWith("numLandmarks must be in [1, 46340]")
+              && arrayLimit.getMessage().endsWith("got 46341"),
           arrayLimit.getMessage());
+      // Wide sparse rows (8·m·d beyond the dense path's landmark budget) take the sparse path,
+      // whose row sizes the scan measures; the m×m matrices are still checked before it.
+      Dataset<Row> wide =
+          LocalSpark.vectors(
+              List.of(
+                  Vectors.sparse(1000, new int[] {0, 999}, new double[] {1, 2}),
+                  Vectors.sparse(1000, new int[] {5}, new double[] {3})),
+              1);
+      IllegalArgumentException wideHeap =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new NystromKernelPCA().setK(1).setNumLandmarks(40_000).fit(wide));
+      assertTrue(
+          wideHeap.getMessage().contains("numLandmarks m = 40000 needs about")
+              && wideHeap.getMessage().contains("spark.driver.memory"),
+          wideHeap.getMessage());
       IllegalArgumentException heap =
           assertThrows(
               IllegalArgumentException.class,
@@ -129,13 +145,28 @@ class ReliabilityTest {
           heap.getMessage().contains("numLandmarks m = 30000 needs about")
               && heap.getMessage().contains("spark.driver.memory"),
           heap.getMessage());
+      // Random features: D×d dense frequencies, 1000 × 2²² = 4.2·10⁹ entries on sparse rows.
+      Dataset<Row> veryWide =
+          LocalSpark.vectors(List.of(Vectors.sparse(1 << 22, new int[] {0}, new double[] {1})), 1);
+      IllegalArgumentException frequencies =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  new RandomFeatureKernelPCA()
+                      .setK(1)
+                      .setNumRandomFeatures(1000)
+                      .setGamma(1.0)
+                      .fit(veryWide));
+      assertTrue(
+          frequencies.getMessage().contains("D = 1000 features for d = 4194304")
+              && frequencies.getMessage().contains("a Java array holds"),
+          frequencies.getMessage());
       LocalSpark.spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError(e);
     } finally {
       LocalSpark.spark().sparkContext().removeSparkListener(listener);
     }
-    assertTrue(
-        jobs.stream().noneMatch(j -> j.contains("NystromKernelPCA")), "no pass ran: " + jobs);
+    assertTrue(jobs.stream().noneMatch(j -> j.contains("KernelPCA")), "no pass ran: " + jobs);
   }
 }

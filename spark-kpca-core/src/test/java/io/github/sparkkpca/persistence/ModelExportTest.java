@@ -78,6 +78,12 @@ class ModelExportTest {
     ModelExport.write(
         model, out.toString(), LocalSpark.spark().sparkContext().hadoopConfiguration());
 
+    // A bundle leaves Hadoop: no checksum files beside its own (hidden .NAME.crc ones included).
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(out)) {
+      assertEquals(
+          List.of("landmarks.csv", "model.json", "offset.csv", "projector.csv"),
+          files.map(f -> f.getFileName().toString()).sorted().toList());
+    }
     JsonNode json = new ObjectMapper().readTree(out.resolve("model.json").toFile());
     assertEquals(kernelName, json.get("kernel").asText());
     assertEquals(centered, json.get("centered").asBoolean());

@@ -224,6 +224,30 @@ class SafeOutputTest {
     assertEquals(List.of("raced"), names(dir));
   }
 
+  /** A stream's version found written says who wrote it and what to do, not "to replace it". */
+  @Test
+  void aTargetThatIsNeverReplacedSaysAnotherWriterCreatedIt() throws IOException {
+    Path out = dir.resolve("version-000000000004");
+    SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+        .prepare(conf())
+        .write(
+            staging ->
+                Files.writeString(
+                    Files.createDirectories(local(staging)).resolve("part-0.csv"), "1\n"));
+    FileAlreadyExistsException lost =
+        assertThrows(
+            FileAlreadyExistsException.class,
+            () ->
+                SafeOutput.to(out.toString(), SafeOutput.MARKED_DIRECTORY)
+                    .overwrite(true)
+                    .namedNeverReplaced("Model version 4", "run one stream per directory")
+                    .prepare(conf()));
+    assertEquals(
+        "Model version 4: an output of spark-kpca already exists there, created by another"
+            + " writer; it is never replaced: run one stream per directory",
+        lost.getMessage());
+  }
+
   @Test
   void aTargetThatIsOrContainsAnInputIsRefusedEvenWithOverwrite() throws IOException {
     Path out = Files.createDirectories(dir.resolve("out"));

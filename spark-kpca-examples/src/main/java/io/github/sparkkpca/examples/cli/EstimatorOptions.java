@@ -1,6 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
+import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
@@ -474,6 +475,8 @@ public final class EstimatorOptions {
             + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
     SparkKpcaCli.require(
         spec, landmarks == null || landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+    requireArrayLimit(spec, "--landmarks", landmarks);
+    requireArrayLimit(spec, "--max-landmarks", maxLandmarks);
     SparkKpcaCli.require(
         spec,
         landmarks == null || k <= landmarks,
@@ -568,6 +571,48 @@ public final class EstimatorOptions {
       estimator.setSeed(seed);
     }
     return estimator;
+  }
+
+  /**
+   * Refuses, before Spark starts, a number of landmarks whose m×m matrices no Java array holds (m
+   * &gt; {@value FitMemory#MAX_LANDMARKS}).
+   */
+  static void requireArrayLimit(CommandSpec spec, String option, Integer m) {
+    SparkKpcaCli.require(
+        spec,
+        m == null || m <= FitMemory.MAX_LANDMARKS,
+        option
+            + " must be <= "
+            + FitMemory.MAX_LANDMARKS
+            + ", got "
+            + m
+            + ": an m x m matrix of doubles holds more entries than a Java array above it");
+  }
+
+  /**
+   * Refuses, once Spark runs and before the input is read, landmarks (or random features) whose m×m
+   * matrices alone exceed the driver's memory ({@link FitMemory#checkLandmarks}): the fit itself
+   * would refuse them only after the pass that loads the input.
+   */
+  void checkSupportMemory(ManagedSession spark) {
+    Integer size;
+    String option;
+    if (isRandomFeatures()) {
+      size = features;
+      option = "--features D";
+    } else if (autoLandmarks) {
+      size = maxLandmarks;
+      option = "--max-landmarks";
+    } else {
+      size = landmarks;
+      option =
+          landmarksFile != null
+              ? "the landmarks of --landmarks-file, m"
+              : landmarksFrom != null ? "the landmarks of --landmarks-from, m" : "--landmarks m";
+    }
+    if (size != null) {
+      FitMemory.checkLandmarks(spark.session().sparkContext(), size, option);
+    }
   }
 
   private SpectrumExtent spectrumExtent() {

@@ -82,6 +82,7 @@ public final class FitCommand implements Callable<Integer> {
         ((NystromKernelPCA) estimator).setLandmarks(fileLandmarks);
         options.landmarks = fileLandmarks.length;
       }
+      options.checkSupportMemory(spark);
       // Landmarks of a model with feature names: the files are read by those names.
       LoadedData data =
           SparkKpcaCli.loadAndCache(

@@ -54,11 +54,10 @@ public final class InputOptions {
       names = "--num-features",
       paramLabel = "N",
       description =
-          "libsvm input: the number of features N (indices 1..N). Without it Spark's libsvm reader "
-              + "reads every file once more, first, to find the largest index; with it the files are "
-              + "read once and a row with an index above N is refused naming its file and line. "
-              + "Only for libsvm input.")
-  Integer numFeatures;
+          "libsvm input: the number of features N (indices 1..N). Without it every file is read "
+              + "once more, first, to find the largest index; with it the files are read once and a "
+              + "row with an index above N is refused naming its file and line. Only for libsvm input.")
+  Long numFeatures;
 
   @Option(
       names = "--partitions",
@@ -105,8 +104,12 @@ public final class InputOptions {
   /** The options as a data-source request. */
   SourceOptions toSourceOptions() {
     if (numFeatures != null) {
-      if (numFeatures < 1) {
-        throw new IllegalArgumentException("--num-features must be >= 1, got " + numFeatures);
+      if (numFeatures < 1 || numFeatures > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "--num-features must be in [1, "
+                + Integer.MAX_VALUE
+                + "] (the most features a Spark vector holds), got "
+                + numFeatures);
       }
       InputFormat resolved = format != null ? format : InputFormat.fromPath(input.trim());
       if (resolved != InputFormat.LIBSVM || !DataSources.isFileInput(input)) {
@@ -117,7 +120,13 @@ public final class InputOptions {
       }
     }
     return new SourceOptions(
-            input, format, featuresCol, labelCol, partitions, mnistDir, numFeatures)
+            input,
+            format,
+            featuresCol,
+            labelCol,
+            partitions,
+            mnistDir,
+            numFeatures == null ? null : numFeatures.intValue())
         .withIgnoreFeatureNames(ignoreFeatureNames);
   }
 
@@ -127,10 +136,10 @@ public final class InputOptions {
    * --ignore-feature-names}.
    */
   SourceOptions forModel(int d, String[] featureNames) {
-    if (numFeatures != null && numFeatures != d) {
+    if (numFeatures != null && numFeatures.longValue() != d) {
       throw new IllegalArgumentException(
           "--num-features " + numFeatures + " differs from the model's " + d + " features");
     }
-    return toSourceOptions().withExpectedFeatures(d).withFeatureNames(featureNames);
+    return toSourceOptions().withModelFeatures(d).withFeatureNames(featureNames);
   }
 }

@@ -12,7 +12,8 @@ import scala.Option;
  * <p>A new session is named {@code spark-kpca}. Its master is {@code --master} when given, else
  * {@code spark.master} from the configuration (set by {@code spark-submit}), else {@code local[*]},
  * so the plain-{@code java} launcher runs locally on all cores. Console logging is kept to
- * warnings.
+ * warnings, and an {@link OutOfMemoryError} in any thread ends the command ({@link
+ * OutOfMemoryGuard}).
  */
 final class ManagedSession implements AutoCloseable {
 
@@ -20,10 +21,12 @@ final class ManagedSession implements AutoCloseable {
 
   private final SparkSession session;
   private final boolean owned;
+  private final OutOfMemoryGuard guard;
 
   private ManagedSession(SparkSession session, boolean owned) {
     this.session = session;
     this.owned = owned;
+    this.guard = owned ? OutOfMemoryGuard.install(session.sparkContext()) : null;
   }
 
   /**
@@ -47,7 +50,12 @@ final class ManagedSession implements AutoCloseable {
       builder = builder.appName(APP_NAME);
     }
     if (effectiveMaster.startsWith("local")) {
-      builder = builder.config("spark.ui.showConsoleProgress", "false");
+      // A task's OutOfMemoryError fails its job, reported in one line (OutOfMemoryGuard), instead
+      // of Spark exiting the JVM, which here is the command's own.
+      builder =
+          builder
+              .config("spark.ui.showConsoleProgress", "false")
+              .config(OutOfMemoryGuard.KILL_ON_FATAL_ERROR_DEPTH, "0");
     }
     SparkSession session = builder.getOrCreate();
     session.sparkContext().setLogLevel("WARN");
@@ -71,6 +79,7 @@ final class ManagedSession implements AutoCloseable {
   public void close() {
     if (owned) {
       session.stop();
+      guard.close();
     }
   }
 }

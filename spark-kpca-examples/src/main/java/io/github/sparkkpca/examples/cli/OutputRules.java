@@ -56,9 +56,17 @@ public final class OutputRules {
    * A broken rule: {@code output} {@code relation} {@code other} ("is", "contains" or "lies
    * inside"), an input when {@code otherIsInput}, else an output given before it.
    */
-  public record Violation(Named output, String relation, Named other, boolean otherIsInput) {
+  public record Violation(
+      Named output, String relation, Named other, boolean otherIsInput, String resolved) {
 
-    /** The standard one-line message, naming both options and both paths. */
+    public Violation(Named output, String relation, Named other, boolean otherIsInput) {
+      this(output, relation, other, otherIsInput, null);
+    }
+
+    /**
+     * The standard one-line message, naming both options and both paths, and where symbolic links
+     * lead when they make the relation ({@code resolved}: the output's real path, or null).
+     */
     public String message() {
       if (!otherIsInput) {
         return output.shown()
@@ -72,6 +80,9 @@ public final class OutputRules {
           + " the input "
           + other.path()
           + (other.option() == null ? "" : " (" + other.option() + ")")
+          + (resolved == null
+              ? ""
+              : " through symbolic links: " + output.path() + " resolves to " + resolved)
           + "; choose "
           + (relation.equals("lies inside") ? "a path outside it" : "another path");
     }
@@ -134,6 +145,7 @@ public final class OutputRules {
 
   private static Violation againstInputs(
       Named output, Path target, List<Named> inputs, Configuration conf) {
+    Path real = real(target);
     for (Named input : inputs) {
       if (input == null) {
         continue;
@@ -143,9 +155,52 @@ public final class OutputRules {
         if (relation != null) {
           return new Violation(output, relation, input, true);
         }
+        // A symbolic link on the way (the output's or the input's) can make them the same files.
+        relation = relation(real, real(read));
+        if (relation != null) {
+          return new Violation(output, relation, input, true, real.toUri().getPath());
+        }
       }
     }
     return null;
+  }
+
+  /**
+   * A local path with its symbolic links resolved: its deepest existing ancestor's real path, then
+   * the rest; a dangling link is followed to where it points. Other file systems have no links
+   * here: their paths are returned as they are, as is a local path that cannot be resolved.
+   */
+  static Path real(Path qualified) {
+    if (!"file".equals(qualified.toUri().getScheme())) {
+      return qualified;
+    }
+    try {
+      java.nio.file.Path path = java.nio.file.Paths.get(qualified.toUri());
+      java.nio.file.Path existing = path;
+      java.util.Deque<String> rest = new java.util.ArrayDeque<>();
+      while (existing != null
+          && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        rest.push(existing.getFileName().toString());
+        existing = existing.getParent();
+      }
+      if (existing == null) {
+        return qualified;
+      }
+      java.nio.file.Path resolved =
+          java.nio.file.Files.exists(existing)
+              ? existing.toRealPath()
+              : existing
+                  .getParent()
+                  .toRealPath()
+                  .resolve(java.nio.file.Files.readSymbolicLink(existing))
+                  .normalize();
+      for (String name : rest) {
+        resolved = resolved.resolve(name);
+      }
+      return new Path("file", null, resolved.toString());
+    } catch (IOException | RuntimeException e) {
+      return qualified;
+    }
   }
 
   /** How {@code target} relates to {@code other}: "is", "contains", "lies inside" or null. */

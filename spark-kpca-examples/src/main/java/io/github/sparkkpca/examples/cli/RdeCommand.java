@@ -351,6 +351,7 @@ public final class RdeCommand implements Callable<Integer> {
             spec, "--landmarks must be a number of landmarks or auto, got '" + landmarksText + "'");
       }
       SparkKpcaCli.require(spec, landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
+      EstimatorOptions.requireArrayLimit(spec, "--landmarks", landmarks);
     }
     // auto: set once the rows are counted; the estimators need a value meanwhile.
     int initialLandmarks = landmarks == null ? 1 : landmarks;

@@ -34,9 +34,11 @@ import picocli.CommandLine.Spec;
  * exits with it.
  *
  * <p><b>Exit codes and errors.</b> 0 on success; 2 for usage errors and bad input or parameters,
- * including any {@link IllegalArgumentException} from the library, however deeply Spark wrapped it;
- * 1 for other failures. Errors are one line on stderr, {@code spark-kpca: error: ...}, without a
- * stack trace unless {@code --debug} is given.
+ * including any {@link IllegalArgumentException} from the library, however deeply Spark wrapped it,
+ * and running out of memory in any thread ({@link OutOfMemoryGuard}: the sizes asked for exceed the
+ * memory, as when the checks before the work refuse them); 1 for other failures. Errors are one
+ * line on stderr, {@code spark-kpca: error: ...}, without a stack trace unless {@code --debug} is
+ * given.
  */
 @Command(
     name = "spark-kpca",
@@ -129,10 +131,14 @@ public final class SparkKpcaCli implements Callable<Integer> {
           if (showTrace) {
             e.printStackTrace(err);
           }
-          Throwable badInput = rootIllegalArgument(e);
+          String outOfMemory = OutOfMemoryGuard.report(e);
+          Throwable badInput = outOfMemory == null ? rootIllegalArgument(e) : null;
           String unreadable = badInput == null ? unreadableFile(e) : null;
           int code;
-          if (badInput != null) {
+          if (outOfMemory != null) {
+            err.println(ERROR_PREFIX + outOfMemory);
+            code = EXIT_USAGE;
+          } else if (badInput != null) {
             err.println(ERROR_PREFIX + oneLine(message(badInput)));
             code = EXIT_USAGE;
           } else if (unreadable != null) {
@@ -148,7 +154,14 @@ public final class SparkKpcaCli implements Callable<Integer> {
           err.flush();
           return code;
         });
-    int code = cli.execute(args);
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      // picocli passes Errors of the command's own thread through.
+      err.println(ERROR_PREFIX + OutOfMemoryGuard.report(e));
+      code = EXIT_USAGE;
+    }
     out.flush();
     err.flush();
     return code;

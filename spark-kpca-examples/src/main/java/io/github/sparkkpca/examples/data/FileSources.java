@@ -188,40 +188,39 @@ final class FileSources {
   }
 
   /**
-   * Without a stated size, Spark's libsvm reader, which scans every file once for the largest index
-   * before reading them. With {@link SourceOptions#expectedFeatures()} (N, {@code --num-features}),
-   * no such scan: the lines are parsed straight into sparse vectors of size N ({@link
-   * LibsvmLines}), and an index above N is refused naming its file and line.
+   * libsvm files, parsed by {@link LibsvmLines} into sparse vectors of size N, each refusal naming
+   * its file and line: N as {@link SourceOptions#expectedFeatures()} states it ({@code
+   * --num-features}, or a model's d; an index above N is refused), else the largest index, found by
+   * a first light pass over the files (as Spark's own libsvm reader does, whose errors name no file
+   * or line: {@code For input string: "qid"}).
    */
   static LoadedData libsvm(SparkSession spark, String input, SourceOptions options) {
-    if (options.expectedFeatures() != null) {
-      return libsvmOfSize(spark, input, options, options.expectedFeatures());
-    }
-    Dataset<Row> raw = spark.read().format("libsvm").load(input);
-    String label = DataSources.labelName(options);
-    raw =
-        raw.withColumnRenamed("label", label).withColumnRenamed("features", options.featuresCol());
-    return finish(withOrder(raw), options, label, false, false, "libsvm " + input);
-  }
-
-  private static LoadedData libsvmOfSize(
-      SparkSession spark, String input, SourceOptions options, int numFeatures) {
     String label = DataSources.labelName(options);
     Dataset<Row> lines =
         lines(spark.read().text(input), monotonically_increasing_id().as(LoadedData.POS_COL));
+    int numFeatures;
+    String sizeName;
+    String description;
+    if (options.expectedFeatures() != null) {
+      numFeatures = options.expectedFeatures();
+      sizeName = options.expectedFeaturesName();
+      description = "libsvm " + input + " (" + numFeatures + " features, stated)";
+    } else {
+      spark.sparkContext().setJobDescription("libsvm " + input + ": find the largest index");
+      try {
+        numFeatures = LibsvmLines.largestIndex(lines);
+      } finally {
+        spark.sparkContext().setJobDescription(null);
+      }
+      sizeName = "the largest index " + numFeatures;
+      description = "libsvm " + input + " (" + numFeatures + " features, the largest index)";
+    }
     Dataset<Row> parsed =
         lines.mapPartitions(
-            new LibsvmLines(numFeatures),
+            new LibsvmLines(numFeatures, sizeName),
             Encoders.row(LibsvmLines.outputSchema(label, options.featuresCol(), numFeatures)));
     Dataset<Row> data = VectorColumns.withSize(parsed, options.featuresCol(), numFeatures);
-    return finish(
-        data,
-        options,
-        label,
-        true,
-        false,
-        "libsvm " + input + " (" + numFeatures + " features, stated)",
-        lines.drop("value"));
+    return finish(data, options, label, true, false, description, lines.drop("value"));
   }
 
   /** Assembles every numeric Parquet column except the label into the vector. */

@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.data;
 
+import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.InputVectors;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -48,6 +49,17 @@ public final class LandmarkFile {
           number++;
           if (line.isBlank()) {
             continue;
+          }
+          if (rows.size() == FitMemory.MAX_LANDMARKS) {
+            throw new IllegalArgumentException(
+                name
+                    + ": line "
+                    + number
+                    + " is landmark "
+                    + (rows.size() + 1)
+                    + ", more than "
+                    + FitMemory.MAX_LANDMARKS
+                    + ": an m x m matrix of doubles holds more entries than a Java array above it");
           }
           String[] cells = line.split(",", -1);
           if (width < 0) {

@@ -2,9 +2,12 @@ package io.github.sparkkpca.examples.data;
 
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.SparseVector;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -12,8 +15,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Parses libsvm lines ({@code label index:value ...}, indices one-based and ascending) into sparse
- * vectors of a size stated up front ({@code --num-features N}), so that, unlike Spark's libsvm
- * reader without {@code numFeatures}, nothing scans the files for the largest index first.
+ * vectors of a size N stated up front ({@code --num-features N}, or the d of the model the rows are
+ * read for), or else found by a light first pass ({@link #largestIndex(Dataset)}), as Spark's
+ * libsvm reader finds it; unlike that reader's, every refusal names its file and line.
  *
  * <p>Lines are read as Spark's reader reads them: trimmed, blank lines and lines starting with
  * {@code #} skipped, label and pairs separated by spaces. Nothing is thrown: an index above N (or
@@ -30,9 +34,59 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
 
   private final int numFeatures;
+  private final String sizeName;
 
-  LibsvmLines(int numFeatures) {
+  /**
+   * @param numFeatures N
+   * @param sizeName N as messages name it: "--num-features N", "the model's N features"
+   */
+  LibsvmLines(int numFeatures, String sizeName) {
     this.numFeatures = numFeatures;
+    this.sizeName = sizeName;
+  }
+
+  /**
+   * The largest index of the lines' well-formed {@code index:value} pairs (at least 1): the size of
+   * the vectors when no size is stated, found by one light pass (no values parsed), as Spark's
+   * libsvm reader finds it. A malformed pair is skipped here; the parse then refuses it naming its
+   * file and line.
+   */
+  static int largestIndex(Dataset<Row> lines) {
+    // fold, not reduce: files without lines have no partitions, and then size 1.
+    return lines
+        .select("value")
+        .javaRDD()
+        .mapPartitions(
+            (FlatMapFunction<Iterator<Row>, Integer>)
+                rows -> {
+                  int max = 1;
+                  while (rows.hasNext()) {
+                    max = Math.max(max, largestIndex(rows.next().getString(0)));
+                  }
+                  return List.of(max).iterator();
+                })
+        .fold(1, Math::max);
+  }
+
+  /** The largest index of one line's well-formed pairs, 0 when it has none. */
+  static int largestIndex(String line) {
+    int max = 0;
+    String trimmed = line.trim();
+    if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+      return 0;
+    }
+    String[] items = trimmed.split(" ");
+    for (int p = 1; p < items.length; p++) {
+      int colon = items[p].indexOf(':');
+      if (colon > 0) {
+        try {
+          max = Math.max(max, Integer.parseInt(items[p].substring(0, colon)));
+        } catch (NumberFormatException e) {
+          // Refused with its file and line by the parse.
+        }
+      }
+    }
+    return max;
   }
 
   /** The schema of the parsed rows. */
@@ -94,10 +148,15 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
       try {
         index = Integer.parseInt(item.substring(0, colon));
       } catch (NumberFormatException e) {
+        String text = item.substring(0, colon);
         error =
-            "libsvm index '"
-                + CellValues.abbreviate(item.substring(0, colon))
-                + "' is not an integer";
+            text.matches("\\d{1,40}")
+                ? "libsvm index "
+                    + CellValues.abbreviate(text)
+                    + " is beyond "
+                    + Integer.MAX_VALUE
+                    + ", the most features a Spark vector holds"
+                : "libsvm index '" + CellValues.abbreviate(text) + "' is not an integer";
         break;
       }
       if (index < 1) {
@@ -108,8 +167,8 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
         error =
             "libsvm index "
                 + index
-                + " is beyond --num-features "
-                + numFeatures
+                + " is beyond "
+                + sizeName
                 + " (indices are one-based: 1.."
                 + numFeatures
                 + ")";

@@ -25,6 +25,8 @@ package io.github.sparkkpca.examples.data;
  * @param ignoreFeatureNames whether to leave the names out: the vector column then carries no
  *     feature names (not even a Parquet vector column's own), so a model scores it by position and
  *     a fit records none; {@code featureNames} is not used
+ * @param expectedOfModel whether {@code expectedFeatures} is the d of a model the rows are read for
+ *     (then messages say "the model's d features"), not {@code --num-features}
  */
 public record SourceOptions(
     String input,
@@ -35,7 +37,8 @@ public record SourceOptions(
     String mnistDir,
     Integer expectedFeatures,
     java.util.List<String> featureNames,
-    boolean ignoreFeatureNames) {
+    boolean ignoreFeatureNames,
+    boolean expectedOfModel) {
 
   public SourceOptions {
     if (input == null || input.isBlank()) {
@@ -64,7 +67,17 @@ public record SourceOptions(
       Integer partitions,
       String mnistDir,
       Integer expectedFeatures) {
-    this(input, format, featuresCol, labelCol, partitions, mnistDir, expectedFeatures, null, false);
+    this(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        partitions,
+        mnistDir,
+        expectedFeatures,
+        null,
+        false,
+        false);
   }
 
   /** Options for {@code input} with the default column names and no repartitioning. */
@@ -72,7 +85,7 @@ public record SourceOptions(
     return new SourceOptions(input, null, "features", null, null, null, null);
   }
 
-  /** A copy with {@code expectedFeatures} set. */
+  /** A copy with {@code expectedFeatures} set, as {@code --num-features} states it. */
   public SourceOptions withExpectedFeatures(Integer d) {
     return new SourceOptions(
         input,
@@ -83,7 +96,33 @@ public record SourceOptions(
         mnistDir,
         d,
         featureNames,
-        ignoreFeatureNames);
+        ignoreFeatureNames,
+        false);
+  }
+
+  /** A copy with {@code expectedFeatures} set to the d of the model the rows are read for. */
+  public SourceOptions withModelFeatures(int d) {
+    return new SourceOptions(
+        input,
+        format,
+        featuresCol,
+        labelCol,
+        partitions,
+        mnistDir,
+        d,
+        featureNames,
+        ignoreFeatureNames,
+        true);
+  }
+
+  /**
+   * How {@code expectedFeatures} N is named in messages: "--num-features N", or "the model's N
+   * features".
+   */
+  public String expectedFeaturesName() {
+    return expectedOfModel
+        ? "the model's " + expectedFeatures + " features"
+        : "--num-features " + expectedFeatures;
   }
 
   /** A copy with {@code partitions} set. */
@@ -97,7 +136,8 @@ public record SourceOptions(
         mnistDir,
         expectedFeatures,
         featureNames,
-        ignoreFeatureNames);
+        ignoreFeatureNames,
+        expectedOfModel);
   }
 
   /** A copy reading the features by the names a model records (none: as the input gives them). */
@@ -111,7 +151,8 @@ public record SourceOptions(
         mnistDir,
         expectedFeatures,
         names == null ? null : java.util.Arrays.asList(names),
-        ignoreFeatureNames);
+        ignoreFeatureNames,
+        expectedOfModel);
   }
 
   /** A copy with {@code ignoreFeatureNames} set. */
@@ -125,7 +166,8 @@ public record SourceOptions(
         mnistDir,
         expectedFeatures,
         featureNames,
-        ignore);
+        ignore,
+        expectedOfModel);
   }
 
   /** The names to read the features by, or null (none given, or names ignored). */

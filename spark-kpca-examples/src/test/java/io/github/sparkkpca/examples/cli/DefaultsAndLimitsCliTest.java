@@ -174,4 +174,108 @@ class DefaultsAndLimitsCliTest {
     String line = CliErrorsTest.assertUsageError(run, "at least 2 landmarks", "set gamma");
     assertTrue(!line.contains("duplicated"), line);
   }
+
+  /**
+   * Runs the command and returns its result and the Spark jobs it started: a size the driver cannot
+   * hold must be refused before any job, as the input's own load is a pass over the data.
+   */
+  private static TestSpark.Result withoutJobs(String... args) {
+    java.util.List<Integer> jobs =
+        java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    org.apache.spark.scheduler.SparkListener listener =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+            jobs.add(start.jobId());
+          }
+        };
+    org.apache.spark.SparkContext sc = TestSpark.session().sparkContext();
+    sc.addSparkListener(listener);
+    try {
+      TestSpark.Result result = TestSpark.cli(args);
+      sc.listenerBus().waitUntilEmpty(10_000);
+      assertTrue(jobs.isEmpty(), () -> "no Spark job expected, got " + jobs + ": " + result);
+      return result;
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(e);
+    } finally {
+      sc.removeSparkListener(listener);
+    }
+  }
+
+  /** m above 46,340 has m² entries, more than a Java array holds: refused before any job. */
+  @Test
+  void landmarksBeyondTheArrayLimitAreRefusedBeforeAnyJob() throws IOException {
+    String model = dir.resolve("never").toString();
+    String input = twoClasses.toString();
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit", "--input", input, "--k", "2", "--landmarks", "50000", "--model-out", model),
+        "--landmarks must be <= 46340, got 50000",
+        "Java array");
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit",
+            "--input",
+            input,
+            "--k",
+            "2",
+            "--landmarks",
+            "auto",
+            "--max-landmarks",
+            "46341",
+            "--model-out",
+            model),
+        "--max-landmarks must be <= 46340, got 46341");
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "rde",
+            "--input",
+            input,
+            "--label-col",
+            "label",
+            "--landmarks",
+            "46341",
+            "--model-out",
+            model),
+        "--landmarks must be <= 46340, got 46341");
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i <= 46_340; i++) {
+      rows.append(i % 7).append(",1,2\n");
+    }
+    Path landmarks = Files.writeString(dir.resolve("many-landmarks.csv"), rows.toString());
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit",
+            "--input",
+            input,
+            "--k",
+            "2",
+            "--landmarks-file",
+            landmarks.toString(),
+            "--model-out",
+            model),
+        "many-landmarks.csv: line 46341 is landmark 46341, more than 46340");
+    // Within the array limit but not the heap: the driver's estimate, also before the input's load.
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit", "--input", input, "--k", "2", "--landmarks", "30000", "--model-out", model),
+        "--landmarks m = 30000 needs about",
+        "on the driver",
+        "JAVA_OPTS=-Xmx");
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit",
+            "--input",
+            input,
+            "--k",
+            "2",
+            "--feature-map",
+            "rff",
+            "--features",
+            "46341",
+            "--model-out",
+            model),
+        "--features D = 46341 is too large");
+  }
 }

@@ -80,6 +80,100 @@ class LibsvmNumFeaturesCliTest {
     }
   }
 
+  /** Without N: the largest index, as Spark's reader finds it, and the same rows. */
+  @Test
+  void unstatedSizeReadsWhatSparksReaderReads() throws IOException {
+    Path file = write("unstated.libsvm", null);
+    LoadedData data =
+        DataSources.load(TestSpark.session(), SourceOptions.of(file.toString()).withPartitions(2));
+    data.persistAndValidate();
+    List<Row> rows = data.data().orderBy(data.orderBy()).collectAsList();
+    data.unpersist();
+    List<Row> expected =
+        TestSpark.session().read().format("libsvm").load(file.toString()).collectAsList();
+    assertEquals(expected.size(), rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Vector v = rows.get(i).getAs("features");
+      Vector w = expected.get(i).getAs("features");
+      assertEquals(w.size(), v.size());
+      assertArrayEquals(w.toArray(), v.toArray(), 0.0);
+      assertEquals((double) expected.get(i).getAs("label"), (double) rows.get(i).getAs("label"));
+    }
+  }
+
+  /** Spark's reader would say {@code For input string: "qid"}, naming no file or line. */
+  @Test
+  void withoutTheSizeABadLineNamesFileAndLine() throws IOException {
+    Path file = write("qid.libsvm", "1 qid:3 4:1");
+    CliErrorsTest.assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            file.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "5",
+            "--model-out",
+            dir.resolve("model").toString()),
+        "index 'qid' is not an integer",
+        "line 24 of " + file);
+  }
+
+  /** An index no Spark vector holds is named as such, not as "not an integer". */
+  @Test
+  void anIndexBeyondTheVectorLimitNamesFileAndLine() throws IOException {
+    Path file = write("huge.libsvm", "1 3:1 3000000000:2");
+    CliErrorsTest.assertUsageError(
+        TestSpark.cli(
+            "fit",
+            "--input",
+            file.toString(),
+            "--k",
+            "2",
+            "--landmarks",
+            "5",
+            "--model-out",
+            dir.resolve("model").toString()),
+        "libsvm index 3000000000 is beyond 2147483647, the most features a Spark vector holds",
+        "line 24 of " + file);
+  }
+
+  /** The size a model gives is named as the model's, not as an option the user did not give. */
+  @Test
+  void anIndexAboveTheModelsSizeNamesTheModel() throws IOException {
+    Path file = write("train.libsvm", null);
+    Path model = dir.resolve("model");
+    TestSpark.Result fit =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            file.toString(),
+            "--num-features",
+            "60",
+            "--k",
+            "2",
+            "--landmarks",
+            "8",
+            "--model-out",
+            model.toString());
+    assertEquals(0, fit.code(), fit::toString);
+    Path wide = write("wide.libsvm", "1 3:1 61:2.5");
+    String line =
+        CliErrorsTest.assertUsageError(
+            TestSpark.cli(
+                "transform",
+                "--model",
+                model.toString(),
+                "--input",
+                wide.toString(),
+                "--output",
+                dir.resolve("scores").toString()),
+            "index 61 is beyond the model's 60 features",
+            "line 24 of " + wide);
+    assertTrue(!line.contains("--num-features"), line);
+  }
+
   @Test
   void anIndexAboveTheStatedSizeNamesFileAndLine() throws IOException {
     // Line 1 is the comment, line 13 the blank one: the bad row, after data row 21, is line 24.
@@ -158,21 +252,24 @@ class LibsvmNumFeaturesCliTest {
             "--model-out",
             model),
         "--num-features applies to libsvm input only");
-    CliErrorsTest.assertUsageError(
-        TestSpark.cli(
-            "fit",
-            "--input",
-            csv.toString(),
-            "--format",
-            "libsvm",
-            "--num-features",
-            "0",
-            "--k",
-            "1",
-            "--landmarks",
-            "2",
-            "--model-out",
-            model),
-        "--num-features must be >= 1");
+    for (String n : new String[] {"0", "3000000000"}) {
+      CliErrorsTest.assertUsageError(
+          TestSpark.cli(
+              "fit",
+              "--input",
+              csv.toString(),
+              "--format",
+              "libsvm",
+              "--num-features",
+              n,
+              "--k",
+              "1",
+              "--landmarks",
+              "2",
+              "--model-out",
+              model),
+          "--num-features must be in [1, 2147483647] (the most features a Spark vector holds), got "
+              + n);
+    }
   }
 }

@@ -93,6 +93,37 @@ class OutputSafetyCliTest {
     assertEquals(text, Files.readString(input));
   }
 
+  /** An output that leads into an input through a symbolic link is refused, saying so. */
+  @Test
+  void anOutputLinkedToAnInputIsRefusedWithTheLinksTarget() throws IOException {
+    Path toModel = Files.createSymbolicLink(dir.resolve("link-to-model"), model);
+    Path toData = Files.createSymbolicLink(dir.resolve("link-to-data"), csv.getParent());
+    Path dangling = Files.createSymbolicLink(dir.resolve("link-dangling"), model.resolve("scores"));
+    for (String[] overwrite : new String[][] {{}, {"--overwrite"}}) {
+      assertUsageError(
+          transform(toModel, overwrite),
+          "--output "
+              + toModel
+              + ": it is the input "
+              + model
+              + " (--model) through symbolic links: "
+              + toModel
+              + " resolves to "
+              + model.toRealPath()
+              + "; choose another path");
+      assertUsageError(
+          transform(toData, overwrite),
+          "--output " + toData + ": it contains the input " + csv + " (--input) through symbolic",
+          "resolves to " + csv.getParent().toRealPath());
+      assertUsageError(
+          transform(dangling, overwrite),
+          "--output " + dangling + ": it lies inside the input " + model,
+          "resolves to " + model.toRealPath().resolve("scores"));
+    }
+    assertEquals(N, NystromKernelPCAModel.load(model.toString()).numRows());
+    assertEquals(csvText, Files.readString(csv));
+  }
+
   /** {@code transform --output M} with M the model deleted the model. */
   @Test
   void transformOntoItsModelIsRefusedAndTheModelKept() throws IOException {
