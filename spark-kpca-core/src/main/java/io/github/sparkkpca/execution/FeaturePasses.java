@@ -174,9 +174,11 @@ public final class FeaturePasses {
       org.apache.spark.SparkContext sc, String column, DataScan scan, String jobPrefix) {
     long bytes = 12L * scan.storedEntries() + CACHED_ROW_OVERHEAD * scan.count();
     long free = 0;
-    for (scala.Tuple2<Object, Object> status :
-        scala.jdk.javaapi.CollectionConverters.asJava(sc.getExecutorMemoryStatus()).values()) {
-      free += (Long) status._2();
+    // A Scala iterator: the same calls on Scala 2.12 and 2.13 (their collection converters differ).
+    scala.collection.Iterator<scala.Tuple2<Object, Object>> statuses =
+        sc.getExecutorMemoryStatus().valuesIterator();
+    while (statuses.hasNext()) {
+      free += (Long) statuses.next()._2();
     }
     String message =
         String.format(

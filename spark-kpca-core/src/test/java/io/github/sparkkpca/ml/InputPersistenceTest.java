@@ -64,18 +64,18 @@ class InputPersistenceTest {
       calls.reset();
     }
     StorageLevel before = input.storageLevel();
-    Set<Object> persistedBefore =
-        scala.jdk.javaapi.CollectionConverters.asJava(
-                spark.sparkContext().getPersistentRDDs().keySet())
-            .stream()
-            .collect(java.util.stream.Collectors.toSet());
+    Set<Integer> persistedBefore =
+        new java.util.HashSet<>(
+            org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .getPersistentRDDs()
+                .keySet());
     fit.apply(input);
     assertEquals(before, input.storageLevel(), "the input's storage level is kept");
-    Set<Object> persistedAfter =
-        scala.jdk.javaapi.CollectionConverters.asJava(
-                spark.sparkContext().getPersistentRDDs().keySet())
-            .stream()
-            .collect(java.util.stream.Collectors.toSet());
+    Set<Integer> persistedAfter =
+        new java.util.HashSet<>(
+            org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .getPersistentRDDs()
+                .keySet());
     assertEquals(persistedBefore, persistedAfter, "what the fit persisted is released");
     if (cacheFirst) {
       input.unpersist(true);
