@@ -82,9 +82,23 @@ public final class FeatureNames {
       throw new IllegalArgumentException(
           what + ": " + names.length + " feature names for " + d + " features");
     }
+    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
     for (int i = 0; i < names.length; i++) {
       if (names[i] == null || names[i].isEmpty()) {
         throw new IllegalArgumentException(what + ": feature name " + i + " is empty");
+      }
+      Integer earlier = seen.putIfAbsent(names[i], i);
+      if (earlier != null) {
+        throw new IllegalArgumentException(
+            what
+                + ": features "
+                + earlier
+                + " and "
+                + i
+                + " are both named '"
+                + names[i]
+                + "'; a model records distinct names (rename one, or drop the column's ML"
+                + " attribute metadata to fit by position)");
       }
     }
     return names.clone();
@@ -280,6 +294,7 @@ public final class FeatureNames {
               + " names (one per feature)");
     }
     String[] names = new String[d];
+    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
     for (int i = 0; i < d; i++) {
       JsonNode name = node.get(i);
       if (!name.isTextual() || name.asText().isEmpty()) {
@@ -287,6 +302,22 @@ public final class FeatureNames {
             what + "its metadata's " + METADATA_KEY + "[" + i + "] is not a non-empty name");
       }
       names[i] = name.asText();
+      Integer earlier = seen.putIfAbsent(names[i], i);
+      if (earlier != null) {
+        throw new IllegalArgumentException(
+            what
+                + "its metadata's "
+                + METADATA_KEY
+                + "["
+                + i
+                + "] = '"
+                + names[i]
+                + "' repeats "
+                + METADATA_KEY
+                + "["
+                + earlier
+                + "]: a model records distinct names, one per feature");
+      }
     }
     return names;
   }
