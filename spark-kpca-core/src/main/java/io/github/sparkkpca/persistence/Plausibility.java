@@ -300,9 +300,8 @@ final class Plausibility {
    * Exact kernel PCA on n rows stores α_c = v_c/√(nλ_c), v_c orthonormal eigenvectors of the
    * (centred) kernel matrix and λ_c = μ_c/n the spectrum: n·√(λ_cλ_e)·α_cᵀα_e = v_cᵀv_e = δ_ce. The
    * rounding allowance grows with λ_1/λ_c: an eigenvector of a small eigenvalue is resolved to
-   * O(n·u·λ_1/λ_c) (and, centred, loses that much of its component along 1). O(n·k²) flops.
-   *
-   * @param n the rows the model was fitted on, each a support point
+   * O(n·u·λ_1/λ_c) (and, centred, loses that much of its component along 1). O(n·k²) flops. The
+   * support points are the n training rows (the caller checks that their count is numRows).
    */
   static void exactExpansion(KernelExpansion expansion, int k, double[] spectrum, String what) {
     int n = expansion.support().numLandmarks();

@@ -206,16 +206,14 @@ public final class SavedModelKinds {
   /** Rewrites the metadata JSON through {@code edit} (and deletes its checksum files). */
   public static void rewriteMetadata(String path, UnaryOperator<ObjectNode> edit)
       throws IOException {
-    {
-      try (Stream<Path> files = Files.list(Path.of(path, "metadata"))) {
-        for (Path f : files.toList()) {
-          String name = f.getFileName().toString();
-          if (name.startsWith("part-")) {
-            JsonNode root = Persistence.JSON.readTree(Files.readString(f).trim());
-            Files.writeString(f, edit.apply((ObjectNode) root).toString() + "\n");
-          } else if (name.endsWith(".crc")) {
-            Files.delete(f);
-          }
+    try (Stream<Path> files = Files.list(Path.of(path, "metadata"))) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        if (name.startsWith("part-")) {
+          JsonNode root = Persistence.JSON.readTree(Files.readString(f).trim());
+          Files.writeString(f, edit.apply((ObjectNode) root).toString() + "\n");
+        } else if (name.endsWith(".crc")) {
+          Files.delete(f);
         }
       }
     }
