@@ -123,3 +123,54 @@ def test_missing_model_and_streaming_settings(spark, tmp_path):
         StreamingKernelPCA(keepVersions=1)
     with pytest.raises(IllegalArgumentException, match="algorithm must be exact or oja"):
         StreamingKernelPCA(algorithm="fast")
+
+
+def _rewrite_manifest(root) -> None:
+    """Writes _manifest.json again over the stage's files, as an editor of a saved model could."""
+    import hashlib
+    import json
+
+    files = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        name = path.name
+        if name == "_manifest.json" or name == "_SUCCESS" or name.endswith(".crc"):
+            continue
+        data = path.read_bytes()
+        files.append(
+            {"path": path.relative_to(root).as_posix(), "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        )
+    (root / "_manifest.json").write_text(json.dumps({"format": "spark-kpca-manifest-1", "files": files}))
+
+
+def test_an_implausible_or_incomplete_saved_model_is_one_exception(tmp_path, blobs):
+    import json
+
+    df, _ = blobs
+    model = NystromKernelPCA(k=2, numLandmarks=20, seed=1).fit(df)
+    path = tmp_path / "model"
+    model.save(str(path))
+    # Repeated feature names, the manifest recomputed: the plausibility checks refuse the edit.
+    metadata = next((path / "metadata").glob("part-*"))
+    root = json.loads(metadata.read_text())
+    root["featureNames"] = ["x", "y", "x"]
+    metadata.write_text(json.dumps(root) + "\n")
+    for crc in (path / "metadata").glob(".*.crc"):
+        crc.unlink()
+    _rewrite_manifest(path)
+    with pytest.raises(IllegalArgumentException) as info:
+        NystromKernelPCAModel.load(str(path))
+    assert info.value.message == (
+        f"Cannot load NystromKernelPCAModel from '{path}': its metadata's featureNames[2] = 'x' repeats"
+        " featureNames[0]: a model records distinct names, one per feature"
+    )
+    one_line(info.value)
+    # The manifest removed: the metadata records that the model had one.
+    (path / "_manifest.json").unlink()
+    with pytest.raises(IllegalArgumentException) as info:
+        NystromKernelPCAModel.load(str(path))
+    assert info.value.message == (
+        f"Cannot load NystromKernelPCAModel from '{path}': _manifest.json is missing, but its metadata records"
+        " that the stage was saved with one (spark-kpca-manifest-1): a file was removed or the copy is"
+        " incomplete; copy the whole directory again or save the model again"
+    )
+    one_line(info.value)

@@ -70,7 +70,7 @@ public final class FeatureNames {
   }
 
   /**
-   * Checks names to be recorded in a model of d features: d non-empty names, or none.
+   * Checks names to be recorded in a model of d features: d distinct non-empty names, or none.
    *
    * @throws IllegalArgumentException naming {@code what} when they are not
    */
@@ -87,7 +87,32 @@ public final class FeatureNames {
         throw new IllegalArgumentException(what + ": feature name " + i + " is empty");
       }
     }
+    int[] repeat = firstRepeat(names);
+    if (repeat != null) {
+      throw new IllegalArgumentException(
+          what
+              + ": features "
+              + repeat[0]
+              + " and "
+              + repeat[1]
+              + " are both named '"
+              + names[repeat[1]]
+              + "'; a model records distinct names (rename one, or drop the column's ML"
+              + " attribute metadata to fit by position)");
+    }
     return names.clone();
+  }
+
+  /** The positions {earlier, later} of the first name that repeats an earlier one, or null. */
+  private static int[] firstRepeat(String[] names) {
+    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+    for (int i = 0; i < names.length; i++) {
+      Integer earlier = seen.putIfAbsent(names[i], i);
+      if (earlier != null) {
+        return new int[] {earlier, i};
+      }
+    }
+    return null;
   }
 
   /**
@@ -261,7 +286,7 @@ public final class FeatureNames {
    * The names a saved model's metadata records: none for a model saved before models recorded them.
    *
    * @param what the start of a load error (the class and path)
-   * @throws IllegalArgumentException when the entry is not a list of d non-empty names
+   * @throws IllegalArgumentException when the entry is not a list of d distinct non-empty names
    */
   static String[] read(JsonNode metadata, int d, String what) {
     JsonNode node = metadata.get(METADATA_KEY);
@@ -287,6 +312,22 @@ public final class FeatureNames {
             what + "its metadata's " + METADATA_KEY + "[" + i + "] is not a non-empty name");
       }
       names[i] = name.asText();
+    }
+    int[] repeat = firstRepeat(names);
+    if (repeat != null) {
+      throw new IllegalArgumentException(
+          what
+              + "its metadata's "
+              + METADATA_KEY
+              + "["
+              + repeat[1]
+              + "] = '"
+              + names[repeat[1]]
+              + "' repeats "
+              + METADATA_KEY
+              + "["
+              + repeat[0]
+              + "]: a model records distinct names, one per feature");
     }
     return names;
   }

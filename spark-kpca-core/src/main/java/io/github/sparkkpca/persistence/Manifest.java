@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * none of the model. The check reads the files through the Hadoop {@link FileSystem} API, so it
  * holds on every file system a stage can be saved to, and does not rely on the {@code .crc} files.
  * A stage saved before manifests existed (0.1.0, and format 2 before 0.2.0) has none: it loads with
- * a warning, its numbers checked as before.
+ * a warning, its numbers checked as before. A stage saved since records the manifest's format in
+ * its metadata ({@link #METADATA_FIELD}), and without its manifest is refused ({@link #missing}).
  */
 public final class Manifest {
 
@@ -41,9 +42,46 @@ public final class Manifest {
   /** The format tag of the manifest; readers refuse another. */
   public static final String FORMAT = "spark-kpca-manifest-1";
 
+  /**
+   * The field of a stage's metadata JSON recording that the stage was saved with a manifest (its
+   * format tag): such a stage found without one is refused, as a file of it was removed or the copy
+   * is incomplete, instead of loading with the warning for stages saved before manifests.
+   */
+  static final String METADATA_FIELD = "manifest";
+
   private static final Logger LOG = LoggerFactory.getLogger(Manifest.class);
 
   private Manifest() {}
+
+  /**
+   * What to do with a stage found without a manifest, by its metadata: refuse it when the metadata
+   * records that it was saved with one ({@link #METADATA_FIELD}), else (saved before manifests)
+   * accept it with a warning.
+   *
+   * @throws IllegalArgumentException starting with {@code what} when the metadata records a
+   *     manifest
+   */
+  static void missing(String path, JsonNode metadata, String what) {
+    String recorded = metadata.path(METADATA_FIELD).asText("");
+    if (!recorded.isEmpty()) {
+      throw new IllegalArgumentException(
+          what
+              + NAME
+              + " is missing, but its metadata records that the stage was saved with one ("
+              + recorded
+              + "): a file was removed or the copy is incomplete; copy the whole directory again"
+              + " or save the model again");
+    }
+    warnMissing(path);
+  }
+
+  private static void warnMissing(String path) {
+    LOG.warn(
+        "{} has no {}: saved before manifests (spark-kpca 0.1.0 or an early 0.2.0), so an "
+            + "edited file can go unnoticed; save it again to add one",
+        path,
+        NAME);
+  }
 
   /** Whether a file under a stage is left out of its manifest: Hadoop's checksums and markers. */
   static boolean ignored(String name) {
@@ -94,11 +132,7 @@ public final class Manifest {
       Path manifest = new Path(root, NAME);
       if (!fs.exists(manifest)) {
         if (warn && fs.exists(new Path(root, "metadata"))) {
-          LOG.warn(
-              "{} has no {}: saved before manifests (spark-kpca 0.1.0 or an early 0.2.0), so an "
-                  + "edited file can go unnoticed; save it again to add one",
-              path,
-              NAME);
+          warnMissing(path);
         }
         return false;
       }

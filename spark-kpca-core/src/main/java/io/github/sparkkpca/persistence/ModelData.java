@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -193,7 +194,12 @@ public final class ModelData {
     try {
       return version == 1
           ? loadV1(path, spark, paramsKernel, what)
-          : loadV2(path, spark, metadata, what);
+          : loadV2(
+              path,
+              spark,
+              metadata,
+              ModelKind.EXACT.modelClassName().endsWith("." + className),
+              what);
     } catch (IllegalArgumentException e) {
       throw e.getMessage() != null && e.getMessage().startsWith(what)
           ? e
@@ -201,8 +207,12 @@ public final class ModelData {
     }
   }
 
+  /**
+   * @param exact whether the model is exact kernel PCA (its expansion then has the normalisation
+   *     {@link Plausibility#exactExpansion} checks)
+   */
   private static KernelPCASolution loadV2(
-      String path, SparkSession spark, JsonNode metadata, String what) {
+      String path, SparkSession spark, JsonNode metadata, boolean exact, String what) {
     JsonNode k = metadata.path("kernel");
     if (!k.isObject()) {
       throw new IllegalArgumentException(what + "its metadata has no fitted kernel");
@@ -254,6 +264,17 @@ public final class ModelData {
           u[i + c * r] = components[c + i * numComponents];
         }
       }
+      double[] scatter =
+          withoutScatter
+              ? null
+              : readIndexed(
+                  spark,
+                  path + "/data/scatter",
+                  r,
+                  r,
+                  "data/scatter",
+                  "the feature map's dimension is r",
+                  what);
       FeatureStatistics stats =
           withoutScatter
               ? FeatureStatistics.withoutScatter(
@@ -262,19 +283,7 @@ public final class ModelData {
                   mean,
                   finite(st.getDouble(3), "data/statistics: the scatter trace"),
                   diagonalSum)
-              : FeatureStatistics.of(
-                  r,
-                  st.getLong(0),
-                  mean,
-                  readIndexed(
-                      spark,
-                      path + "/data/scatter",
-                      r,
-                      r,
-                      "data/scatter",
-                      "the feature map's dimension is r",
-                      what),
-                  diagonalSum);
+              : FeatureStatistics.of(r, st.getLong(0), mean, scatter, diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       StoredNumbers.centering(metadata, centered, what);
       double diagonalMean = stats.diagonalSum() / stats.count();
@@ -293,6 +302,12 @@ public final class ModelData {
           Math.abs(diagonalMean) + meanSqNorm + (definite ? 0 : stats.trace(false)),
           what);
       StoredNumbers.landmarkKernel(map, kernel, what);
+      Plausibility.spectrum(spectrum, r, true, what);
+      Plausibility.components(
+          u, r, numComponents, scatter, stats.count(), mean, centered, spectrum, what);
+      if (map instanceof NystromFeatureMap nystrom) {
+        Plausibility.whitening(nystrom, what);
+      }
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
@@ -311,6 +326,10 @@ public final class ModelData {
             d,
             columns,
             "data/summary records " + (centered ? "numComponents + 1 (centred)" : "numComponents"));
+    Plausibility.spectrum(spectrum, expansion.support().numLandmarks(), true, what);
+    if (exact && expansion.support().numLandmarks() == s.getLong(3)) {
+      Plausibility.exactExpansion(expansion, numComponents, spectrum, what);
+    }
     Projector projector = new Projector(expansion, numComponents, offset, s.getDouble(10));
     return new KernelPCASolution(
         projector,
@@ -391,6 +410,7 @@ public final class ModelData {
               + " and >= "
               + k);
     }
+    Plausibility.spectrum(spectrum, m, kernel.isPositiveDefinite(), what);
     // The mean weights are the (k+1)-th expansion column: zero for uncentred models, whose residual
     // then
     // reduces to k(x,x) − ‖y‖² as in format 1.

@@ -66,6 +66,8 @@ public final class Persistence {
     root.put("sparkVersion", spark.version());
     root.put("formatVersion", FORMAT_VERSION);
     root.put("uid", instance.uid());
+    // Every stage is saved through StageWriter, which writes the manifest after this.
+    root.put(Manifest.METADATA_FIELD, Manifest.FORMAT);
     List<ParamPair<?>> pairs = instance.extractParamMap(fitted).toList();
     root.set("paramMap", encode(pairs, instance, fitted, false));
     root.set("defaultParamMap", encode(pairs, instance, fitted, true));
@@ -110,8 +112,12 @@ public final class Persistence {
    */
   public static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
-    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what);
+    boolean manifested =
+        Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
     JsonNode root = readMetadata(path, spark, what);
+    if (!manifested) {
+      Manifest.missing(path, root, what);
+    }
     String cls = root.path("class").asText("");
     if (!expected.getName().equals(cls)) {
       throw new IllegalArgumentException(

@@ -180,7 +180,7 @@ class ManifestTamperTest {
   void aModelWithoutManifestStillLoads() throws IOException {
     Kind nystrom = KINDS.get(0);
     Path copy = copyWithoutChecksums(nystrom.saved());
-    Files.delete(copy.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(copy);
     NystromKernelPCAModel loaded = NystromKernelPCAModel.load(copy.toString());
     NystromKernelPCAModel original = NystromKernelPCAModel.load(nystrom.saved().toString());
     assertEquals(
@@ -193,7 +193,7 @@ class ManifestTamperTest {
   /** A copy without manifest and checksums, {@code edit} applied. */
   private static Path unmanifested(Kind kind, Consumer<Path> edit) throws IOException {
     Path copy = copyWithoutChecksums(kind.saved());
-    Files.delete(copy.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(copy);
     edit.accept(copy);
     return copy;
   }

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.persistence.Manifest;
 import io.github.sparkkpca.testing.LocalSpark;
+import io.github.sparkkpca.testing.SavedModelKinds;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,7 +64,7 @@ class ReliabilityTest {
         .parquet(other + "/data/landmarks");
     // Without its manifest (which would name the replaced file first), as a model of an earlier
     // release: the values themselves are still checked.
-    Files.delete(Path.of(other, Manifest.NAME));
+    SavedModelKinds.dropManifest(Path.of(other));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> NystromKernelPCAModel.load(other));
     assertTrue(

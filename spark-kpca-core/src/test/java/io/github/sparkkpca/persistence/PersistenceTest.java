@@ -12,6 +12,7 @@ import io.github.sparkkpca.ml.KernelPCAModel;
 import io.github.sparkkpca.ml.NystromKernelPCA;
 import io.github.sparkkpca.ml.NystromKernelPCAModel;
 import io.github.sparkkpca.testing.LocalSpark;
+import io.github.sparkkpca.testing.SavedModelKinds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,7 +186,7 @@ class PersistenceTest {
             && noData.getMessage().contains("is missing (_manifest.json lists it)"),
         noData.getMessage());
     // Without its manifest (as saved by an older release) the reader finds the data missing.
-    Files.delete(path.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(path);
     IllegalArgumentException noManifest =
         assertThrows(
             IllegalArgumentException.class, () -> NystromKernelPCAModel.load(path.toString()));

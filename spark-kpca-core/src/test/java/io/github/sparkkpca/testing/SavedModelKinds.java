@@ -147,12 +147,21 @@ public final class SavedModelKinds {
    * the check of the numbers.
    */
   public static void setField(String path, String table, String field, Object value) {
+    dropManifest(Path.of(path));
+    mapField(Path.of(path), table, field, v -> value);
+  }
+
+  /**
+   * Makes a saved stage one saved before manifests: drops its manifest and the metadata's record of
+   * it ({@code "manifest"}, without which a stage missing its manifest is refused).
+   */
+  public static void dropManifest(Path path) {
     try {
-      Files.deleteIfExists(Path.of(path, Manifest.NAME));
+      Files.deleteIfExists(path.resolve(Manifest.NAME));
+      rewriteMetadata(path.toString(), root -> (ObjectNode) root.without("manifest"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    mapField(Path.of(path), table, field, v -> value);
   }
 
   /** Replaces {@code field} of every row of {@code data/<table>} by {@code f} of its value. */
@@ -186,21 +195,27 @@ public final class SavedModelKinds {
    * Rewrites the metadata JSON through {@code edit}, dropping the manifest as {@link #setField}.
    */
   public static void editMetadata(String path, UnaryOperator<ObjectNode> edit) {
+    dropManifest(Path.of(path));
     try {
-      Files.deleteIfExists(Path.of(path, Manifest.NAME));
-      try (Stream<Path> files = Files.list(Path.of(path, "metadata"))) {
-        for (Path f : files.toList()) {
-          String name = f.getFileName().toString();
-          if (name.startsWith("part-")) {
-            JsonNode root = Persistence.JSON.readTree(Files.readString(f).trim());
-            Files.writeString(f, edit.apply((ObjectNode) root).toString() + "\n");
-          } else if (name.endsWith(".crc")) {
-            Files.delete(f);
-          }
-        }
-      }
+      rewriteMetadata(path, edit);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Rewrites the metadata JSON through {@code edit} (and deletes its checksum files). */
+  public static void rewriteMetadata(String path, UnaryOperator<ObjectNode> edit)
+      throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(path, "metadata"))) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        if (name.startsWith("part-")) {
+          JsonNode root = Persistence.JSON.readTree(Files.readString(f).trim());
+          Files.writeString(f, edit.apply((ObjectNode) root).toString() + "\n");
+        } else if (name.endsWith(".crc")) {
+          Files.delete(f);
+        }
+      }
     }
   }
 

@@ -3,7 +3,7 @@ package io.github.sparkkpca.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sparkkpca.persistence.Manifest;
+import io.github.sparkkpca.testing.SavedModelKinds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -134,13 +134,13 @@ class CorruptFilesCliTest {
         "does not match its SHA-256");
 
     Path without = copy(model);
-    Files.delete(without.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(without);
     Path landmarks = parquetUnder(without.resolve("data/landmarks"));
     corrupt(landmarks);
     assertOneLine(transform(without), landmarks.getFileName().toString());
 
     Path truncated = copy(model);
-    Files.delete(truncated.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(truncated);
     truncate(parquetUnder(truncated.resolve("data/summary")));
     assertOneLine(transform(truncated), truncated.resolve("data/summary").toString());
   }
@@ -225,7 +225,7 @@ class CorruptFilesCliTest {
   @Test
   void noExecutorTraceOnTheConsole() throws Exception {
     Path without = copy(model);
-    Files.delete(without.resolve(Manifest.NAME));
+    SavedModelKinds.dropManifest(without);
     corrupt(parquetUnder(without.resolve("data/landmarks")));
     List<String> command =
         CliFixture.childCli(
