@@ -143,7 +143,7 @@ public final class ScoreStreamCommand implements Callable<Integer> {
                       data.labelCol(),
                       TransformCommand.SCORES_COL,
                       kpca.numComponents(),
-                      residual ? TransformCommand.RESIDUAL_COL : null,
+                      residual ? List.of(TransformCommand.RESIDUAL_COL) : List.of(),
                       null,
                       kpca.numFeatures(),
                       outputFormat));

@@ -45,11 +45,12 @@ final class ScoreWriter {
   private ScoreWriter() {}
 
   /**
-   * @param scored the transform output (input columns plus {@code scoresCol} and maybe {@code
-   *     residualCol})
+   * @param scored the transform output (input columns plus {@code scoresCol} and the {@code
+   *     scalarCols})
    * @param input the loaded input (order and label columns)
    * @param k number of components
-   * @param residualCol the residual column, or null
+   * @param scalarCols the per-row number columns after the scores (the residual, the pre-image
+   *     error), in their order; empty for none
    * @param reconstructionCol the reconstruction (pre-image) vector column, or null
    * @param d the input dimension, the size of the reconstruction
    * @param output a directory that does not exist yet (the caller swaps it in; see {@code
@@ -60,14 +61,14 @@ final class ScoreWriter {
       LoadedData input,
       String scoresCol,
       int k,
-      String residualCol,
+      List<String> scalarCols,
       String reconstructionCol,
       int d,
       Format format,
       String output) {
     Dataset<Row> ordered = scored.orderBy(input.orderBy());
     Column[] columns =
-        columns(input.labelCol(), scoresCol, k, residualCol, reconstructionCol, d, format);
+        columns(input.labelCol(), scoresCol, k, scalarCols, reconstructionCol, d, format);
     if (format == Format.CSV) {
       ordered.select(columns).write().option("header", "true").csv(output);
     } else {
@@ -85,7 +86,7 @@ final class ScoreWriter {
       String labelCol,
       String scoresCol,
       int k,
-      String residualCol,
+      List<String> scalarCols,
       String reconstructionCol,
       int d,
       Format format) {
@@ -95,9 +96,7 @@ final class ScoreWriter {
       for (int i = 0; i < k; i++) {
         columns.add(array.getItem(i).as("pc_" + (i + 1)));
       }
-      if (residualCol != null) {
-        columns.add(column(residualCol));
-      }
+      scalarCols.forEach(c -> columns.add(column(c)));
       if (reconstructionCol != null) {
         Column reconstruction = functions.vector_to_array(column(reconstructionCol), "float64");
         for (int j = 0; j < d; j++) {
@@ -112,13 +111,27 @@ final class ScoreWriter {
         columns.add(column(labelCol));
       }
       columns.add(column(scoresCol));
-      if (residualCol != null) {
-        columns.add(column(residualCol));
-      }
+      scalarCols.forEach(c -> columns.add(column(c)));
       if (reconstructionCol != null) {
         columns.add(column(reconstructionCol));
       }
     }
     return columns.toArray(new Column[0]);
+  }
+
+  /**
+   * The mean of one number column of a written output, read back from it (scoring the rows again to
+   * average them would repeat the transform).
+   */
+  static double mean(
+      org.apache.spark.sql.SparkSession spark, String output, Format format, String name) {
+    Dataset<Row> written =
+        format == Format.CSV
+            ? spark.read().option("header", "true").csv(output)
+            : spark.read().parquet(output);
+    return written
+        .agg(org.apache.spark.sql.functions.avg(column(name).cast("double")))
+        .first()
+        .getDouble(0);
   }
 }

@@ -40,6 +40,9 @@ public final class TransformCommand implements Callable<Integer> {
   /** The reconstruction (pre-image) vector column of Parquet output; CSV gets rec_1..rec_d. */
   static final String RECONSTRUCTION_COL = "reconstruction";
 
+  /** The column of ‖x − x̂‖², each row's squared distance to its pre-image. */
+  static final String PREIMAGE_ERROR_COL = "preimage_error";
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -71,12 +74,12 @@ public final class TransformCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "csv",
       description =
-          "${COMPLETION-CANDIDATES}: csv writes pc_1..pc_k[,residual][,rec_1..rec_d][,label] with a "
-              + "header; parquet writes the label, the score vector '"
+          "${COMPLETION-CANDIDATES}: csv writes"
+              + " pc_1..pc_k[,residual][,preimage_error][,rec_1..rec_d][,label] with a header;"
+              + " parquet writes the label, the score vector '"
               + SCORES_COL
-              + "', the residual and the "
-              + "reconstruction. "
-              + "Default: ${DEFAULT-VALUE}.")
+              + "', the residual, the pre-image error and the reconstruction. Default:"
+              + " ${DEFAULT-VALUE}.")
   ScoreWriter.Format outputFormat;
 
   @Option(
@@ -95,10 +98,21 @@ public final class TransformCommand implements Callable<Integer> {
   boolean reconstruction;
 
   @Option(
+      names = "--preimage-error",
+      description =
+          "Also write each row's squared distance ||x - x^||^2 to the pre-image of its projection"
+              + " (column '"
+              + PREIMAGE_ERROR_COL
+              + "'), computed in the span of the landmarks at sparse cost, without forming x^; the"
+              + " mean over held-out rows (printed) is the input-space error that compares gamma,"
+              + " kernels, k and m, also on wide sparse rows.")
+  boolean preimageError;
+
+  @Option(
       names = "--preimage-method",
       paramLabel = "NAME",
       description =
-          "Pre-image of --reconstruction: fixed-point (Mika et al. 1999, rbf models only) or ridge "
+          "Pre-image of --reconstruction and --preimage-error: fixed-point (Mika et al. 1999, rbf models only) or ridge "
               + "(a kernel ridge map from scores back to inputs, any kernel). Default: fixed-point for rbf models, "
               + "else ridge.")
   String preimageMethod;
@@ -135,7 +149,7 @@ public final class TransformCommand implements Callable<Integer> {
       SafeOutput scores = targets.add("--output", output, SafeOutput.MARKED_DIRECTORY);
       plotOptions.prepare(targets);
       AbstractKernelPCAModel<?> kpca = AbstractKernelPCAModel.loadAny(modelDir);
-      if (reconstruction) {
+      if (reconstruction || preimageError) {
         configurePreimage(kpca, method);
       }
       LoadedData data =
@@ -156,6 +170,13 @@ public final class TransformCommand implements Callable<Integer> {
             reconstruction ? ", " + kpca.getPreimageMethod() + " pre-images" : "",
             outputFormat,
             output);
+        java.util.List<String> scalars = new java.util.ArrayList<>();
+        if (residual) {
+          scalars.add(RESIDUAL_COL);
+        }
+        if (preimageError) {
+          scalars.add(PREIMAGE_ERROR_COL);
+        }
         scores.write(
             staging ->
                 ScoreWriter.write(
@@ -163,13 +184,21 @@ public final class TransformCommand implements Callable<Integer> {
                     data,
                     SCORES_COL,
                     kpca.numComponents(),
-                    residual ? RESIDUAL_COL : null,
+                    scalars,
                     reconstruction ? RECONSTRUCTION_COL : null,
                     kpca.numFeatures(),
                     outputFormat,
                     staging));
         SparkKpcaCli.progress(out, "wrote %d rows to %s", rows, output);
-        kpca.setReconstructionCol(""); // the charts need the scores only
+        if (preimageError) {
+          // Read back from the output: averaging the scored rows again would score them twice.
+          SparkKpcaCli.progress(
+              out,
+              "mean squared distance to the pre-images (input-space error) over %d rows: %.10g",
+              rows,
+              ScoreWriter.mean(spark.session(), output, outputFormat, PREIMAGE_ERROR_COL));
+        }
+        kpca.setReconstructionCol("").setPreimageErrorCol(""); // the charts need the scores only
         plotOptions.write(
             out,
             kpca,
@@ -192,9 +221,10 @@ public final class TransformCommand implements Callable<Integer> {
     SparkKpcaCli.require(
         spec,
         reconstruction
+            || preimageError
             || (preimageMethod == null && preimageMaxIter == null && preimageRidge == null),
         "--preimage-method, --preimage-max-iter and --preimage-ridge apply to "
-            + "--reconstruction only");
+            + "--reconstruction and --preimage-error only");
     Preimage.Method method = null;
     if (preimageMethod != null) {
       method =
@@ -242,15 +272,20 @@ public final class TransformCommand implements Callable<Integer> {
   }
 
   /**
-   * Sets the reconstruction column and pre-image params on the loaded model: the method asked for,
-   * else fixed-point for rbf models (the library's default) and ridge for the others, since the
-   * fixed-point iteration exists for the Gaussian kernel only.
+   * Sets the reconstruction and pre-image error columns and the pre-image params on the loaded
+   * model: the method asked for, else fixed-point for rbf models (the library's default) and ridge
+   * for the others, since the fixed-point iteration exists for the Gaussian kernel only.
    */
   private void configurePreimage(AbstractKernelPCAModel<?> kpca, Preimage.Method asked) {
+    String options =
+        reconstruction && preimageError
+            ? "--reconstruction and --preimage-error need"
+            : reconstruction ? "--reconstruction needs" : "--preimage-error needs";
     if (!kpca.solution().projector().hasLandmarks()) {
       throw SparkKpcaCli.usage(
           spec,
-          "--reconstruction needs a landmark model; "
+          options
+              + " a landmark model; "
               + model
               + " is a random feature "
               + "model, whose components have no pre-image here");
@@ -268,19 +303,24 @@ public final class TransformCommand implements Callable<Integer> {
               + " kernel; use --preimage-method ridge");
     }
     requireMatchingPreimageOptions(method);
-    kpca.setReconstructionCol(RECONSTRUCTION_COL).setPreimageMethod(method.paramName());
+    kpca.setPreimageMethod(method.paramName())
+        .setPreimageErrorCol(preimageError ? PREIMAGE_ERROR_COL : "");
     if (preimageMaxIter != null) {
       kpca.setPreimageMaxIter(preimageMaxIter);
     }
     if (preimageRidge != null) {
       kpca.setPreimageRidge(preimageRidge);
     }
-    // Before the input is read: pre-images of wide rows are dense d-wide arrays.
-    io.github.sparkkpca.pca.Preimage.requireDenseFits(
-        "--reconstruction",
-        "drop --reconstruction",
-        kpca.numFeatures(),
-        kpca.numSupportPoints(),
-        Runtime.getRuntime().maxMemory());
+    if (reconstruction) {
+      // Before the input is read: pre-images of wide rows are dense d-wide arrays (the pre-image
+      // error is computed without them, at sparse cost).
+      Preimage.requireDenseFits(
+          "--reconstruction",
+          "drop --reconstruction (--preimage-error gives ||x - x^||^2 at sparse cost)",
+          kpca.numFeatures(),
+          kpca.numSupportPoints(),
+          Runtime.getRuntime().maxMemory());
+      kpca.setReconstructionCol(RECONSTRUCTION_COL);
+    }
   }
 }

@@ -473,7 +473,9 @@ class FitTransformCliTest {
   /**
    * {@code transform --reconstruction} writes the library's pre-images, fixed-point (the default
    * for rbf) and ridge, with the iteration count and ridge given on the command line: kernel PCA
-   * denoising from spark-submit.
+   * denoising from spark-submit. With {@code --preimage-error}, each row's ‖x − x̂‖² (computed in
+   * the span of the landmarks, without the pre-image) equals the squared distance between the row
+   * and the written pre-image, and the printed mean is the column's.
    */
   @Test
   void reconstructionWritesTheLibrarysPreimages() throws IOException {
@@ -511,12 +513,13 @@ class FitTransformCliTest {
             "--output",
             fixedPoint.toString(),
             "--reconstruction",
+            "--preimage-error",
             "--preimage-max-iter",
             "7");
     assertEquals(0, r.code(), r::toString);
     assertTrue(r.out().contains("fixed-point pre-images"), r::toString);
     List<String> lines = csvLines(fixedPoint);
-    assertEquals("pc_1,pc_2,pc_3,rec_1,rec_2,rec_3,rec_4," + LABEL, lines.get(0));
+    assertEquals("pc_1,pc_2,pc_3,preimage_error,rec_1,rec_2,rec_3,rec_4," + LABEL, lines.get(0));
     List<Row> expected =
         loaded
             .setPreimageMethod("fixed-point")
@@ -527,17 +530,31 @@ class FitTransformCliTest {
     double squaredDistance = 0;
     for (int i = 0; i < N; i++) {
       String[] cells = lines.get(i + 1).split(",");
-      assertEquals("row" + i, cells[K + D], "row order");
+      assertEquals("row" + i, cells[K + 1 + D], "row order");
       double[] rec = ((Vector) expected.get(i).getAs("rec")).toArray();
+      double rowDistance = 0;
       for (int j = 0; j < D; j++) {
+        double written = Double.parseDouble(cells[K + 1 + j]);
         assertEquals(
-            rec[j],
-            Double.parseDouble(cells[K + j]),
-            1e-9 * (1 + Math.abs(rec[j])),
-            "row " + i + " rec_" + (j + 1));
-        squaredDistance += (rec[j] - rows[i][j]) * (rec[j] - rows[i][j]);
+            rec[j], written, 1e-9 * (1 + Math.abs(rec[j])), "row " + i + " rec_" + (j + 1));
+        rowDistance += (written - rows[i][j]) * (written - rows[i][j]);
       }
+      assertEquals(
+          rowDistance,
+          Double.parseDouble(cells[K]),
+          1e-9 * (1 + rowDistance),
+          "row " + i + ": preimage_error against the written pre-image");
+      squaredDistance += rowDistance;
     }
+    java.util.regex.Matcher printed =
+        java.util.regex.Pattern.compile("input-space error\\) over " + N + " rows: (\\S+)")
+            .matcher(r.out());
+    assertTrue(printed.find(), r::toString);
+    assertEquals(
+        squaredDistance / N,
+        Double.parseDouble(printed.group(1)),
+        1e-8 * squaredDistance / N,
+        "the printed mean");
     // Three well separated clusters: the pre-images stay near the rows (per-coordinate spread 0.3
     // to 1).
     assertTrue(
