@@ -127,6 +127,86 @@ public final class ModelData {
     return extra;
   }
 
+  /**
+   * What a feature-map model must satisfy ({@link StoredNumbers}, {@link Plausibility}): the
+   * statistics' count and total variance against the summary's, the spectrum within its bound,
+   * non-negative and sorted, the components orthonormal eigenvectors of the stored covariance, and
+   * for a Nyström map the landmark kernel and the whitening. The loader checks what it read; {@link
+   * #save} checks the fitted model before it writes anything, so a model its own loader would
+   * refuse is never written (the refusal then says which check a fit failed, instead of every later
+   * load failing). Bounded work, independent of n (see each check).
+   *
+   * @param numRows n as the summary records it
+   * @param storedTotal the total variance as the summary records it
+   * @param spectrum the eigenvalues as the summary records them
+   */
+  static void checkFeatureModel(
+      FeaturePCA fit,
+      Kernel kernel,
+      long numRows,
+      double storedTotal,
+      double[] spectrum,
+      int numComponents,
+      String what) {
+    FeatureStatistics stats = fit.statistics();
+    FeatureMap map = fit.map();
+    int r = map.outputDim();
+    boolean centered = fit.centered();
+    double diagonalMean = stats.diagonalSum() / stats.count();
+    double meanSqNorm = 0;
+    for (double v : stats.mean()) {
+      meanSqNorm += v * v;
+    }
+    boolean definite = kernel.isPositiveDefinite();
+    StoredNumbers.featureModel(
+        stats.count(),
+        numRows,
+        storedTotal,
+        fit.totalVariance(),
+        spectrum,
+        definite ? (centered ? diagonalMean - meanSqNorm : diagonalMean) : stats.trace(centered),
+        Math.abs(diagonalMean) + meanSqNorm + (definite ? 0 : stats.trace(false)),
+        what);
+    StoredNumbers.landmarkKernel(map, kernel, what);
+    Plausibility.spectrum(spectrum, r, true, what);
+    Plausibility.components(
+        fit.components(),
+        r,
+        numComponents,
+        stats.hasScatter() ? stats.scatter() : null,
+        stats.count(),
+        stats.mean(),
+        centered,
+        spectrum,
+        what);
+    if (map instanceof NystromFeatureMap nystrom) {
+      Plausibility.whitening(nystrom, what);
+    }
+  }
+
+  /**
+   * Refuses, before anything is written, a fitted model that its loader would refuse ({@link
+   * #checkFeatureModel}; a model without a feature map has nothing more to check than {@link
+   * #save}'s finiteness): one line naming the check, instead of a model that no later load accepts.
+   *
+   * @throws IllegalArgumentException naming the path and the failed check
+   */
+  public static void requireLoadable(KernelPCASolution solution, String path) {
+    if (solution.isUpdatable()) {
+      checkFeatureModel(
+          solution.featurePCA(),
+          solution.projector().kernel(),
+          solution.numRows(),
+          solution.totalVariance(),
+          solution.spectrum(),
+          solution.projector().numComponents(),
+          "Cannot save the model to '"
+              + path
+              + "': the fitted model fails a check its loader makes (a numerical breakdown of the"
+              + " fit, not an input error): ");
+    }
+  }
+
   /** Writes the solution under {@code path/data} (format 2). */
   public static void save(KernelPCASolution solution, String path, SparkSession spark) {
     Projector projector = solution.projector();
@@ -286,28 +366,7 @@ public final class ModelData {
               : FeatureStatistics.of(r, st.getLong(0), mean, scatter, diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       StoredNumbers.centering(metadata, centered, what);
-      double diagonalMean = stats.diagonalSum() / stats.count();
-      double meanSqNorm = 0;
-      for (double v : stats.mean()) {
-        meanSqNorm += v * v;
-      }
-      boolean definite = kernel.isPositiveDefinite();
-      StoredNumbers.featureModel(
-          st.getLong(0),
-          s.getLong(3),
-          s.getDouble(4),
-          fit.totalVariance(),
-          spectrum,
-          definite ? (centered ? diagonalMean - meanSqNorm : diagonalMean) : stats.trace(centered),
-          Math.abs(diagonalMean) + meanSqNorm + (definite ? 0 : stats.trace(false)),
-          what);
-      StoredNumbers.landmarkKernel(map, kernel, what);
-      Plausibility.spectrum(spectrum, r, true, what);
-      Plausibility.components(
-          u, r, numComponents, scatter, stats.count(), mean, centered, spectrum, what);
-      if (map instanceof NystromFeatureMap nystrom) {
-        Plausibility.whitening(nystrom, what);
-      }
+      checkFeatureModel(fit, kernel, s.getLong(3), s.getDouble(4), spectrum, numComponents, what);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");

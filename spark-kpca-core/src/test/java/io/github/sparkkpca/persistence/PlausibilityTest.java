@@ -158,6 +158,52 @@ class PlausibilityTest {
     NystromKernelPCAModel.load(sigmoid.toString());
   }
 
+  /**
+   * The writer makes the loader's checks first ({@link ModelData#requireLoadable}): a fitted model
+   * whose spectrum or components no longer agree with its statistics is refused in one line before
+   * anything is written, and the model as fitted passes.
+   */
+  @Test
+  void aFittedModelItsLoaderWouldRefuseIsNotWritten() {
+    NystromKernelPCAModel model = NystromKernelPCAModel.load(saved(Kind.NYSTROM).toString());
+    io.github.sparkkpca.pca.KernelPCASolution good = model.solution();
+    ModelData.requireLoadable(good, "fitted");
+    io.github.sparkkpca.pca.FeaturePCA fit = good.featurePCA();
+    double[] spectrum = fit.spectrum().clone();
+    spectrum[0] = -5;
+    double[] components = fit.components().clone();
+    components[0] *= 3;
+    for (io.github.sparkkpca.pca.FeaturePCA edited :
+        List.of(
+            io.github.sparkkpca.pca.FeaturePCA.restore(
+                fit.map(),
+                fit.statistics(),
+                fit.centered(),
+                spectrum,
+                fit.components(),
+                fit.numComponents()),
+            io.github.sparkkpca.pca.FeaturePCA.restore(
+                fit.map(),
+                fit.statistics(),
+                fit.centered(),
+                fit.spectrum(),
+                components,
+                fit.numComponents()))) {
+      io.github.sparkkpca.pca.KernelPCASolution bad =
+          io.github.sparkkpca.pca.KernelPCASolution.of(
+              edited, good.droppedRank(), good.landmarkSelection());
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> ModelData.requireLoadable(bad, "p"));
+      assertTrue(
+          e.getMessage()
+                  .startsWith(
+                      "Cannot save the model to 'p': the fitted model fails a check its loader"
+                          + " makes")
+              && !e.getMessage().contains("\n"),
+          e.getMessage());
+    }
+  }
+
   @Test
   void aComponentEntryTimesThreeIsRefused() throws IOException {
     for (Kind kind : List.of(Kind.NYSTROM, Kind.RANDOM_FEATURES)) {
