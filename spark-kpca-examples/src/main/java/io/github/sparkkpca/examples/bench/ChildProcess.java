@@ -32,7 +32,8 @@ final class ChildProcess {
    * @param peakRssBytes the largest VmHWM read, or -1
    * @param timedOut whether it was killed at the time limit
    * @param outOfMemory whether its log holds an OutOfMemoryError
-   * @param lastLine the last non-blank line of its log (the error, when it failed)
+   * @param lastLine the first OutOfMemoryError line of its log with the project's frame that raised
+   *     it, else the log's last non-blank line (the error, when it failed)
    * @param log the log file
    */
   record Outcome(
@@ -59,9 +60,17 @@ final class ChildProcess {
       return exitCode == 0 ? "ok" : "failed (exit " + exitCode + ")";
     }
 
-    /** "" when ok, else the status, the log's last line and the log's path. */
+    /** "" when ok, else the status, when it ended, the error and the log's path. */
     String message() {
-      return ok() ? "" : status() + ": " + lastLine + " (log " + log + ")";
+      return ok()
+          ? ""
+          : String.format(
+              java.util.Locale.ROOT,
+              "%s after %.1f s: %s (log %s)",
+              status(),
+              seconds,
+              lastLine,
+              log);
     }
   }
 
@@ -94,15 +103,30 @@ final class ChildProcess {
     // Decoded leniently: a log is not refused for a stray byte.
     String[] lines = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\n");
     String last = "";
-    boolean oom = false;
-    for (String line : lines) {
-      oom |= line.contains("OutOfMemoryError");
-      if (!line.isBlank()) {
-        last = line.trim();
+    String oom = null;
+    for (int i = 0; i < lines.length; i++) {
+      if (oom == null && lines[i].contains("OutOfMemoryError")) {
+        // The error and the project's frame that asked for the memory, not the trace's last line.
+        oom = lines[i].trim();
+        for (int j = i + 1; j < lines.length && lines[j].trim().startsWith("at "); j++) {
+          if (lines[j].contains("io.github.sparkkpca.")) {
+            oom += " " + lines[j].trim();
+            break;
+          }
+        }
+      }
+      if (!lines[i].isBlank()) {
+        last = lines[i].trim();
       }
     }
     return new Outcome(
-        timedOut ? -1 : process.exitValue(), seconds, peak, timedOut, oom, last, log);
+        timedOut ? -1 : process.exitValue(),
+        seconds,
+        peak,
+        timedOut,
+        oom != null,
+        oom != null ? oom : last,
+        log);
   }
 
   private static long vmHwm(Path status) {

@@ -107,6 +107,37 @@ class SparseScoringBenchTest {
   }
 
   @Test
+  void childProcessReportsOutOfMemoryWithTheFrameThatAskedAndKillsAtTheLimit() throws Exception {
+    ChildProcess.Outcome oom =
+        ChildProcess.run(
+            List.of(
+                "sh",
+                "-c",
+                "echo started; echo 'Exception in thread \"main\" java.lang.OutOfMemoryError: Java"
+                    + " heap space'; echo '\tat java.util.Arrays.copyOf(Arrays.java:1)';"
+                    + " echo '\tat io.github.sparkkpca.linalg.RowSet.toDense(RowSet.java:2)';"
+                    + " echo '\tat io.github.sparkkpca.Other.call(Other.java:3)'; exit 1"),
+            Map.of(),
+            dir.resolve("oom.log"),
+            60);
+    assertEquals("out-of-memory", oom.status());
+    assertEquals(1, oom.exitCode());
+    assertTrue(
+        oom.message()
+            .contains(
+                "OutOfMemoryError: Java heap space"
+                    + " at io.github.sparkkpca.linalg.RowSet.toDense(RowSet.java:2)"),
+        oom::message);
+    ChildProcess.Outcome slow =
+        ChildProcess.run(List.of("sleep", "30"), Map.of(), dir.resolve("slow.log"), 1);
+    assertEquals("timeout", slow.status());
+    assertTrue(slow.seconds() < 20, slow::toString);
+    ChildProcess.Outcome ok =
+        ChildProcess.run(List.of("true"), Map.of(), dir.resolve("ok.log"), 60);
+    assertTrue(ok.ok() && ok.message().isEmpty(), ok::toString);
+  }
+
+  @Test
   void badStepIsRefusedInOneLine() {
     TestSpark.Result run =
         TestSpark.cli(
