@@ -34,7 +34,14 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    subcommands = {ScoreStreamBench.class, IngestBench.class, StreamBench.class, SparseBench.class},
+    subcommands = {
+      ScoreStreamBench.class,
+      IngestBench.class,
+      StreamBench.class,
+      SparseBench.class,
+      SparseScoringBench.class,
+      SparseScoringChild.class
+    },
     sortOptions = false,
     description = {
       "Benchmark fits and transforms over a grid against the dgemm bound (measured in the same JVM), "
