@@ -43,6 +43,7 @@ class ParamRuleTest {
           "outputCol",
           "residualCol",
           "reconstructionCol",
+          "preimageErrorCol",
           "featuresCol",
           "labelCol",
           "predictionCol",
