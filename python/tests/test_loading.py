@@ -337,8 +337,8 @@ def test_a_session_without_the_jar_gets_one_clear_error(installed, saved):
 def test_wide_text_pipeline_loads_and_scores_in_a_fresh_process_at_the_default_driver_memory(
     installed, spark, tmp_path_factory
 ):
-    """A text pipeline (Tokenizer → HashingTF(2^18) → IDF → cosine NystromKernelPCA, m = 600) whose landmarks
-    would take 600·2^18 doubles = 1.17 GiB dense, more than a fresh session's default 1 GiB driver: it loads
+    """A text pipeline (Tokenizer → HashingTF(2^20) → IDF → cosine NystromKernelPCA, m = 160) whose landmarks
+    would take 160·2^20 doubles = 1.25 GiB dense, more than a fresh session's default 1 GiB driver: it loads
     with ``PipelineModel.load`` and ``mlflow.spark.load_model`` there, from its stored sparse landmarks, and
     scores bit for bit as the fitted pipeline did here."""
     from pyspark.ml.feature import IDF, HashingTF, Tokenizer
@@ -348,16 +348,16 @@ def test_wide_text_pipeline_loads_and_scores_in_a_fresh_process_at_the_default_d
     vocabulary = [f"w{i}" for i in range(3000)]
     weights = 1.0 / np.arange(1, len(vocabulary) + 1)
     documents = [
-        (i, " ".join(rng.choice(vocabulary, size=25, p=weights / weights.sum()))) for i in range(640)
+        (i, " ".join(rng.choice(vocabulary, size=25, p=weights / weights.sum()))) for i in range(200)
     ]
     spark.createDataFrame(documents, ["id", "text"]).repartition(2).write.parquet(str(tmp / "docs.parquet"))
     docs = spark.read.parquet(str(tmp / "docs.parquet")).cache()
     pipeline = Pipeline(
         stages=[
             Tokenizer(inputCol="text", outputCol="words"),
-            HashingTF(inputCol="words", outputCol="tf", numFeatures=1 << 18),
+            HashingTF(inputCol="words", outputCol="tf", numFeatures=1 << 20),
             IDF(inputCol="tf", outputCol="features"),
-            NystromKernelPCA(kernel="cosine", k=3, numLandmarks=600, seed=5, residualCol="residual"),
+            NystromKernelPCA(kernel="cosine", k=3, numLandmarks=160, seed=5, residualCol="residual"),
         ]
     ).fit(docs)
     assert pipeline.stages[-1].getKernelBlockPath().startswith("sparse: ")

@@ -28,17 +28,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A model fitted on wide sparse rows (d = 2^18, 20 non-zeros a row, cosine, m = 600) whose dense
- * landmarks, m·d doubles = 1.17 GiB, exceed Spark's default 1 GiB driver: saved, then loaded and
+ * A model fitted on wide sparse rows (d = 2^20, 20 non-zeros a row, cosine, m = 160) whose dense
+ * landmarks, m·d doubles = 1.25 GiB, exceed Spark's default 1 GiB driver: saved, then loaded and
  * scored (with the residual) by {@code spark-kpca transform} in a JVM with a 1 GiB heap, whose
  * scores and residuals are bit-identical to the fitted model's in this JVM; and the loaded model
  * holds its landmarks as their stored entries.
  */
 class WideSparseModelCliTest {
 
-  private static final int D = 1 << 18;
-  private static final int N = 640;
-  private static final int M = 600;
+  private static final int D = 1 << 20;
+  private static final int N = 200;
+  private static final int M = 160;
   private static final int K = 4;
   private static final int NNZ = 20;
 
