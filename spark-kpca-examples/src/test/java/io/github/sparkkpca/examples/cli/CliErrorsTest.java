@@ -301,7 +301,7 @@ class CliErrorsTest {
             "--preimage-method",
             "ridge"),
         "--preimage-method",
-        "--reconstruction only");
+        "--reconstruction and --preimage-error only");
   }
 
   /**

@@ -100,8 +100,10 @@ class CliReferenceTest {
             ? ""
             : command.getCommandSpec().usageMessage().description()[0].split("%n")[0].strip());
     for (Map.Entry<String, CommandLine> sub : command.getSubcommands().entrySet()) {
+      // Aliases once; hidden commands (a benchmark's child process) are not for users.
       if (!sub.getKey().equals("help")
-          && sub.getKey().equals(sub.getValue().getCommandName())) { // aliases once
+          && !sub.getValue().getCommandSpec().usageMessage().hidden()
+          && sub.getKey().equals(sub.getValue().getCommandName())) {
         commands(sub.getValue(), names, descriptions);
       }
     }
