@@ -14,6 +14,7 @@ import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.SparseVector;
@@ -303,6 +304,74 @@ public final class ModelData {
             k.path("gamma").asDouble(),
             k.path("degree").asInt(),
             k.path("coef0").asDouble());
+    String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
+    if (!kind.equals(ModelKind.EXPANSION)) {
+      boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
+      java.util.Map<String, StructType> tables = new java.util.LinkedHashMap<>();
+      tables.put(
+          path + "/data/statistics", withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS);
+      tables.put(path + "/data/components", INDEXED);
+      if (!withoutScatter) {
+        tables.put(path + "/data/scatter", INDEXED);
+      }
+      PREFETCHED.set(prefetch(spark, tables, what));
+    }
+    try {
+      return loadV2(path, spark, metadata, exact, kernel, kind, what);
+    } finally {
+      PREFETCHED.remove();
+    }
+  }
+
+  /**
+   * Tables of the model being loaded on this thread whose reads were started together ({@link
+   * #prefetch}); {@link #read} takes a table from here when it is one of them.
+   */
+  private static final ThreadLocal<java.util.Map<String, Prefetched>> PREFETCHED =
+      new ThreadLocal<>();
+
+  /** A read started ahead, with the schema it reads. */
+  private record Prefetched(StructType schema, CompletableFuture<List<Row>> rows) {}
+
+  /**
+   * Starts the reads of these tables at once, each a small Spark job on a thread of its own (which
+   * inherits the caller's job group and description): a feature-map model's statistics, scatter and
+   * components are then read while the summary and the map's tables are, instead of one job after
+   * the other (in a fresh JVM each small job costs tenths of a second of scheduling, most of a
+   * small model's load). Errors surface where the table is used, with the message {@link #read}
+   * gives, so they come in the same order as without prefetching.
+   */
+  private static java.util.Map<String, Prefetched> prefetch(
+      SparkSession spark, java.util.Map<String, StructType> tables, String what) {
+    java.util.Map<String, Prefetched> started = new java.util.HashMap<>();
+    tables.forEach(
+        (dir, schema) -> {
+          CompletableFuture<List<Row>> rows = new CompletableFuture<>();
+          Thread reader =
+              new Thread(
+                  () -> {
+                    try {
+                      rows.complete(readNow(spark, dir, schema, what));
+                    } catch (Throwable e) {
+                      rows.completeExceptionally(e);
+                    }
+                  },
+                  "spark-kpca model load: " + dir);
+          reader.setDaemon(true);
+          reader.start();
+          started.put(dir, new Prefetched(schema, rows));
+        });
+    return started;
+  }
+
+  private static KernelPCASolution loadV2(
+      String path,
+      SparkSession spark,
+      JsonNode metadata,
+      boolean exact,
+      Kernel kernel,
+      String kind,
+      String what) {
     Row s = single(read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
     int d = s.getInt(0);
     int numComponents = s.getInt(1);
@@ -311,7 +380,6 @@ public final class ModelData {
     Sizes.positive(d, "numFeatures");
     Sizes.positive(numComponents, "numComponents");
     Sizes.atMost(numComponents, "numComponents", spectrum.length, "eigenvalues in its spectrum");
-    String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
     if (!kind.equals(ModelKind.EXPANSION)) {
       FeatureMap map = ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d);
       int r = map.outputDim();
@@ -560,6 +628,22 @@ public final class ModelData {
   }
 
   public static List<Row> read(SparkSession spark, String dir, StructType schema, String what) {
+    java.util.Map<String, Prefetched> prefetched = PREFETCHED.get();
+    Prefetched ahead = prefetched == null ? null : prefetched.remove(dir);
+    if (ahead != null && ahead.schema().equals(schema)) {
+      try {
+        return ahead.rows().join();
+      } catch (java.util.concurrent.CompletionException e) {
+        if (e.getCause() instanceof RuntimeException cause) {
+          throw cause;
+        }
+        throw e;
+      }
+    }
+    return readNow(spark, dir, schema, what);
+  }
+
+  private static List<Row> readNow(SparkSession spark, String dir, StructType schema, String what) {
     try {
       return spark.read().schema(schema).parquet(dir).collectAsList();
     } catch (Exception e) {
