@@ -27,6 +27,24 @@ public record SuppliedLandmarks(RowSet points) {
   private static final String DIRECTORY = "data/landmarks";
 
   /**
+   * The vectors of {@code column} in {@code landmarks}, collected to the driver: at most one more
+   * than the most landmarks a fit takes ({@link FitMemory#MAX_LANDMARKS}), so that a large table is
+   * refused by the fit, not collected.
+   */
+  public static Vector[] collect(org.apache.spark.sql.Dataset<?> landmarks, String column) {
+    java.util.List<org.apache.spark.sql.Row> rows =
+        landmarks
+            .select(QuotedColumns.column(landmarks, column))
+            .limit(FitMemory.MAX_LANDMARKS + 1)
+            .collectAsList();
+    Vector[] vectors = new Vector[rows.size()];
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = (Vector) rows.get(i).get(0);
+    }
+    return vectors;
+  }
+
+  /**
    * Validates and copies the vectors.
    *
    * @throws IllegalArgumentException naming the landmark that is null, of another size or not

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.KernelPcaFit;
-import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.execution.SuppliedLandmarks;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
@@ -15,7 +14,6 @@ import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.Vector;
@@ -25,7 +23,6 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -316,18 +313,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
    * Uses the vectors of {@code column} in {@code landmarks} (collected to the driver) as landmarks.
    */
   public NystromKernelPCA setLandmarks(Dataset<?> landmarks, String column) {
-    // One more than the most landmarks a fit takes, so that a large table is refused, not
-    // collected.
-    List<Row> rows =
-        landmarks
-            .select(QuotedColumns.column(landmarks, column))
-            .limit(FitMemory.MAX_LANDMARKS + 1)
-            .collectAsList();
-    Vector[] vectors = new Vector[rows.size()];
-    for (int i = 0; i < vectors.length; i++) {
-      vectors[i] = (Vector) rows.get(i).get(0);
-    }
-    return setLandmarks(vectors);
+    return setLandmarks(SuppliedLandmarks.collect(landmarks, column));
   }
 
   /** Whether landmarks were supplied with {@code setLandmarks}. */
