@@ -324,28 +324,13 @@ class KernelTest {
     int d = 2000;
     double[][] z = io.github.sparkkpca.testing.Reference.sharedLargeColumn(m, d, offset, 5, -1, 5);
     double[][] x = io.github.sparkkpca.testing.Reference.sharedLargeColumn(b, d, offset, 5, 3, 6);
-    double[] flat = new double[m * d];
-    for (int j = 0; j < m; j++) {
-      System.arraycopy(z[j], 0, flat, j * d, d);
-    }
-    io.github.sparkkpca.linalg.RowSet points =
-        io.github.sparkkpca.linalg.RowSet.compact(flat, m, d);
     Kernel kernel = Kernel.rbf(5);
-    LandmarkKernel sparse = new LandmarkKernel(kernel, points);
-    LandmarkKernel dense = new LandmarkKernel(kernel, points, new KernelBlockPath(false, "test"));
-    assertTrue(sparse.isSparse(), sparse.path().reason());
-    RowBlock sparseRows = sparse.newBlock(b);
-    RowBlock denseRows = new RowBlock(b, d);
-    for (int i = 0; i < b; i++) {
-      sparseRows.add(Vectors.dense(x[i]).toSparse(), "x");
-      denseRows.add(Vectors.dense(x[i]), "x");
-    }
-    double[] fromSparse = new double[m * b];
-    double[] fromDenseBlock = new double[m * b];
-    double[] densePath = new double[m * b];
-    sparse.compute(sparseRows, fromSparse);
-    sparse.compute(denseRows, fromDenseBlock);
-    dense.compute(denseRows, densePath);
+    BothPaths paths = BothPaths.of(kernel, z, x);
+    LandmarkKernel sparse = paths.sparse();
+    LandmarkKernel dense = paths.dense();
+    double[] fromSparse = paths.fromSparse();
+    double[] fromDenseBlock = paths.fromDenseBlock();
+    double[] densePath = paths.densePath();
     for (int i = 0; i < b; i++) {
       for (int j = 0; j < m; j++) {
         double exact = kernel.apply(x[i], z[j]);
@@ -422,28 +407,13 @@ class KernelTest {
     x[0] = z[1].clone();
     x[1] = z[2].clone();
     x[1][3] += 1e-3;
-    double[] flat = new double[m * d];
-    for (int j = 0; j < m; j++) {
-      System.arraycopy(z[j], 0, flat, j * d, d);
-    }
-    io.github.sparkkpca.linalg.RowSet points =
-        io.github.sparkkpca.linalg.RowSet.compact(flat, m, d);
     Kernel kernel = Kernel.rbf(5);
-    LandmarkKernel sparse = new LandmarkKernel(kernel, points);
-    LandmarkKernel dense = new LandmarkKernel(kernel, points, new KernelBlockPath(false, "test"));
-    assertTrue(sparse.isSparse(), sparse.path().reason());
-    RowBlock sparseRows = sparse.newBlock(b);
-    RowBlock denseRows = new RowBlock(b, d);
-    for (int i = 0; i < b; i++) {
-      sparseRows.add(Vectors.dense(x[i]).toSparse(), "x");
-      denseRows.add(Vectors.dense(x[i]), "x");
-    }
-    double[] fromSparse = new double[m * b];
-    double[] fromDenseBlock = new double[m * b];
-    double[] densePath = new double[m * b];
-    sparse.compute(sparseRows, fromSparse);
-    sparse.compute(denseRows, fromDenseBlock);
-    dense.compute(denseRows, densePath);
+    BothPaths paths = BothPaths.of(kernel, z, x);
+    LandmarkKernel sparse = paths.sparse();
+    LandmarkKernel dense = paths.dense();
+    double[] fromSparse = paths.fromSparse();
+    double[] fromDenseBlock = paths.fromDenseBlock();
+    double[] densePath = paths.densePath();
     int nonTrivial = 0;
     for (int i = 0; i < b; i++) {
       for (int j = 0; j < m; j++) {
@@ -465,6 +435,45 @@ class KernelTest {
       }
     }
     assertTrue(nonTrivial > b, "kernel values that are neither 0 nor 1: " + nonTrivial);
+  }
+
+  /**
+   * The kernel blocks of rows x against landmarks z on the sparse path (from sparse and from dense
+   * blocks) and on the dense path, for the same landmarks.
+   */
+  private record BothPaths(
+      LandmarkKernel sparse,
+      LandmarkKernel dense,
+      double[] fromSparse,
+      double[] fromDenseBlock,
+      double[] densePath) {
+
+    static BothPaths of(Kernel kernel, double[][] z, double[][] x) {
+      int m = z.length;
+      int b = x.length;
+      int d = z[0].length;
+      double[] flat = new double[m * d];
+      for (int j = 0; j < m; j++) {
+        System.arraycopy(z[j], 0, flat, j * d, d);
+      }
+      io.github.sparkkpca.linalg.RowSet points =
+          io.github.sparkkpca.linalg.RowSet.compact(flat, m, d);
+      LandmarkKernel sparse = new LandmarkKernel(kernel, points);
+      LandmarkKernel dense = new LandmarkKernel(kernel, points, new KernelBlockPath(false, "test"));
+      assertTrue(sparse.isSparse(), sparse.path().reason());
+      RowBlock sparseRows = sparse.newBlock(b);
+      RowBlock denseRows = new RowBlock(b, d);
+      for (int i = 0; i < b; i++) {
+        sparseRows.add(Vectors.dense(x[i]).toSparse(), "x");
+        denseRows.add(Vectors.dense(x[i]), "x");
+      }
+      BothPaths paths =
+          new BothPaths(sparse, dense, new double[m * b], new double[m * b], new double[m * b]);
+      sparse.compute(sparseRows, paths.fromSparse());
+      sparse.compute(denseRows, paths.fromDenseBlock());
+      dense.compute(denseRows, paths.densePath());
+      return paths;
+    }
   }
 
   @Test
