@@ -87,21 +87,15 @@ public record SourceOptions(
 
   /** A copy with {@code expectedFeatures} set, as {@code --num-features} states it. */
   public SourceOptions withExpectedFeatures(Integer d) {
-    return new SourceOptions(
-        input,
-        format,
-        featuresCol,
-        labelCol,
-        partitions,
-        mnistDir,
-        d,
-        featureNames,
-        ignoreFeatureNames,
-        false);
+    return withExpected(d, false);
   }
 
   /** A copy with {@code expectedFeatures} set to the d of the model the rows are read for. */
   public SourceOptions withModelFeatures(int d) {
+    return withExpected(d, true);
+  }
+
+  private SourceOptions withExpected(Integer d, boolean ofModel) {
     return new SourceOptions(
         input,
         format,
@@ -112,7 +106,7 @@ public record SourceOptions(
         d,
         featureNames,
         ignoreFeatureNames,
-        true);
+        ofModel);
   }
 
   /**
