@@ -1,5 +1,6 @@
 package io.github.sparkkpca.ml;
 
+import io.github.sparkkpca.persistence.ModelChecks;
 import io.github.sparkkpca.persistence.ModelData;
 import io.github.sparkkpca.persistence.ModelExport;
 import io.github.sparkkpca.persistence.Persistence;
@@ -21,7 +22,7 @@ final class KernelPCAModelWriter extends StageWriter {
   @Override
   public void saveImpl(String path) {
     FittedKernels.check(instance);
-    ModelData.requireLoadable(instance.solution(), path);
+    ModelChecks.requireLoadable(instance.solution(), path);
     Persistence.saveMetadata(
         instance,
         path,

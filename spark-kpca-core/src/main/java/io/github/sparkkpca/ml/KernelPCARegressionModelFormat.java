@@ -6,7 +6,8 @@ import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.persistence.ExpansionTable;
-import io.github.sparkkpca.persistence.ModelData;
+import io.github.sparkkpca.persistence.ModelChecks;
+import io.github.sparkkpca.persistence.ModelTables;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
 import io.github.sparkkpca.regression.LabelCoding;
@@ -72,14 +73,14 @@ final class KernelPCARegressionModelFormat {
     public void saveImpl(String path) {
       KernelExpansion expansion = model.fitted().kernelExpansion();
       int d = expansion.support().dim();
-      ModelData.Finite.require(expansion.coefficients(), "the expansion coefficients");
-      ModelData.Finite.require(model.fitted().offset(), "the intercepts");
+      ModelChecks.Finite.require(expansion.coefficients(), "the expansion coefficients");
+      ModelChecks.Finite.require(model.fitted().offset(), "the intercepts");
       ObjectNode extra = Persistence.JSON.createObjectNode();
       extra.put("model", "kernelPCARegression");
       FeatureNames.addTo(extra, model.featureNames());
       Persistence.saveMetadata(model, path, sparkSession(), extra, model.fittedParams());
       SparkSession spark = sparkSession();
-      ModelData.writeRow(
+      ModelTables.writeRow(
           RowFactory.create(
               d,
               model.labelCoding().mode(),
@@ -114,7 +115,7 @@ final class KernelPCARegressionModelFormat {
     }
 
     private static DenseVector vector(double[] values, String what) {
-      return new DenseVector(ModelData.Finite.require(values, what));
+      return new DenseVector(ModelChecks.Finite.require(values, what));
     }
   }
 
@@ -125,8 +126,8 @@ final class KernelPCARegressionModelFormat {
       JsonNode metadata = Persistence.loadMetadata(path, spark, KernelPCARegressionModel.class);
       String what = "Cannot load KernelPCARegressionModel from '" + path + "': ";
       Row s =
-          ModelData.single(
-              ModelData.read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
+          ModelTables.single(
+              ModelTables.read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
       int d = s.getInt(0);
       LabelCoding coding = new LabelCoding(s.getString(1), ((Vector) s.get(2)).toArray());
       double[] offset = finite((Vector) s.get(3), what + "the intercepts");
@@ -171,7 +172,7 @@ final class KernelPCARegressionModelFormat {
       KernelExpansion expansion;
       try {
         // The recorded sizes against the rows, before anything of their size is allocated.
-        ModelData.Sizes.positive(d, "numFeatures");
+        ModelChecks.Sizes.positive(d, "numFeatures");
         expansion =
             ExpansionTable.expansion(support, kernel, d, c, "data/summary's label coding gives c");
       } catch (IllegalArgumentException e) {
@@ -179,7 +180,7 @@ final class KernelPCARegressionModelFormat {
       }
       Projector predictor = new Projector(expansion, c, offset, 0.0);
       List<Row> widthRows =
-          new ArrayList<>(ModelData.read(spark, path + "/data/widths", WIDTHS, what));
+          new ArrayList<>(ModelTables.read(spark, path + "/data/widths", WIDTHS, what));
       widthRows.sort(java.util.Comparator.comparingInt(r -> r.getInt(0)));
       List<WidthDiagnostics> widths = new ArrayList<>();
       for (Row r : widthRows) {
@@ -221,7 +222,7 @@ final class KernelPCARegressionModelFormat {
     }
 
     private static double[] finite(Vector v, String what) {
-      return ModelData.Finite.require(v.toArray(), what);
+      return ModelChecks.Finite.require(v.toArray(), what);
     }
   }
 }

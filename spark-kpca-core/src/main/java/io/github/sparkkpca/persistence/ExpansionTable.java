@@ -42,8 +42,8 @@ public final class ExpansionTable {
     LandmarkKernel support = expansion.support();
     int m = support.numLandmarks();
     int c = expansion.columns();
-    ModelData.Finite.require(support.points().values(), "the support points");
-    ModelData.Finite.require(expansion.coefficients(), "the expansion coefficients");
+    ModelChecks.Finite.require(support.points().values(), "the support points");
+    ModelChecks.Finite.require(expansion.coefficients(), "the expansion coefficients");
     List<Row> rows = new ArrayList<>(m);
     double[] b = expansion.coefficients();
     for (int j = 0; j < m; j++) {
@@ -58,7 +58,7 @@ public final class ExpansionTable {
 
   /** The table's rows (m of them), read from {@code dir}. */
   public static List<Row> read(SparkSession spark, String dir, String what) {
-    return ModelData.read(spark, dir, SCHEMA, what);
+    return ModelTables.read(spark, dir, SCHEMA, what);
   }
 
   /**
@@ -70,8 +70,8 @@ public final class ExpansionTable {
   public static KernelExpansion expansion(
       List<Row> rows, Kernel kernel, int d, int columns, String columnsRecorded) {
     int m = rows.size();
-    ModelData.Sizes.vectors(rows, 1, d, "numFeatures", TABLE, "values in its point");
-    ModelData.Sizes.sized(rows, 2, columns, columnsRecorded, TABLE, "coefficients");
+    ModelChecks.Sizes.vectors(rows, 1, d, "numFeatures", TABLE, "values in its point");
+    ModelChecks.Sizes.sized(rows, 2, columns, columnsRecorded, TABLE, "coefficients");
     Vector[] points = new Vector[m];
     double[] coefficients = new double[m * columns];
     boolean[] seen = new boolean[m];
@@ -93,9 +93,9 @@ public final class ExpansionTable {
                 + " coefficients");
       }
       seen[j] = true;
-      points[j] = ModelData.Finite.require(point, TABLE + " row " + j + ": the point");
+      points[j] = ModelChecks.Finite.require(point, TABLE + " row " + j + ": the point");
       double[] values =
-          ModelData.Finite.require(b.toArray(), TABLE + " row " + j + ": the coefficients");
+          ModelChecks.Finite.require(b.toArray(), TABLE + " row " + j + ": the coefficients");
       for (int t = 0; t < columns; t++) {
         coefficients[j + t * m] = values[t];
       }

@@ -5,19 +5,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
-import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
-import java.util.ArrayList;
+import io.github.sparkkpca.persistence.ModelChecks.Finite;
+import io.github.sparkkpca.persistence.ModelChecks.Sizes;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -52,6 +50,8 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>Every matrix is checked for NaN and infinite values when it is written and when it is read: a
  * model holding them is never written, and one found on disk is refused, naming the table and row.
+ * How a table is written and read is {@link ModelTables}'s; the checks of what was read (and of a
+ * fitted model before it is written) are {@link ModelChecks}'s.
  */
 public final class ModelData {
 
@@ -80,12 +80,6 @@ public final class ModelData {
       STATISTICS.add("scatterTrace", DataTypes.DoubleType, false);
 
   private static final String WITHOUT_SCATTER = "withoutScatter";
-
-  /** A matrix stored one row (or column) per table row. */
-  static final StructType INDEXED =
-      new StructType()
-          .add("index", DataTypes.IntegerType, false)
-          .add("values", SQLDataTypes.VectorType(), false);
 
   private static final StructType SUPPORT_V1 =
       new StructType()
@@ -128,86 +122,6 @@ public final class ModelData {
     return extra;
   }
 
-  /**
-   * What a feature-map model must satisfy ({@link StoredNumbers}, {@link Plausibility}): the
-   * statistics' count and total variance against the summary's, the spectrum within its bound,
-   * non-negative and sorted, the components orthonormal eigenvectors of the stored covariance, and
-   * for a Nyström map the landmark kernel and the whitening. The loader checks what it read; {@link
-   * #save} checks the fitted model before it writes anything, so a model its own loader would
-   * refuse is never written (the refusal then says which check a fit failed, instead of every later
-   * load failing). Bounded work, independent of n (see each check).
-   *
-   * @param numRows n as the summary records it
-   * @param storedTotal the total variance as the summary records it
-   * @param spectrum the eigenvalues as the summary records them
-   */
-  static void checkFeatureModel(
-      FeaturePCA fit,
-      Kernel kernel,
-      long numRows,
-      double storedTotal,
-      double[] spectrum,
-      int numComponents,
-      String what) {
-    FeatureStatistics stats = fit.statistics();
-    FeatureMap map = fit.map();
-    int r = map.outputDim();
-    boolean centered = fit.centered();
-    double diagonalMean = stats.diagonalSum() / stats.count();
-    double meanSqNorm = 0;
-    for (double v : stats.mean()) {
-      meanSqNorm += v * v;
-    }
-    boolean definite = kernel.isPositiveDefinite();
-    StoredNumbers.featureModel(
-        stats.count(),
-        numRows,
-        storedTotal,
-        fit.totalVariance(),
-        spectrum,
-        definite ? (centered ? diagonalMean - meanSqNorm : diagonalMean) : stats.trace(centered),
-        Math.abs(diagonalMean) + meanSqNorm + (definite ? 0 : stats.trace(false)),
-        what);
-    StoredNumbers.landmarkKernel(map, kernel, what);
-    Plausibility.spectrum(spectrum, r, true, what);
-    Plausibility.components(
-        fit.components(),
-        r,
-        numComponents,
-        stats.hasScatter() ? stats.scatter() : null,
-        stats.count(),
-        stats.mean(),
-        centered,
-        spectrum,
-        what);
-    if (map instanceof NystromFeatureMap nystrom) {
-      Plausibility.whitening(nystrom, what);
-    }
-  }
-
-  /**
-   * Refuses, before anything is written, a fitted model that its loader would refuse ({@link
-   * #checkFeatureModel}; a model without a feature map has nothing more to check than {@link
-   * #save}'s finiteness): one line naming the check, instead of a model that no later load accepts.
-   *
-   * @throws IllegalArgumentException naming the path and the failed check
-   */
-  public static void requireLoadable(KernelPCASolution solution, String path) {
-    if (solution.isUpdatable()) {
-      checkFeatureModel(
-          solution.featurePCA(),
-          solution.projector().kernel(),
-          solution.numRows(),
-          solution.totalVariance(),
-          solution.spectrum(),
-          solution.projector().numComponents(),
-          "Cannot save the model to '"
-              + path
-              + "': the fitted model fails a check its loader makes (a numerical breakdown of the"
-              + " fit, not an input error): ");
-    }
-  }
-
   /** Writes the solution under {@code path/data} (format 2). */
   public static void save(KernelPCASolution solution, String path, SparkSession spark) {
     Projector projector = solution.projector();
@@ -231,7 +145,7 @@ public final class ModelData {
             centered,
             new DenseVector(projector.offset()),
             projector.meanSqNorm());
-    writeRow(summary, SUMMARY, path + "/data/summary", spark);
+    ModelTables.writeRow(summary, SUMMARY, path + "/data/summary", spark);
     if (solution.isUpdatable()) {
       FeaturePCA fit = solution.featurePCA();
       ModelKind.ofFeatureMap(fit.map().kind()).codec().write(fit.map(), path + "/data", spark);
@@ -247,15 +161,17 @@ public final class ModelData {
                   new DenseVector(stats.mean()),
                   stats.diagonalSum(),
                   finite(stats.scatterTrace(), "the scatter trace"));
-      writeRow(
+      ModelTables.writeRow(
           statistics,
           stats.hasScatter() ? STATISTICS : STATISTICS_WITHOUT_SCATTER,
           path + "/data/statistics",
           spark);
       if (stats.hasScatter()) {
-        writeColumns(stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
+        ModelTables.writeColumns(
+            stats.scatter(), r, r, "the scatter", path + "/data/scatter", spark);
       }
-      writeRows(fit.components(), r, k, "the components", path + "/data/components", spark);
+      ModelTables.writeRows(
+          fit.components(), r, k, "the components", path + "/data/components", spark);
     } else {
       ExpansionTable.write(projector.kernelExpansion(), path + "/data/support", spark);
     }
@@ -305,63 +221,18 @@ public final class ModelData {
             k.path("degree").asInt(),
             k.path("coef0").asDouble());
     String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
+    java.util.Map<String, StructType> tables = new java.util.LinkedHashMap<>();
     if (!kind.equals(ModelKind.EXPANSION)) {
       boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
-      java.util.Map<String, StructType> tables = new java.util.LinkedHashMap<>();
       tables.put(
           path + "/data/statistics", withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS);
-      tables.put(path + "/data/components", INDEXED);
+      tables.put(path + "/data/components", ModelTables.INDEXED);
       if (!withoutScatter) {
-        tables.put(path + "/data/scatter", INDEXED);
+        tables.put(path + "/data/scatter", ModelTables.INDEXED);
       }
-      PREFETCHED.set(prefetch(spark, tables, what));
     }
-    try {
-      return loadV2(path, spark, metadata, exact, kernel, kind, what);
-    } finally {
-      PREFETCHED.remove();
-    }
-  }
-
-  /**
-   * Tables of the model being loaded on this thread whose reads were started together ({@link
-   * #prefetch}); {@link #read} takes a table from here when it is one of them.
-   */
-  private static final ThreadLocal<java.util.Map<String, Prefetched>> PREFETCHED =
-      new ThreadLocal<>();
-
-  /** A read started ahead, with the schema it reads. */
-  private record Prefetched(StructType schema, CompletableFuture<List<Row>> rows) {}
-
-  /**
-   * Starts the reads of these tables at once, each a small Spark job on a thread of its own (which
-   * inherits the caller's job group and description): a feature-map model's statistics, scatter and
-   * components are then read while the summary and the map's tables are, instead of one job after
-   * the other (in a fresh JVM each small job costs tenths of a second of scheduling, most of a
-   * small model's load). Errors surface where the table is used, with the message {@link #read}
-   * gives, so they come in the same order as without prefetching.
-   */
-  private static java.util.Map<String, Prefetched> prefetch(
-      SparkSession spark, java.util.Map<String, StructType> tables, String what) {
-    java.util.Map<String, Prefetched> started = new java.util.HashMap<>();
-    tables.forEach(
-        (dir, schema) -> {
-          CompletableFuture<List<Row>> rows = new CompletableFuture<>();
-          Thread reader =
-              new Thread(
-                  () -> {
-                    try {
-                      rows.complete(readNow(spark, dir, schema, what));
-                    } catch (Throwable e) {
-                      rows.completeExceptionally(e);
-                    }
-                  },
-                  "spark-kpca model load: " + dir);
-          reader.setDaemon(true);
-          reader.start();
-          started.put(dir, new Prefetched(schema, rows));
-        });
-    return started;
+    return ModelTables.prefetching(
+        spark, tables, what, () -> loadV2(path, spark, metadata, exact, kernel, kind, what));
   }
 
   private static KernelPCASolution loadV2(
@@ -372,7 +243,9 @@ public final class ModelData {
       Kernel kernel,
       String kind,
       String what) {
-    Row s = single(read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
+    Row s =
+        ModelTables.single(
+            ModelTables.read(spark, path + "/data/summary", SUMMARY, what), "summary", what);
     int d = s.getInt(0);
     int numComponents = s.getInt(1);
     double[] spectrum = Finite.require(((Vector) s.get(2)).toArray(), "data/summary: the spectrum");
@@ -385,8 +258,8 @@ public final class ModelData {
       int r = map.outputDim();
       boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
       Row st =
-          single(
-              read(
+          ModelTables.single(
+              ModelTables.read(
                   spark,
                   path + "/data/statistics",
                   withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS,
@@ -397,7 +270,7 @@ public final class ModelData {
       double diagonalSum =
           Finite.require(new double[] {st.getDouble(2)}, "data/statistics: the norm sum")[0];
       double[] components =
-          readIndexed(
+          ModelTables.readIndexed(
               spark,
               path + "/data/components",
               r,
@@ -415,7 +288,7 @@ public final class ModelData {
       double[] scatter =
           withoutScatter
               ? null
-              : readIndexed(
+              : ModelTables.readIndexed(
                   spark,
                   path + "/data/scatter",
                   r,
@@ -434,7 +307,8 @@ public final class ModelData {
               : FeatureStatistics.of(r, st.getLong(0), mean, scatter, diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       StoredNumbers.centering(metadata, centered, what);
-      checkFeatureModel(fit, kernel, s.getLong(3), s.getDouble(4), spectrum, numComponents, what);
+      ModelChecks.checkFeatureModel(
+          fit, kernel, s.getLong(3), s.getDouble(4), spectrum, numComponents, what);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
@@ -471,8 +345,10 @@ public final class ModelData {
 
   private static KernelPCASolution loadV1(
       String path, SparkSession spark, Kernel kernel, String what) {
-    Row s = single(read(spark, path + "/data/summary", SUMMARY_V1, what), "summary", what);
-    List<Row> support = read(spark, path + "/data/support", SUPPORT_V1, what);
+    Row s =
+        ModelTables.single(
+            ModelTables.read(spark, path + "/data/summary", SUMMARY_V1, what), "summary", what);
+    List<Row> support = ModelTables.read(spark, path + "/data/support", SUPPORT_V1, what);
     int m = s.getInt(0);
     int d = s.getInt(1);
     int k = s.getInt(2);
@@ -558,228 +434,7 @@ public final class ModelData {
         null);
   }
 
-  /** Writes an r×c column-major matrix one column per row (index = column). */
-  static void writeColumns(
-      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
-    Finite.require(matrix, what);
-    List<Row> out = new ArrayList<>(columns);
-    for (int c = 0; c < columns; c++) {
-      out.add(
-          RowFactory.create(
-              c, new DenseVector(java.util.Arrays.copyOfRange(matrix, c * rows, (c + 1) * rows))));
-    }
-    spark.createDataFrame(out, INDEXED).write().parquet(dir);
-  }
-
-  /** Writes an r×c column-major matrix one row per table row (index = row). */
-  static void writeRows(
-      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
-    Finite.require(matrix, what);
-    List<Row> out = new ArrayList<>(rows);
-    for (int i = 0; i < rows; i++) {
-      double[] row = new double[columns];
-      for (int c = 0; c < columns; c++) {
-        row[c] = matrix[i + c * rows];
-      }
-      out.add(RowFactory.create(i, new DenseVector(row)));
-    }
-    spark.createDataFrame(out, INDEXED).write().parquet(dir);
-  }
-
-  /**
-   * Reads a table written by {@link #writeColumns} or {@link #writeRows} as count × width entries,
-   * table row i at offset i·width (for {@code writeColumns} that is the column-major matrix).
-   */
-  static double[] readIndexed(
-      SparkSession spark,
-      String dir,
-      int count,
-      int width,
-      String table,
-      String widthField,
-      String what) {
-    List<Row> rows = read(spark, dir, INDEXED, what);
-    if (rows.size() != count) {
-      throw new IllegalArgumentException(
-          what + table + " has " + rows.size() + " rows, expected " + count);
-    }
-    Sizes.sized(rows, 1, width, widthField, table, "values");
-    double[] out = new double[Math.multiplyExact(count, width)];
-    boolean[] seen = new boolean[count];
-    for (Row row : rows) {
-      int i = row.getInt(0);
-      Vector v = (Vector) row.get(1);
-      if (i < 0 || i >= count || seen[i] || v.size() != width) {
-        throw new IllegalArgumentException(
-            what
-                + table
-                + " row "
-                + i
-                + " is inconsistent with "
-                + count
-                + " rows of "
-                + width
-                + " values");
-      }
-      seen[i] = true;
-      System.arraycopy(Finite.require(v.toArray(), table + " row " + i), 0, out, i * width, width);
-    }
-    return out;
-  }
-
-  public static List<Row> read(SparkSession spark, String dir, StructType schema, String what) {
-    java.util.Map<String, Prefetched> prefetched = PREFETCHED.get();
-    Prefetched ahead = prefetched == null ? null : prefetched.remove(dir);
-    if (ahead != null && ahead.schema().equals(schema)) {
-      try {
-        return ahead.rows().join();
-      } catch (java.util.concurrent.CompletionException e) {
-        if (e.getCause() instanceof RuntimeException cause) {
-          throw cause;
-        }
-        throw e;
-      }
-    }
-    return readNow(spark, dir, schema, what);
-  }
-
-  private static List<Row> readNow(SparkSession spark, String dir, StructType schema, String what) {
-    try {
-      return spark.read().schema(schema).parquet(dir).collectAsList();
-    } catch (Exception e) {
-      throw new IllegalArgumentException(
-          what + "missing or unreadable model data " + dir + " (" + Persistence.firstLine(e) + ")",
-          e);
-    }
-  }
-
-  /** Writes a one-row table (a summary, the statistics) as one file. */
-  public static void writeRow(Row row, StructType schema, String dir, SparkSession spark) {
-    spark.createDataFrame(List.of(row), schema).coalesce(1).write().parquet(dir);
-  }
-
-  /** The one row of a table that must hold exactly one, else a refusal naming the table. */
-  public static Row single(List<Row> rows, String table, String what) {
-    if (rows.size() != 1) {
-      throw new IllegalArgumentException(
-          what + "expected one " + table + " row, found " + rows.size());
-    }
-    return rows.get(0);
-  }
-
   private static double finite(double value, String what) {
     return Finite.require(new double[] {value}, what)[0];
-  }
-
-  /**
-   * The checks of the sizes a model's summary records against each other and against the tables
-   * that hold the data, made before anything of a recorded size is allocated: a hand-edited or
-   * corrupted size (numFeatures = 10⁹) is refused naming the field and both values instead of
-   * exhausting the heap. The messages complete "Cannot load X from 'path': ".
-   */
-  public static final class Sizes {
-    private Sizes() {}
-
-    /** Refuses a recorded size below 1. */
-    public static void positive(int value, String field) {
-      if (value < 1) {
-        throw new IllegalArgumentException(
-            "data/summary records " + field + " = " + value + ", expected at least 1");
-      }
-    }
-
-    /** Refuses a recorded size that differs from what the data hold. */
-    public static void equal(int recorded, String field, int held, String what) {
-      if (recorded != held) {
-        throw new IllegalArgumentException(
-            "data/summary records "
-                + field
-                + " = "
-                + recorded
-                + " but the model holds "
-                + held
-                + " "
-                + what);
-      }
-    }
-
-    /** Refuses a recorded size above what the data hold. */
-    public static void atMost(int recorded, String field, int held, String what) {
-      if (recorded > held) {
-        throw new IllegalArgumentException(
-            "data/summary records "
-                + field
-                + " = "
-                + recorded
-                + " but the model holds only "
-                + held
-                + " "
-                + what);
-      }
-    }
-
-    /**
-     * Refuses a table whose vector column {@code column} has, in some row, another size than the
-     * {@code expected} one recorded as {@code field} in {@code data/summary}.
-     */
-    public static void vectors(
-        List<Row> rows, int column, int expected, String field, String table, String what) {
-      sized(rows, column, expected, "data/summary records " + field, table, what);
-    }
-
-    /**
-     * As {@link #vectors(List, int, int, String, String, String)}, {@code recorded} saying where
-     * the expected size comes from (e.g. "data/summary records numFeatures").
-     */
-    public static void sized(
-        List<Row> rows, int column, int expected, String recorded, String table, String what) {
-      for (Row row : rows) {
-        int size = ((Vector) row.get(column)).size();
-        if (size != expected) {
-          throw new IllegalArgumentException(
-              recorded
-                  + " = "
-                  + expected
-                  + " but "
-                  + table
-                  + " row "
-                  + row.getInt(0)
-                  + " holds "
-                  + size
-                  + " "
-                  + what);
-        }
-      }
-    }
-  }
-
-  /** The finiteness check of everything written and read. */
-  public static final class Finite {
-    private Finite() {}
-
-    /**
-     * Returns {@code v}, or throws naming {@code what} and the first non-finite stored value (a
-     * sparse vector's non-zeros, never its d values).
-     */
-    public static Vector require(Vector v, String what) {
-      require(v instanceof SparseVector sv ? sv.values() : v.toArray(), what);
-      return v;
-    }
-
-    /** Returns {@code values}, or throws naming {@code what} and the first non-finite entry. */
-    public static double[] require(double[] values, String what) {
-      for (int i = 0; i < values.length; i++) {
-        if (!Double.isFinite(values[i])) {
-          throw new IllegalArgumentException(
-              what
-                  + " holds a non-finite value ("
-                  + values[i]
-                  + " at entry "
-                  + i
-                  + "): the model is corrupt");
-        }
-      }
-      return values;
-    }
   }
 }

@@ -41,8 +41,8 @@ final class NystromMapCodec implements FeatureMapCodec {
     int m = lk.numLandmarks();
     int d = lk.dim();
     int r = map.rank();
-    ModelData.Finite.require(lk.points().values(), "the landmarks");
-    ModelData.Finite.require(map.weights(), "the whitening W");
+    ModelChecks.Finite.require(lk.points().values(), "the landmarks");
+    ModelChecks.Finite.require(map.weights(), "the whitening W");
     spark
         .createDataFrame(List.of(RowFactory.create(r, map.isTriangular())), HEADER)
         .coalesce(1)
@@ -62,14 +62,14 @@ final class NystromMapCodec implements FeatureMapCodec {
 
   @Override
   public FeatureMap read(String dataDir, SparkSession spark, Kernel kernel, int dim) {
-    List<Row> header = ModelData.read(spark, dataDir + "/nystrom", HEADER, "");
+    List<Row> header = ModelTables.read(spark, dataDir + "/nystrom", HEADER, "");
     if (header.size() != 1) {
       throw new IllegalArgumentException(
           "data/nystrom holds " + header.size() + " rows, expected 1");
     }
     int r = header.get(0).getInt(0);
     boolean triangular = header.get(0).getBoolean(1);
-    List<Row> rows = ModelData.read(spark, dataDir + "/landmarks", LANDMARKS, "");
+    List<Row> rows = ModelTables.read(spark, dataDir + "/landmarks", LANDMARKS, "");
     int m = rows.size();
     if (r < 1 || r > m || (triangular && r != m)) {
       throw new IllegalArgumentException(
@@ -81,9 +81,9 @@ final class NystromMapCodec implements FeatureMapCodec {
               + " landmarks");
     }
     // The sizes the summary and header record, checked against the rows before any allocation.
-    ModelData.Sizes.vectors(
+    ModelChecks.Sizes.vectors(
         rows, 1, dim, "numFeatures", "data/landmarks", "values in its landmark");
-    ModelData.Sizes.sized(rows, 2, r, "data/nystrom records rank", "data/landmarks", "weights");
+    ModelChecks.Sizes.sized(rows, 2, r, "data/nystrom records rank", "data/landmarks", "weights");
     Vector[] points = new Vector[m];
     double[] w = new double[Math.multiplyExact(m, r)];
     boolean[] seen = new boolean[m];
@@ -103,9 +103,10 @@ final class NystromMapCodec implements FeatureMapCodec {
                 + r);
       }
       seen[j] = true;
-      points[j] = ModelData.Finite.require(point, "data/landmarks row " + j + ": the landmark");
+      points[j] = ModelChecks.Finite.require(point, "data/landmarks row " + j + ": the landmark");
       double[] values =
-          ModelData.Finite.require(weights.toArray(), "data/landmarks row " + j + ": the weights");
+          ModelChecks.Finite.require(
+              weights.toArray(), "data/landmarks row " + j + ": the weights");
       for (int c = 0; c < r; c++) {
         w[j + c * m] = values[c];
       }

@@ -33,8 +33,8 @@ final class RandomFourierMapCodec implements FeatureMapCodec {
     RandomFourierFeatureMap map = (RandomFourierFeatureMap) featureMap;
     int numFeatures = map.numFeatures();
     int d = map.inputDim();
-    double[] omega = ModelData.Finite.require(map.frequencies(), "the random frequencies");
-    double[] phases = ModelData.Finite.require(map.phases(), "the random phases");
+    double[] omega = ModelChecks.Finite.require(map.frequencies(), "the random frequencies");
+    double[] phases = ModelChecks.Finite.require(map.phases(), "the random phases");
     List<Row> rows = new ArrayList<>(numFeatures);
     for (int j = 0; j < numFeatures; j++) {
       rows.add(
@@ -46,12 +46,12 @@ final class RandomFourierMapCodec implements FeatureMapCodec {
 
   @Override
   public FeatureMap read(String dataDir, SparkSession spark, Kernel kernel, int dim) {
-    List<Row> rows = ModelData.read(spark, dataDir + "/frequencies", FREQUENCIES, "");
+    List<Row> rows = ModelTables.read(spark, dataDir + "/frequencies", FREQUENCIES, "");
     int numFeatures = rows.size();
     if (numFeatures == 0) {
       throw new IllegalArgumentException("data/frequencies holds no random feature");
     }
-    ModelData.Sizes.vectors(
+    ModelChecks.Sizes.vectors(
         rows, 1, dim, "numFeatures", "data/frequencies", "values in its frequency");
     double[] omega = new double[Math.multiplyExact(numFeatures, dim)];
     double[] phases = new double[numFeatures];
@@ -70,14 +70,14 @@ final class RandomFourierMapCodec implements FeatureMapCodec {
       }
       seen[j] = true;
       System.arraycopy(
-          ModelData.Finite.require(
+          ModelChecks.Finite.require(
               frequency.toArray(), "data/frequencies row " + j + ": the frequency"),
           0,
           omega,
           j * dim,
           dim);
       phases[j] =
-          ModelData.Finite.require(
+          ModelChecks.Finite.require(
               new double[] {row.getDouble(2)}, "data/frequencies row " + j + ": the phase")[0];
     }
     return RandomFourierFeatureMap.of(kernel, omega, phases, dim);

@@ -159,15 +159,15 @@ class PlausibilityTest {
   }
 
   /**
-   * The writer makes the loader's checks first ({@link ModelData#requireLoadable}): a fitted model
-   * whose spectrum or components no longer agree with its statistics is refused in one line before
-   * anything is written, and the model as fitted passes.
+   * The writer makes the loader's checks first ({@link ModelChecks#requireLoadable}): a fitted
+   * model whose spectrum or components no longer agree with its statistics is refused in one line
+   * before anything is written, and the model as fitted passes.
    */
   @Test
   void aFittedModelItsLoaderWouldRefuseIsNotWritten() {
     NystromKernelPCAModel model = NystromKernelPCAModel.load(saved(Kind.NYSTROM).toString());
     io.github.sparkkpca.pca.KernelPCASolution good = model.solution();
-    ModelData.requireLoadable(good, "fitted");
+    ModelChecks.requireLoadable(good, "fitted");
     io.github.sparkkpca.pca.FeaturePCA fit = good.featurePCA();
     double[] spectrum = fit.spectrum().clone();
     spectrum[0] = -5;
@@ -193,7 +193,7 @@ class PlausibilityTest {
           io.github.sparkkpca.pca.KernelPCASolution.of(
               edited, good.droppedRank(), good.landmarkSelection());
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> ModelData.requireLoadable(bad, "p"));
+          assertThrows(IllegalArgumentException.class, () -> ModelChecks.requireLoadable(bad, "p"));
       assertTrue(
           e.getMessage()
                   .startsWith(

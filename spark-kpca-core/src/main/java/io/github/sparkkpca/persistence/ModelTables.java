@@ -1,0 +1,199 @@
+package io.github.sparkkpca.persistence;
+
+import io.github.sparkkpca.persistence.ModelChecks.Finite;
+import io.github.sparkkpca.persistence.ModelChecks.Sizes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * How a model's tables are written and read: a one-row table, a matrix one row (or column) per
+ * table row ({@link #INDEXED}), and the reads of a load, several of them started at once ({@link
+ * #prefetching}). A table that is missing or unreadable is refused naming its directory; what the
+ * rows must hold is checked by the caller ({@link ModelChecks}).
+ */
+public final class ModelTables {
+
+  /** A matrix stored one row (or column) per table row. */
+  static final StructType INDEXED =
+      new StructType()
+          .add("index", DataTypes.IntegerType, false)
+          .add("values", SQLDataTypes.VectorType(), false);
+
+  private ModelTables() {}
+
+  /**
+   * Tables of the model being loaded on this thread whose reads were started together ({@link
+   * #prefetch}); {@link #read} takes a table from here when it is one of them.
+   */
+  private static final ThreadLocal<java.util.Map<String, Prefetched>> PREFETCHED =
+      new ThreadLocal<>();
+
+  /** A read started ahead, with the schema it reads. */
+  private record Prefetched(StructType schema, CompletableFuture<List<Row>> rows) {}
+
+  /**
+   * Runs {@code load} with the reads of {@code tables} started at once ({@link #prefetch}); {@link
+   * #read} takes a table from them when it is one of them.
+   */
+  static <T> T prefetching(
+      SparkSession spark, java.util.Map<String, StructType> tables, String what, Supplier<T> load) {
+    if (!tables.isEmpty()) {
+      PREFETCHED.set(prefetch(spark, tables, what));
+    }
+    try {
+      return load.get();
+    } finally {
+      PREFETCHED.remove();
+    }
+  }
+
+  /**
+   * Starts the reads of these tables at once, each a small Spark job on a thread of its own (which
+   * inherits the caller's job group and description): a feature-map model's statistics, scatter and
+   * components are then read while the summary and the map's tables are, instead of one job after
+   * the other (in a fresh JVM each small job costs tenths of a second of scheduling, most of a
+   * small model's load). Errors surface where the table is used, with the message {@link #read}
+   * gives, so they come in the same order as without prefetching.
+   */
+  private static java.util.Map<String, Prefetched> prefetch(
+      SparkSession spark, java.util.Map<String, StructType> tables, String what) {
+    java.util.Map<String, Prefetched> started = new java.util.HashMap<>();
+    tables.forEach(
+        (dir, schema) -> {
+          CompletableFuture<List<Row>> rows = new CompletableFuture<>();
+          Thread reader =
+              new Thread(
+                  () -> {
+                    try {
+                      rows.complete(readNow(spark, dir, schema, what));
+                    } catch (Throwable e) {
+                      rows.completeExceptionally(e);
+                    }
+                  },
+                  "spark-kpca model load: " + dir);
+          reader.setDaemon(true);
+          reader.start();
+          started.put(dir, new Prefetched(schema, rows));
+        });
+    return started;
+  }
+
+  /** Writes an r×c column-major matrix one column per row (index = column). */
+  static void writeColumns(
+      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
+    Finite.require(matrix, what);
+    List<Row> out = new ArrayList<>(columns);
+    for (int c = 0; c < columns; c++) {
+      out.add(
+          RowFactory.create(
+              c, new DenseVector(java.util.Arrays.copyOfRange(matrix, c * rows, (c + 1) * rows))));
+    }
+    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+  }
+
+  /** Writes an r×c column-major matrix one row per table row (index = row). */
+  static void writeRows(
+      double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
+    Finite.require(matrix, what);
+    List<Row> out = new ArrayList<>(rows);
+    for (int i = 0; i < rows; i++) {
+      double[] row = new double[columns];
+      for (int c = 0; c < columns; c++) {
+        row[c] = matrix[i + c * rows];
+      }
+      out.add(RowFactory.create(i, new DenseVector(row)));
+    }
+    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+  }
+
+  /**
+   * Reads a table written by {@link #writeColumns} or {@link #writeRows} as count × width entries,
+   * table row i at offset i·width (for {@code writeColumns} that is the column-major matrix).
+   */
+  static double[] readIndexed(
+      SparkSession spark,
+      String dir,
+      int count,
+      int width,
+      String table,
+      String widthField,
+      String what) {
+    List<Row> rows = read(spark, dir, INDEXED, what);
+    if (rows.size() != count) {
+      throw new IllegalArgumentException(
+          what + table + " has " + rows.size() + " rows, expected " + count);
+    }
+    Sizes.sized(rows, 1, width, widthField, table, "values");
+    double[] out = new double[Math.multiplyExact(count, width)];
+    boolean[] seen = new boolean[count];
+    for (Row row : rows) {
+      int i = row.getInt(0);
+      Vector v = (Vector) row.get(1);
+      if (i < 0 || i >= count || seen[i] || v.size() != width) {
+        throw new IllegalArgumentException(
+            what
+                + table
+                + " row "
+                + i
+                + " is inconsistent with "
+                + count
+                + " rows of "
+                + width
+                + " values");
+      }
+      seen[i] = true;
+      System.arraycopy(Finite.require(v.toArray(), table + " row " + i), 0, out, i * width, width);
+    }
+    return out;
+  }
+
+  public static List<Row> read(SparkSession spark, String dir, StructType schema, String what) {
+    java.util.Map<String, Prefetched> prefetched = PREFETCHED.get();
+    Prefetched ahead = prefetched == null ? null : prefetched.remove(dir);
+    if (ahead != null && ahead.schema().equals(schema)) {
+      try {
+        return ahead.rows().join();
+      } catch (java.util.concurrent.CompletionException e) {
+        if (e.getCause() instanceof RuntimeException cause) {
+          throw cause;
+        }
+        throw e;
+      }
+    }
+    return readNow(spark, dir, schema, what);
+  }
+
+  private static List<Row> readNow(SparkSession spark, String dir, StructType schema, String what) {
+    try {
+      return spark.read().schema(schema).parquet(dir).collectAsList();
+    } catch (Exception e) {
+      throw new IllegalArgumentException(
+          what + "missing or unreadable model data " + dir + " (" + Persistence.firstLine(e) + ")",
+          e);
+    }
+  }
+
+  /** Writes a one-row table (a summary, the statistics) as one file. */
+  public static void writeRow(Row row, StructType schema, String dir, SparkSession spark) {
+    spark.createDataFrame(List.of(row), schema).coalesce(1).write().parquet(dir);
+  }
+
+  /** The one row of a table that must hold exactly one, else a refusal naming the table. */
+  public static Row single(List<Row> rows, String table, String what) {
+    if (rows.size() != 1) {
+      throw new IllegalArgumentException(
+          what + "expected one " + table + " row, found " + rows.size());
+    }
+    return rows.get(0);
+  }
+}
