@@ -8,17 +8,13 @@ import io.github.sparkkpca.ml.RandomFeatureKernelPCA;
 import io.github.sparkkpca.ml.RandomFeatureKernelPCAModel;
 import io.github.sparkkpca.pca.OjaSubspace;
 import io.github.sparkkpca.pca.StepSchedule;
-import io.github.sparkkpca.persistence.ModelKind;
 import io.github.sparkkpca.persistence.SafeOutput;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.ml.Estimator;
-import org.apache.spark.ml.param.Param;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -76,7 +72,8 @@ import org.apache.spark.sql.streaming.Trigger;
  * folded in and solved by {@code StreamFolder}, the versioned directory is {@link ModelDirectory}
  * (tied to the checkpoint by {@code CheckpointBinding}, reopened on a restart by {@code
  * DirectoryRecovery}), Spark's share of a trigger is reported by {@code TriggerProgress}, and the
- * RF-Oja algorithm is {@link RandomFeatureOja}.
+ * RF-Oja algorithm is {@link RandomFeatureOja}; the configuration is checked, and the options
+ * recorded, by {@code StreamSettings}.
  */
 public final class StreamingKernelPCA {
 
@@ -327,44 +324,12 @@ public final class StreamingKernelPCA {
   }
 
   /**
-   * The options that define the model, recorded in the directory's marker and compared on a
-   * restart: the estimator class, its model parameters, and RF-Oja's schedule.
+   * The options that define the model, recorded in the directory's marker and compared on a restart
+   * ({@link StreamSettings#options}).
    */
   Map<String, String> options() {
-    Map<String, String> options = new LinkedHashMap<>();
-    options.put("estimator", estimator.getClass().getSimpleName());
-    for (String name : MODEL_PARAMS) {
-      if (estimator.hasParam(name)) {
-        Param<Object> param = estimator.getParam(name);
-        options.put(
-            name,
-            estimator.isDefined(param) ? String.valueOf(estimator.getOrDefault(param)) : "unset");
-      }
-    }
-    if (algorithm.equals("oja")) {
-      options.put("stepSchedule", schedule.toString());
-      options.put("miniBatchSize", Integer.toString(miniBatchSize));
-      options.put("qrEvery", Integer.toString(qrEvery));
-    }
-    return options;
+    return StreamSettings.options(this);
   }
-
-  /** The estimator parameters that change the model (compared on a restart). */
-  private static final List<String> MODEL_PARAMS =
-      List.of(
-          "k",
-          "kernel",
-          "gamma",
-          "degree",
-          "coef0",
-          "centered",
-          "seed",
-          "numLandmarks",
-          "landmarkSampling",
-          "leverageRegularization",
-          "kmeansMaxIter",
-          "rcond",
-          "numRandomFeatures");
 
   /** A listener of the query's progress that reports Spark's share of each micro-batch. */
   public StreamingQueryListener progressListener() {
@@ -378,40 +343,7 @@ public final class StreamingKernelPCA {
   }
 
   private void validate() {
-    if (estimator == null || modelDir == null) {
-      throw new IllegalArgumentException(
-          "StreamingKernelPCA needs an estimator and a model directory");
-    }
-    if (estimator instanceof RandomFeatureKernelPCA rf && rf.isSet(rf.featureScale())) {
-      throw new IllegalArgumentException(
-          "StreamingKernelPCA: featureScale sets D from n, which a stream does not "
-              + "know in advance; set numRandomFeatures");
-    }
-    if (algorithm.equals("oja") && !(estimator instanceof RandomFeatureKernelPCA)) {
-      throw new IllegalArgumentException(
-          "StreamingKernelPCA: algorithm oja runs on random Fourier features; give a "
-              + "RandomFeatureKernelPCA estimator");
-    }
-    if (!algorithm.equals("oja") && warmStart != null) {
-      throw new IllegalArgumentException(
-          "StreamingKernelPCA: a warm start applies to algorithm oja");
-    }
-    // The estimators a stream can refit batch by batch are the table's streamable kinds.
-    if (ModelKind.ofEstimatorClass(estimator.getClass().getName())
-        .filter(ModelKind::isStreamable)
-        .isEmpty()) {
-      throw new IllegalArgumentException(
-          "StreamingKernelPCA: the estimator must be one of "
-              + java.util.Arrays.stream(ModelKind.values())
-                  .filter(ModelKind::isStreamable)
-                  .map(
-                      k ->
-                          k.estimatorClassName()
-                              .substring(k.estimatorClassName().lastIndexOf('.') + 1))
-                  .collect(java.util.stream.Collectors.joining(", "))
-              + ", got "
-              + estimator.getClass().getSimpleName());
-    }
+    StreamSettings.validate(this);
   }
 
   /**

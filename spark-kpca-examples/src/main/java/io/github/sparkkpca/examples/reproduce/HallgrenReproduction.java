@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.reproduce;
 
 import io.github.sparkkpca.evaluation.Mpress;
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
-import io.github.sparkkpca.examples.data.MnistIdx;
 import io.github.sparkkpca.examples.plots.Charts;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelType;
@@ -22,15 +21,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.function.Consumer;
-import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.DenseMatrix;
-import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Experiments of Hallgren, <i>Kernel PCA and the Nyström method</i> (PhD thesis, UCL, 2021) on the
@@ -73,25 +68,6 @@ public final class HallgrenReproduction {
    */
   public record Config(Path out, Path mnistDir, List<String> experiments, int n, int reps, int m) {}
 
-  /** A data set: n×d row-major points. */
-  record Data(String name, double[] points, int n, int d) {
-    double[] row(int i) {
-      return Arrays.copyOfRange(points, i * d, (i + 1) * d);
-    }
-
-    Data subset(int[] rows) {
-      double[] p = new double[rows.length * d];
-      for (int i = 0; i < rows.length; i++) {
-        System.arraycopy(points, rows[i] * d, p, i * d, d);
-      }
-      return new Data(name, p, rows.length, d);
-    }
-
-    Data first(int count) {
-      return new Data(name, Arrays.copyOf(points, count * d), count, d);
-    }
-  }
-
   private HallgrenReproduction() {}
 
   /** Runs the experiments and writes their CSV files, charts and {@code summary.txt}. */
@@ -99,10 +75,10 @@ public final class HallgrenReproduction {
       throws IOException {
     Files.createDirectories(config.out());
     RunClock clock = RunClock.start();
-    List<Data> sets =
+    List<HallgrenData> sets =
         List.of(
-            mnist(config.mnistDir(), Math.max(config.n(), 100)),
-            synthetic(Math.max(config.n(), 100)));
+            HallgrenData.mnist(config.mnistDir(), Math.max(config.n(), 100)),
+            HallgrenData.synthetic(Math.max(config.n(), 100)));
     List<Path> written = new ArrayList<>();
     StringBuilder summary = new StringBuilder();
     for (String experiment : config.experiments()) {
@@ -129,90 +105,16 @@ public final class HallgrenReproduction {
     return written;
   }
 
-  static Data mnist(Path dir, int n) throws IOException {
-    MnistIdx idx = MnistIdx.read(dir, true);
-    int[] rows = new Random(1).ints(0, idx.count()).distinct().limit(n).toArray();
-    int d = idx.dim();
-    double[] p = new double[n * d];
-    for (int i = 0; i < n; i++) {
-      double[] x = idx.image(rows[i]);
-      for (int t = 0; t < d; t++) {
-        p[i * d + t] = x[t] / 255.0;
-      }
-    }
-    return new Data("mnist", p, n, d);
-  }
-
-  /** Three Gaussian clusters in a random 3-D subspace of R¹⁰ plus isotropic noise, standardised. */
-  static Data synthetic(int n) {
-    int d = 10;
-    Random random = new Random(2);
-    double[][] basis = new double[3][d];
-    for (double[] b : basis) {
-      for (int t = 0; t < d; t++) {
-        b[t] = random.nextGaussian();
-      }
-    }
-    double[][] centres = {{0, 0, 0}, {3, 1, 0}, {-1, 3, 2}};
-    double[] p = new double[n * d];
-    for (int i = 0; i < n; i++) {
-      double[] c = centres[i % 3];
-      double[] z = {
-        c[0] + 0.6 * random.nextGaussian(),
-        c[1] + 0.6 * random.nextGaussian(),
-        c[2] + 0.6 * random.nextGaussian()
-      };
-      for (int t = 0; t < d; t++) {
-        p[i * d + t] =
-            z[0] * basis[0][t]
-                + z[1] * basis[1][t]
-                + z[2] * basis[2][t]
-                + 0.3 * random.nextGaussian();
-      }
-    }
-    for (int t = 0; t < d; t++) {
-      double mean = 0;
-      double sq = 0;
-      for (int i = 0; i < n; i++) {
-        mean += p[i * d + t];
-      }
-      mean /= n;
-      for (int i = 0; i < n; i++) {
-        sq += (p[i * d + t] - mean) * (p[i * d + t] - mean);
-      }
-      double sd = Math.sqrt(sq / n);
-      for (int i = 0; i < n; i++) {
-        p[i * d + t] = (p[i * d + t] - mean) / sd;
-      }
-    }
-    return new Data("synthetic", p, n, d);
-  }
-
-  static Kernel rbf(Data data) {
-    return Kernel.rbf(
-        Kernel.medianHeuristicGamma(KernelType.RBF, data.points(), data.n(), data.d()));
-  }
-
-  static Dataset<Row> frame(SparkSession spark, Data data) {
-    List<Row> rows = new ArrayList<>(data.n());
-    for (int i = 0; i < data.n(); i++) {
-      rows.add(RowFactory.create(new DenseVector(data.row(i))));
-    }
-    StructType schema =
-        new StructType().add(new AttributeGroup("features", data.d()).toStructField());
-    return spark.createDataFrame(rows, schema).repartition(2);
-  }
-
   // ---- 1. residual curve
   // --------------------------------------------------------------------------
 
-  static List<Path> residualCurves(SparkSession spark, Config config, List<Data> sets) {
+  static List<Path> residualCurves(SparkSession spark, Config config, List<HallgrenData> sets) {
     List<String> csv = new ArrayList<>();
     List<Path> written = new ArrayList<>();
     int steps = Math.min(300, config.n());
-    for (Data data : sets) {
-      Data rows = data.first(config.n());
-      Kernel kernel = rbf(rows);
+    for (HallgrenData data : sets) {
+      HallgrenData rows = data.first(config.n());
+      Kernel kernel = rows.rbf();
       double[] mean = new double[steps];
       for (int r = 0; r < config.reps(); r++) {
         int[] order = permutation(rows.n(), 100 + r);
@@ -241,7 +143,7 @@ public final class HallgrenReproduction {
               .setSeed(1)
               .setNumLandmarksAuto(0.01)
               .setMaxLandmarks(steps)
-              .fit(frame(spark, rows));
+              .fit(rows.frame(spark));
       double[] probe = auto.getLandmarkResidualCurve();
       double[] x = new double[steps];
       for (int j = 0; j < steps; j++) {
@@ -298,18 +200,20 @@ public final class HallgrenReproduction {
   // ---- 2. selected k (Table 5.1)
   // ------------------------------------------------------------------
 
-  static List<Path> selectK(Config config, List<Data> sets) {
+  static List<Path> selectK(Config config, List<HallgrenData> sets) {
     List<String> table = new ArrayList<>();
     List<String> curves = new ArrayList<>();
     int[] sizes = {10, 50, 100};
     int[] thesisMaxK = {9, 49, 89};
     List<Charts.Line> lines = new ArrayList<>();
-    for (Data data : sets) {
+    for (HallgrenData data : sets) {
       for (String kernelName : List.of("rbf", "polynomial")) {
         for (int s = 0; s < sizes.length; s++) {
-          Data rows = data.first(sizes[s]);
+          HallgrenData rows = data.first(sizes[s]);
           Kernel kernel =
-              kernelName.equals("rbf") ? rbf(rows) : new Kernel(KernelType.POLYNOMIAL, 1.0, 5, 1.0);
+              kernelName.equals("rbf")
+                  ? rows.rbf()
+                  : new Kernel(KernelType.POLYNOMIAL, 1.0, 5, 1.0);
           int rank =
               SymmetricEigen.of(
                       new LandmarkKernel(kernel, rows.points(), rows.n(), rows.d()).gram(),
@@ -348,19 +252,19 @@ public final class HallgrenReproduction {
   // ---- 3. bound vs measured (Figs 6.1-6.3)
   // --------------------------------------------------------
 
-  static List<Path> bounds(SparkSession spark, Config config, List<Data> sets) {
+  static List<Path> bounds(SparkSession spark, Config config, List<HallgrenData> sets) {
     int dMax = 10;
     List<String> csv = new ArrayList<>();
     List<Path> written = new ArrayList<>();
-    for (Data data : sets) {
-      Data rows = data.first(config.n());
-      Kernel kernel = rbf(rows);
+    for (HallgrenData data : sets) {
+      HallgrenData rows = data.first(config.n());
+      Kernel kernel = rows.rbf();
       int n = rows.n();
       double[] exact =
           SymmetricEigen.leading(
                   new LandmarkKernel(kernel, rows.points(), n, rows.d()).gram(), n, dMax)
               .values();
-      Dataset<Row> df = frame(spark, rows).cache();
+      Dataset<Row> df = rows.frame(spark).cache();
       double[] bound = new double[dMax];
       double[] nystrom = new double[dMax];
       double[] subset = new double[dMax];
@@ -445,7 +349,7 @@ public final class HallgrenReproduction {
    * training variance along the uncentred subset-PCA axes (Theorem 3 without centring).
    */
   static double[] subsetPcaVariances(
-      Kernel kernel, Data rows, double[] landmarks, int m, int dMax) {
+      Kernel kernel, HallgrenData rows, double[] landmarks, int m, int dMax) {
     SymmetricEigen eig =
         SymmetricEigen.leading(new LandmarkKernel(kernel, landmarks, m, rows.d()).gram(), m, dMax);
     double[] out = new double[dMax];
@@ -481,27 +385,27 @@ public final class HallgrenReproduction {
   // ---- 4. held-out variance (Table 6.1)
   // -----------------------------------------------------------
 
-  static List<Path> heldOutVariance(SparkSession spark, Config config, List<Data> sets) {
+  static List<Path> heldOutVariance(SparkSession spark, Config config, List<HallgrenData> sets) {
     int dMax = 10;
     List<String> csv = new ArrayList<>();
     List<Path> written = new ArrayList<>();
-    for (Data data : sets) {
-      Data all = data.first(config.n());
-      Kernel kernel = rbf(all);
+    for (HallgrenData data : sets) {
+      HallgrenData all = data.first(config.n());
+      Kernel kernel = all.rbf();
       double[][] fractions = new double[3][dMax];
       for (int r = 0; r < config.reps(); r++) {
         int[] order = permutation(all.n(), 200 + r);
         int half = all.n() / 2;
-        Data train = all.subset(Arrays.copyOfRange(order, 0, half));
-        Data test = all.subset(Arrays.copyOfRange(order, half, all.n()));
-        Dataset<Row> testFrame = frame(spark, test).cache();
+        HallgrenData train = all.subset(Arrays.copyOfRange(order, 0, half));
+        HallgrenData test = all.subset(Arrays.copyOfRange(order, half, all.n()));
+        Dataset<Row> testFrame = test.frame(spark).cache();
         double total = centredTrace(kernel, test);
         NystromKernelPCAModel nystrom =
             nystromEstimator(config, kernel, dMax, r + 1)
                 .setOutputCol("scores")
-                .fit(frame(spark, train));
-        Data landmarkRows =
-            new Data(
+                .fit(train.frame(spark));
+        HallgrenData landmarkRows =
+            new HallgrenData(
                 data.name(),
                 rowMajor(nystrom.landmarks().toDense()),
                 nystrom.numSupportPoints(),
@@ -512,14 +416,14 @@ public final class HallgrenReproduction {
                 .setKernel("rbf")
                 .setGamma(kernel.gamma())
                 .setOutputCol("scores")
-                .fit(frame(spark, landmarkRows));
+                .fit(landmarkRows.frame(spark));
         KernelPCAModel exact =
             new KernelPCA()
                 .setK(dMax)
                 .setKernel("rbf")
                 .setGamma(kernel.gamma())
                 .setOutputCol("scores")
-                .fit(frame(spark, train));
+                .fit(train.frame(spark));
         double[][] variances = {
           scoreVariances(subset.transform(testFrame), dMax),
           scoreVariances(nystrom.transform(testFrame), dMax),
@@ -567,7 +471,7 @@ public final class HallgrenReproduction {
   }
 
   /** (1/n) Tr K' = mean k(x,x) − (1/n²) Σ K_ij: the test rows' total variance in feature space. */
-  static double centredTrace(Kernel kernel, Data test) {
+  static double centredTrace(Kernel kernel, HallgrenData test) {
     double[] gram = new LandmarkKernel(kernel, test.points(), test.n(), test.d()).gram();
     double diagonal = 0;
     double sum = 0;
