@@ -21,7 +21,7 @@ final class KernelPCAModelWriter extends StageWriter {
   @Override
   public void saveImpl(String path) {
     FittedKernels.check(instance);
-    ModelData.requireLoadable(instance.solution(), path);
+    ModelData.requireLoadable(instance.solution(), requestedPath(path));
     Persistence.saveMetadata(
         instance,
         path,

@@ -204,7 +204,8 @@ public final class ModelData {
           "Cannot save the model to '"
               + path
               + "': the fitted model fails a check its loader makes (a numerical breakdown of the"
-              + " fit, not an input error): ");
+              + " fit, not an edit; columns of very different scales, such as one of large"
+              + " values, are the usual cause: scale or centre them and fit again): ");
     }
   }
 
