@@ -174,10 +174,27 @@ public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
       type.directBlock(this, rows, b, landmarks, m, d, out);
       return;
     }
+    innerProducts(rows, b, landmarks, m, d, out);
+    type.mapInnerProducts(this, out, rowSqNorms, b, landmarkSqNorms, m);
+  }
+
+  /** ⟨x_i, z_j⟩ into out[i·m + j] by one GEMM: {@link #block} before the family's map. */
+  static void innerProducts(double[] rows, int b, double[] landmarks, int m, int d, double[] out) {
+    if (b == 0) {
+      return;
+    }
     // Column-major views: landmarks are d×m (lda = d), rows are d×b; out = Zᵀ X is m×b.
     BLAS blas = Blas.blas();
     blas.dgemm("T", "N", m, b, d, 1.0, landmarks, d, rows, d, 0.0, out, m);
-    type.mapInnerProducts(this, out, rowSqNorms, b, landmarkSqNorms, m);
+  }
+
+  /** ⟨z_i, z_j⟩ of m points into out (m×m, both triangles): {@link #gram} before the map. */
+  static void gramInnerProducts(double[] points, int m, int d, double[] out) {
+    if (m == 0) {
+      return;
+    }
+    Blas.blas().dsyrk("U", "T", m, d, 1.0, points, d, 0.0, out, m);
+    SymmetricStorage.mirrorUpper(out, m);
   }
 
   /**
@@ -196,8 +213,7 @@ public record Kernel(KernelFamily type, double gamma, int degree, double coef0)
       type.directBlock(this, points, m, points, m, d, out);
       return;
     }
-    Blas.blas().dsyrk("U", "T", m, d, 1.0, points, d, 0.0, out, m);
-    SymmetricStorage.mirrorUpper(out, m);
+    gramInnerProducts(points, m, d, out);
     type.mapInnerProducts(this, out, sqNorms, m, sqNorms, m);
   }
 

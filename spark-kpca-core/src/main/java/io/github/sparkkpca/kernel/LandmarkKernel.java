@@ -50,6 +50,13 @@ import java.io.Serializable;
  * ({@link #gram}) shifts the landmarks as rows, so a landmark scored as a row gets its K_mm column.
  * The centre is a function of the landmarks only: a model rebuilt from its saved landmarks shifts
  * by the same c and scores bit-identically, and nothing new is stored.
+ *
+ * <p><b>What the centre cannot remove.</b> A large column stored in some rows only, or with two
+ * clusters of values, still cancels in the expansion, on both paths. Every value whose expanded
+ * distance cannot be vouched for to {@link #CANCELLATION_TOLERANCE} is recomputed from coordinate
+ * differences ({@link Cancellation}: a bound on the expansion's rounding error from the norms and
+ * the computed distance, never from the computed kernel value, which may have underflowed to 0;
+ * about 10 flops per pair, nnz(x) + nnz(z) operations per recomputed pair, d on the dense path).
  */
 public final class LandmarkKernel implements Serializable {
 
@@ -222,23 +229,13 @@ public final class LandmarkKernel implements Serializable {
       kernel.block(
           block.values(), block.sqNorms(), block.size(), landmarks, landmarkSqNorms, m, d, out);
     } else {
-      double[] shifted = block.shift(centre);
-      kernel.block(
-          shifted,
-          block.shiftedSqNorms(),
-          block.size(),
-          blockLandmarks,
-          landmarkSqNorms,
-          m,
-          d,
-          out);
+      int b = block.size();
+      Kernel.innerProducts(block.shift(centre), b, blockLandmarks, m, d, out);
+      double[] rowNorms = block.shiftedSqNorms();
+      int[] marked = Cancellation.mark(out, b, m, rowNorms, landmarkSqNorms, kernel.gamma(), false);
+      kernel.type().mapInnerProducts(kernel, out, rowNorms, b, landmarkSqNorms, m);
       double[] rows = block.values();
-      recomputeCancelled(
-          out,
-          block.size(),
-          block.shiftedSqNorms(),
-          landmarkSqNorms,
-          (i, j) -> denseDistance(rows, i, j));
+      Cancellation.recompute(kernel, out, m, marked, (i, j) -> denseDistance(rows, i, j));
     }
   }
 
@@ -258,11 +255,12 @@ public final class LandmarkKernel implements Serializable {
       sparse.pairSums(rows, i, out, i * m, l1);
     }
     if (!l1) {
+      int[] marked =
+          family.isShiftInvariant()
+              ? Cancellation.mark(out, b, m, rows.sqNorms(), landmarkSqNorms, kernel.gamma(), false)
+              : null;
       family.mapInnerProducts(kernel, out, rows.sqNorms(), b, landmarkSqNorms, m);
-      if (family.isShiftInvariant()) {
-        recomputeCancelled(
-            out, b, rows.sqNorms(), landmarkSqNorms, (i, j) -> sparseDistance(block, i, j, false));
-      }
+      Cancellation.recompute(kernel, out, m, marked, (i, j) -> sparseDistance(block, i, j, false));
       return;
     }
     double[] rowL1 = new double[b];
@@ -272,64 +270,58 @@ public final class LandmarkKernel implements Serializable {
         out[o + j] = Math.max(rowL1[i] + landmarkL1Norms[j] - out[o + j], 0.0);
       }
     }
+    int[] marked = Cancellation.mark(out, b, m, rowL1, landmarkL1Norms, kernel.gamma(), true);
     family.mapL1Distances(kernel, out, b * m);
-    recomputeCancelled(out, b, rowL1, landmarkL1Norms, (i, j) -> sparseDistance(block, i, j, true));
+    Cancellation.recompute(kernel, out, m, marked, (i, j) -> sparseDistance(block, i, j, true));
   }
 
   /**
    * The absolute error in a kernel value above which a value the expansion computed is recomputed
-   * from exact coordinate differences ({@link #recomputeCancelled}); k(x,x) = 1 for the kernels
-   * concerned, so this is relative to the largest kernel value.
+   * from exact coordinate differences ({@link Cancellation}); k(x,x) = 1 for the kernels concerned,
+   * so this is relative to the largest kernel value.
    */
-  static final double CANCELLATION_TOLERANCE = 1e-14;
-
-  /** A distance computed directly from coordinate differences: ‖x_i − z_j‖² or ‖x_i − z_j‖₁. */
-  @FunctionalInterface
-  private interface PairDistance {
-    double of(int i, int j);
-  }
+  static final double CANCELLATION_TOLERANCE = Cancellation.TOLERANCE;
 
   /**
-   * Recomputes, from exact coordinate differences, the kernel values whose distance the expansion
-   * may have lost to cancellation. A distance D = a − 2p (rbf: a = ‖x‖² + ‖z‖², p = ⟨x,z⟩, of the
-   * shifted values; laplacian: a = ‖x‖₁ + ‖z‖₁, 2p the overlap) carries a rounding error of about
-   * 4ε·a (each of a and p is rounded to a few ε of a; the terms of the sums are non-negative or
-   * bounded by Cauchy–Schwarz), independent of D itself: when the rows share a large coordinate
-   * that the centre does not remove (a column stored in some rows and not others, or with two
-   * clusters of values), a is of the order of that coordinate squared and D of the spread, and D
-   * loses every digit (a column of 1e7 in 95 % of the rows and σ = 0.1: 3 % in λ₁). The kernel
-   * value k = exp(−γD) then carries the error γ·k·4ε·a. Where that estimate exceeds {@link
-   * #CANCELLATION_TOLERANCE}, the value is recomputed from Σ(x_t − z_t)² (or Σ|x_t − z_t|) over the
-   * union of the two supports, whose error is a few ε relative to D. The test costs one multiply
-   * and compare per pair; a recomputation nnz(x) + nnz(z) operations (d for a dense row). Values of
-   * far pairs (k·a small) and of rows near the origin relative to γ^(−1/2) (text, normalised rows:
-   * γ·a ≈ 2γ) are never recomputed; near-duplicate pairs with γ·a above about 10 are, which is
-   * where the expansion is least accurate.
+   * ‖x_i − z_j‖² for the block's rows into out (m×b column-major, length ≥ m·b), each to a relative
+   * 1e-12 at any offset ({@link Cancellation#distances}): the rbf blocks' inner products of the
+   * shifted values (on either path, at their cost), with the pairs the expansion cannot vouch for
+   * recomputed from coordinate differences. For a kernel bound with rbf (which is shifted).
    */
-  private void recomputeCancelled(
-      double[] out, int b, double[] rowNorms, double[] landmarkNorms, PairDistance exact) {
-    double limit = CANCELLATION_TOLERANCE / (4 * Math.ulp(1.0) * kernel.gamma());
-    double[] one = new double[1];
-    for (int i = 0; i < b; i++) {
-      for (int j = 0, o = i * m; j < m; j++) {
-        if (out[o + j] * (rowNorms[i] + landmarkNorms[j]) > limit) {
-          out[o + j] = kernelOfDistance(exact.of(i, j), one);
-        }
-      }
+  public void squaredDistances(RowBlock block, double[] out) {
+    if (!shiftsBeforeTheProducts(kernel)) {
+      throw new IllegalStateException("squared distances need the rbf kernel's centre");
     }
+    int b = block.size();
+    if (b == 0 || m == 0) {
+      return;
+    }
+    if (sparse != null) {
+      RowBlock rows =
+          sparseCentre == null
+              ? block
+              : block.shiftSparse(sparseCentre.columns(), sparseCentre.values());
+      for (int i = 0; i < b; i++) {
+        sparse.pairSums(rows, i, out, i * m, false);
+      }
+      Cancellation.distances(
+          out, b, m, rows.sqNorms(), landmarkSqNorms, (i, j) -> sparseDistance(block, i, j, false));
+      return;
+    }
+    Kernel.innerProducts(block.shift(centre), b, blockLandmarks, m, d, out);
+    double[] rows = block.values();
+    Cancellation.distances(
+        out, b, m, block.shiftedSqNorms(), landmarkSqNorms, (i, j) -> denseDistance(rows, i, j));
   }
 
-  /** k from a distance (squared Euclidean for rbf, L1 for laplacian) through the family's map. */
-  private double kernelOfDistance(double distance, double[] scratch) {
-    KernelFamily family = kernel.type();
-    if (family.hasInnerProductForm()) {
-      scratch[0] = 0;
-      family.mapInnerProducts(kernel, scratch, new double[] {distance}, 1, new double[] {0}, 1);
-    } else {
-      scratch[0] = distance;
-      family.mapL1Distances(kernel, scratch, 1);
+  /** ‖z_i − z_j‖² of the landmarks (m×m, symmetric), as {@link #squaredDistances} computes them. */
+  public double[] landmarkSquaredDistances() {
+    double[] out = new double[m * m];
+    if (m > 0) {
+      squaredDistances(landmarkBlock(), out);
+      SymmetricStorage.mirrorUpper(out, m);
     }
-    return scratch[0];
+    return out;
   }
 
   /**
@@ -398,11 +390,15 @@ public final class LandmarkKernel implements Serializable {
       }
       return out;
     }
-    kernel.gram(blockLandmarks, landmarkSqNorms, m, d, out);
-    if (centre != null) {
-      recomputeCancelled(
-          out, m, landmarkSqNorms, landmarkSqNorms, (i, j) -> denseDistance(landmarks, i, j));
+    if (centre == null) {
+      kernel.gram(blockLandmarks, landmarkSqNorms, m, d, out);
+      return out;
     }
+    Kernel.gramInnerProducts(blockLandmarks, m, d, out);
+    int[] marked =
+        Cancellation.mark(out, m, m, landmarkSqNorms, landmarkSqNorms, kernel.gamma(), false);
+    kernel.type().mapInnerProducts(kernel, out, landmarkSqNorms, m, landmarkSqNorms, m);
+    Cancellation.recompute(kernel, out, m, marked, (i, j) -> denseDistance(landmarks, i, j));
     return out;
   }
 

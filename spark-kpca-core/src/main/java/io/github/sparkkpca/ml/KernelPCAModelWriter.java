@@ -22,7 +22,7 @@ final class KernelPCAModelWriter extends StageWriter {
   @Override
   public void saveImpl(String path) {
     FittedKernels.check(instance);
-    ModelChecks.requireLoadable(instance.solution(), path);
+    ModelChecks.requireLoadable(instance.solution(), requestedPath(path));
     Persistence.saveMetadata(
         instance,
         path,

@@ -14,27 +14,33 @@ import java.io.Serializable;
  *
  * <p><b>Coefficient space.</b> Both pre-images lie in the span of the landmarks z_1..z_m (rows of
  * Z): the ridge map gives x̂ = Cᵀk_y = Zᵀa with a = (K_YY + αI)⁻¹ k_y, and every fixed-point
- * iterate after the first is x_t = Σ_l w_l z_l / Σ_l w_l = Zᵀa_t with w_l = γ_l k(z_l, x_{t−1}).
- * With the landmarks' Gram matrix G = ZZᵀ (m×m, computed once from the stored landmarks at O(Σ nnz)
- * pair-sum cost) and the row's inner products Zx (the linear kernel's block, Σ_{t∈nz(x)}
- * nnz(Z[:,t]) multiply-adds for a sparse row),
+ * iterate after the first is x_t = Σ_l w_l z_l / Σ_l w_l = Zᵀa_t with w_l = γ_l k(z_l, x_{t−1}), an
+ * affine combination (Σa = 1).
+ *
+ * <p><b>Distances, not inner products.</b> Expanded around the origin (‖x‖² − 2aᵀZx + aᵀZZᵀa), the
+ * error cancels: its rounding is about ε·‖x‖², larger than the error itself for rows offset from
+ * the origin (rows 10⁸ + N(0,1): 72.6 for a mean error of 0.43). Written with squared distances,
+ * which do not depend on where the origin is,
  *
  * <pre>
- *   ‖x − Zᵀa‖² = ‖x‖² − 2 aᵀ(Zx) + aᵀGa,      ‖Zᵀa − z_l‖² = aᵀGa − 2 (Ga)_l + G_ll,
+ *   ‖x − Zᵀa‖² = Σ_l a_l D_l − ½ aᵀ D a − s·(‖x‖² − Σ_l a_l ‖z_l‖²),   s = Σa − 1,
+ *   ‖Zᵀa − z_l‖² = (D a)_l − ½ aᵀ D a                                    (Σa = 1),
  * </pre>
  *
- * so a fixed-point iteration costs one m×m product per row (the kernel values of the iterate come
- * from the second identity), and the first iteration starts from x itself through Zx, as {@link
- * Preimage} does. The iteration, its convergence test (‖x_{t+1} − x_t‖ ≤ 10⁻⁸‖x_{t+1}‖, with
- * ‖x_{t+1} − x_t‖² = Δaᵀ(G a_{t+1} − G a_t)) and its stop on a vanishing denominator are those of
- * {@link Preimage}; a row whose first denominator vanishes keeps x (e = 0). Per row: O(Σ_{t∈nz(x)}
- * nnz(Z[:,t]) + m·k + iterations·m²) flops; memory: G (and the ridge's (K_YY + αI)⁻¹), 8m² bytes
- * each, and the landmarks in the projector's form.
- *
- * <p><b>Rounding.</b> The expansion of ‖x − x̂‖² cancels: its error is about ε(‖x‖² + ‖x̂‖²), not
- * ε‖x − x̂‖². Tuning compares errors of the order of the rows' variance, far above that, on data
- * near the origin (sparse rows are). Dense data far from the origin (rows 10⁸ + N(0,1)) need their
- * mean subtracted first.
+ * with D_l = ‖x − z_l‖² and D the landmarks' m×m squared distances, each to a relative 1e-12 at any
+ * offset ({@link LandmarkKernel#squaredDistances}: the rbf blocks' expansion around the kernel's
+ * centre, at its cost, Σ_{t∈nz(x)} nnz(Z[:,t]) multiply-adds for a sparse row, with the pairs it
+ * cannot vouch for recomputed from coordinate differences). The first identity (a_l(x − z_l)
+ * summed, minus s·x) rounds to about ε·(Σ|a_l|D_l + |a|ᵀD|a|), the spread of the data around x̂,
+ * plus ε·|s|·(‖x‖² + Σ|a_l|‖z_l‖²) for the ridge map's s ≠ 0 (the fixed point's s is 0 exactly: its
+ * pre-image is an affine combination, whatever the rounding of a). So a fixed-point iteration costs
+ * one m×m product per row (the kernel values of the iterate from the second identity), and the
+ * first iteration starts from x itself through the model's kernel values, as {@link Preimage} does.
+ * The iteration, its convergence test (‖x_{t+1} − x_t‖ ≤ 10⁻⁸‖x_{t+1}‖, with ‖x_{t+1} − x_t‖² =
+ * −½ΔaᵀDΔa, ΣΔa = 0, and ‖x_{t+1}‖² = Σ a_l‖z_l‖² − ½aᵀDa) and its stop on a vanishing denominator
+ * are those of {@link Preimage}; a row whose first denominator vanishes keeps x (e = 0). Per row:
+ * O(Σ_{t∈nz(x)} nnz(Z[:,t]) + m·k + iterations·m²) flops; memory: D (and the ridge's (K_YY +
+ * αI)⁻¹), 8m² bytes each, and the landmarks in the projector's form.
  */
 public final class PreimageError implements Serializable {
 
@@ -48,13 +54,13 @@ public final class PreimageError implements Serializable {
   /** (K_YY + αI)⁻¹, m×m column-major; null for the fixed point. */
   private final double[] ridgeInverse;
 
-  /** The linear kernel on the landmarks: a row's inner products Zx on the landmarks' own path. */
-  private final LandmarkKernel innerProducts;
+  /** The rbf kernel on the landmarks: a row's squared distances D_l on the landmarks' path. */
+  private final LandmarkKernel distances;
 
-  /** G = ZZᵀ, m×m column-major. */
-  private final double[] gram;
+  /** D = (‖z_i − z_j‖²), m×m column-major. */
+  private final double[] landmarkDistances;
 
-  /** G_ll = ‖z_l‖². */
+  /** ‖z_l‖². */
   private final double[] landmarkSqNorms;
 
   private PreimageError(
@@ -69,13 +75,9 @@ public final class PreimageError implements Serializable {
     this.scoreKernel = scoreKernel;
     this.ridgeInverse = ridgeInverse;
     LandmarkKernel support = projector.kernelExpansion().support();
-    this.innerProducts = new LandmarkKernel(Kernel.linear(), support.points());
-    this.gram = innerProducts.gram();
-    int m = support.numLandmarks();
-    this.landmarkSqNorms = new double[m];
-    for (int l = 0; l < m; l++) {
-      landmarkSqNorms[l] = gram[l + l * m];
-    }
+    this.distances = new LandmarkKernel(Kernel.rbf(1.0), support.points());
+    this.landmarkDistances = distances.landmarkSquaredDistances();
+    this.landmarkSqNorms = support.points().sqNorms();
   }
 
   /** The errors of {@link Preimage#fixedPoint} pre-images (rbf only). */
@@ -111,50 +113,53 @@ public final class PreimageError implements Serializable {
       return;
     }
     int m = landmarkSqNorms.length;
-    double[] zx = new double[m * b];
-    innerProducts.compute(block, zx);
-    double[] sq = block.sqNorms();
+    double[] dist = new double[m * b];
+    distances.squaredDistances(block, dist);
     double[] a = new double[m * b];
-    double[] ga = new double[m * b];
+    double[] da = new double[m * b];
     boolean[] identity = new boolean[b];
-    if (method == Preimage.Method.RIDGE) {
+    boolean ridge = method == Preimage.Method.RIDGE;
+    if (ridge) {
       int k = scoreKernel.dim();
       RowBlock scoreBlock = new RowBlock(b, k);
       scoreBlock.fill(scores, b); // k×b column-major: each row's k scores contiguous
       double[] ky = new double[m * b];
       scoreKernel.compute(scoreBlock, ky);
       Blas.blas().dgemm("N", "N", m, b, m, 1.0, ridgeInverse, m, ky, m, 0.0, a, m);
-      Blas.blas().dgemm("N", "N", m, b, m, 1.0, gram, m, a, m, 0.0, ga, m);
+      Blas.blas().dgemm("N", "N", m, b, m, 1.0, landmarkDistances, m, a, m, 0.0, da, m);
     } else {
-      fixedPoint(block, scores, zx, sq, a, ga, identity);
+      fixedPoint(block, scores, dist, a, da, identity);
     }
+    double[] sq = block.sqNorms();
     for (int i = 0; i < b; i++) {
       if (identity[i]) {
         out[i] = 0.0;
         continue;
       }
-      double cross = 0;
+      double toRow = 0;
       double quadratic = 0;
+      double sum = 0;
+      double landmarkNorms = 0;
       for (int l = i * m, end = l + m; l < end; l++) {
-        cross += a[l] * zx[l];
-        quadratic += a[l] * ga[l];
+        toRow += a[l] * dist[l];
+        quadratic += a[l] * da[l];
+        sum += a[l];
+        landmarkNorms += a[l] * landmarkSqNorms[l - i * m];
       }
-      out[i] = Math.max(sq[i] - 2 * cross + quadratic, 0.0);
+      double e = toRow - 0.5 * quadratic;
+      if (ridge) {
+        e -= (sum - 1) * (sq[i] - landmarkNorms);
+      }
+      out[i] = Math.max(e, 0.0);
     }
   }
 
   /**
-   * The fixed-point iteration in coefficient space: leaves the final a (m×b) and G·a, or marks the
+   * The fixed-point iteration in coefficient space: leaves the final a (m×b) and D·a, or marks the
    * rows whose first denominator vanished (their pre-image is x itself).
    */
   private void fixedPoint(
-      RowBlock block,
-      double[] scores,
-      double[] zx,
-      double[] sq,
-      double[] a,
-      double[] ga,
-      boolean[] identity) {
+      RowBlock block, double[] scores, double[] dist, double[] a, double[] da, boolean[] identity) {
     int m = landmarkSqNorms.length;
     int b = block.size();
     Kernel kernel = projector.kernel();
@@ -174,36 +179,40 @@ public final class PreimageError implements Serializable {
         a[l] = w[l] / denominator;
       }
     }
-    Blas.blas().dgemm("N", "N", m, b, m, 1.0, gram, m, a, m, 0.0, ga, m);
+    Blas.blas().dgemm("N", "N", m, b, m, 1.0, landmarkDistances, m, a, m, 0.0, da, m);
     boolean all = true;
     for (int i = 0; i < b; i++) {
       if (done[i]) {
         continue;
       }
-      // ‖x_1 − x‖² = ‖x‖² − 2 a_1ᵀ(Zx) + a_1ᵀGa_1, against ‖x_1‖² = a_1ᵀGa_1.
-      double cross = 0;
-      double norm = 0;
+      // ‖x_1 − x‖² = Σ a_l D_l − ½aᵀDa, against ‖x_1‖² = Σ a_l‖z_l‖² − ½aᵀDa.
+      double toRow = 0;
+      double half = 0;
+      double norms = 0;
       for (int l = i * m, end = l + m; l < end; l++) {
-        cross += a[l] * zx[l];
-        norm += a[l] * ga[l];
+        toRow += a[l] * dist[l];
+        half += 0.5 * a[l] * da[l];
+        norms += a[l] * landmarkSqNorms[l - i * m];
       }
-      done[i] = converged(sq[i] - 2 * cross + norm, norm);
+      done[i] = converged(toRow - half, norms - half);
       all &= done[i];
     }
     double[] next = new double[m * b];
-    double[] gNext = new double[m * b];
-    double[] iterateSq = new double[b];
+    double[] dNext = new double[m * b];
+    double[] minusHalf = new double[b];
+    double[] zeros = new double[m];
     for (int iter = 1; iter < maxIter && !all; iter++) {
-      // k(z_l, x_t) from ‖x_t − z_l‖² = aᵀGa − 2(Ga)_l + G_ll: the kernel's own map.
-      System.arraycopy(ga, 0, w, 0, m * b);
+      // k(z_l, x_t) from ‖x_t − z_l‖² = (Da)_l − ½aᵀDa through the kernel's own map, whose
+      // argument is s_i + q_l − 2·w_il: s_i = −½aᵀDa, q = 0, w = −½Da.
       for (int i = 0; i < b; i++) {
         double s = 0;
         for (int l = i * m, end = l + m; l < end; l++) {
-          s += a[l] * ga[l];
+          s += a[l] * da[l];
+          w[l] = -0.5 * da[l];
         }
-        iterateSq[i] = s;
+        minusHalf[i] = -0.5 * s;
       }
-      kernel.type().mapInnerProducts(kernel, w, iterateSq, b, landmarkSqNorms, m);
+      kernel.type().mapInnerProducts(kernel, w, minusHalf, b, zeros, m);
       System.arraycopy(a, 0, next, 0, m * b);
       for (int i = 0; i < b; i++) {
         if (done[i]) {
@@ -218,24 +227,26 @@ public final class PreimageError implements Serializable {
           next[l] = w[l] / denominator;
         }
       }
-      Blas.blas().dgemm("N", "N", m, b, m, 1.0, gram, m, next, m, 0.0, gNext, m);
+      Blas.blas().dgemm("N", "N", m, b, m, 1.0, landmarkDistances, m, next, m, 0.0, dNext, m);
       all = true;
       for (int i = 0; i < b; i++) {
         if (done[i]) {
           continue;
         }
-        // ‖x_{t+1} − x_t‖² = Δaᵀ(G a_{t+1} − G a_t): no cancellation against ‖x‖².
+        // ‖x_{t+1} − x_t‖² = −½Δaᵀ(D a_{t+1} − D a_t) (ΣΔa = 0): no cancellation against ‖x‖².
         double change = 0;
-        double norm = 0;
+        double half = 0;
+        double norms = 0;
         for (int l = i * m, end = l + m; l < end; l++) {
-          change += (next[l] - a[l]) * (gNext[l] - ga[l]);
-          norm += next[l] * gNext[l];
+          change -= 0.5 * (next[l] - a[l]) * (dNext[l] - da[l]);
+          half += 0.5 * next[l] * dNext[l];
+          norms += next[l] * landmarkSqNorms[l - i * m];
         }
-        done[i] = converged(change, norm);
+        done[i] = converged(change, norms - half);
         all &= done[i];
       }
       System.arraycopy(next, 0, a, 0, m * b);
-      System.arraycopy(gNext, 0, ga, 0, m * b);
+      System.arraycopy(dNext, 0, da, 0, m * b);
     }
   }
 

@@ -99,7 +99,8 @@ public final class ModelChecks {
           "Cannot save the model to '"
               + path
               + "': the fitted model fails a check its loader makes (a numerical breakdown of the"
-              + " fit, not an input error): ");
+              + " fit, not an edit; columns of very different scales, such as one of large"
+              + " values, are the usual cause: scale or centre them and fit again): ");
     }
   }
 

@@ -287,7 +287,7 @@ final class Plausibility {
                 "data/landmarks row %d: with the metadata's kernel %s (k_j its kernel column),"
                     + " %s = %.10g where a whitening of the landmarks' kernel matrix gives %.10g"
                     + " (within %.2g): the weights were edited or computed with another kernel or"
-                    + " gamma",
+                    + " gamma, or from kernel values that lost their precision",
                 j,
                 map.kernel().type().paramName(),
                 entry,

@@ -12,9 +12,21 @@ import org.apache.spark.ml.util.MLWriter;
  */
 public abstract class StageWriter extends MLWriter {
 
+  /** The path {@link #save} was asked for (saveImpl writes into a hidden sibling of it). */
+  private String requested;
+
   @Override
   public void save(String path) throws IOException {
+    requested = path;
     SafeOutput.saveStage(path, shouldOverwrite(), sparkSession(), this::saveImpl);
+  }
+
+  /**
+   * The path the user asked {@link #save} to write, for messages: saveImpl's own argument is a
+   * hidden sibling that is renamed into place; {@code fallback} when save was not called.
+   */
+  protected String requestedPath(String fallback) {
+    return requested != null ? requested : fallback;
   }
 
   /**

@@ -188,8 +188,9 @@ final class StoredNumbers {
                 + String.format(
                     Locale.ROOT,
                     "data/landmarks row %d: its weights give the landmark ||phi(z)||^2 = %.6g where "
-                        + "the metadata's kernel %s gives k(z,z) = %.6g: the weights were computed "
-                        + "with another kernel or gamma",
+                        + "the metadata's kernel %s gives k(z,z) = %.6g: the weights do not whiten "
+                        + "this kernel on these landmarks (computed with another kernel or gamma, "
+                        + "or from kernel values that lost their precision)",
                     j,
                     norm,
                     kernel.type().paramName(),

@@ -438,6 +438,76 @@ class KernelTest {
   }
 
   /**
+   * A large column (magnitude + N(0, 0.005²)) stored in a fraction of the rows and landmarks (5 %
+   * to 95 %), on the large-column set-up's features N(0, 0.1²), γ = 5: at 5 % and 15 % the centre
+   * leaves the column at 0 (the sparse rule's one fifth; the dense mean rounds to 0), at 50 % and
+   * 95 % it leaves two groups; pairs within the large group then have an expanded distance that
+   * cancels to nothing (at 1e8, a rounding error of ‖x‖² ≈ 1e16 is 2, and exp(−5·2) is no kernel
+   * value of 0.6). Such values underflowed to 0 and, the old test being k·γ·4ε·a, were never
+   * recomputed. Both paths, K_bm from sparse and dense blocks and K_mm, against direct evaluation
+   * to the documented bound ({@link LandmarkKernel#CANCELLATION_TOLERANCE}, 1e-14).
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "0.05, 1e4", "0.05, 1e8", "0.05, 1e10", "0.05, 1e12",
+    "0.15, 1e4", "0.15, 1e8", "0.15, 1e10", "0.15, 1e12",
+    "0.5, 1e4", "0.5, 1e8", "0.5, 1e10", "0.5, 1e12",
+    "0.95, 1e4", "0.95, 1e8", "0.95, 1e10", "0.95, 1e12"
+  })
+  void rbfWithALargeColumnInAFractionOfTheRowsEqualsDirectEvaluation(
+      double fraction, double magnitude) {
+    int m = 40;
+    int b = 30;
+    double[][] z = largeColumnInAFraction(m, 200, magnitude, fraction, 31);
+    double[][] x = largeColumnInAFraction(b, 200, magnitude, fraction, 32);
+    // Near-duplicates of landmarks holding the column, where the expansion cancels most.
+    int holder =
+        java.util.stream.IntStream.range(0, m).filter(j -> z[j][0] != 0).findFirst().orElseThrow();
+    x[0] = z[holder].clone();
+    x[0][1] += 0.01;
+    Kernel kernel = Kernel.rbf(5);
+    BothPaths paths = BothPaths.of(kernel, z, x);
+    int nonTrivial = 0;
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < m; j++) {
+        double exact = kernel.apply(x[i], z[j]);
+        nonTrivial += exact > 1e-3 && exact < 0.999 && x[i][0] != 0 && z[j][0] != 0 ? 1 : 0;
+        String at = fraction + " of rows at " + magnitude + ", k(x" + i + ", z" + j + ")";
+        assertEquals(exact, paths.densePath()[i * m + j], 1e-14, "dense path, " + at);
+        assertEquals(exact, paths.fromSparse()[i * m + j], 1e-14, "sparse path, " + at);
+        assertEquals(exact, paths.fromDenseBlock()[i * m + j], 1e-14, "dense block, " + at);
+      }
+    }
+    double[] gram = paths.sparse().gram();
+    double[] denseGram = paths.dense().gram();
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        double exact = kernel.apply(z[i], z[j]);
+        String at = fraction + " of rows at " + magnitude + ", K_mm(" + i + ", " + j + ")";
+        assertEquals(exact, denseGram[i + j * m], 1e-14, "dense path, " + at);
+        assertEquals(exact, gram[i + j * m], 1e-14, "sparse path, " + at);
+      }
+    }
+    assertTrue(nonTrivial > 0, "pairs holding the column with kernel values neither 0 nor 1");
+  }
+
+  /**
+   * The large-column set-up ({@link io.github.sparkkpca.testing.Reference#sharedLargeColumn}) with
+   * column 0 = magnitude + N(0, 0.005²) in ⌊(i+1)·fraction⌋ − ⌊i·fraction⌋ of the rows, absent in
+   * the others.
+   */
+  static double[][] largeColumnInAFraction(
+      int n, int d, double magnitude, double fraction, long seed) {
+    double[][] x = io.github.sparkkpca.testing.Reference.sharedLargeColumn(n, d, 1, 5, -1, seed);
+    Random random = new Random(seed + 1000);
+    for (int i = 0; i < n; i++) {
+      boolean holds = Math.floor((i + 1) * fraction) > Math.floor(i * fraction);
+      x[i][0] = holds ? magnitude + 0.005 * random.nextGaussian() : 0;
+    }
+    return x;
+  }
+
+  /**
    * The kernel blocks of rows x against landmarks z on the sparse path (from sparse and from dense
    * blocks) and on the dense path, for the same landmarks.
    */

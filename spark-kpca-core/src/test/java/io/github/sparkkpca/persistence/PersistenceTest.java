@@ -34,6 +34,29 @@ class PersistenceTest {
 
   @TempDir Path dir;
 
+  /**
+   * A refusal from saveImpl (the pre-save check of a model its loader would refuse) names the path
+   * the user passed to save, not the hidden sibling saveImpl writes into, which it used to name.
+   */
+  @Test
+  void saveImplNamesTheRequestedPathNotItsHiddenSibling() {
+    LocalSpark.spark();
+    String[] seen = new String[2];
+    StageWriter writer =
+        new StageWriter() {
+          @Override
+          public void saveImpl(String path) {
+            seen[0] = path;
+            seen[1] = requestedPath(path);
+            throw new IllegalArgumentException("refused");
+          }
+        };
+    String target = dir.resolve("my model").toString();
+    assertThrows(IllegalArgumentException.class, () -> writer.save(target));
+    assertTrue(!seen[0].equals(target), "saveImpl writes into a sibling: " + seen[0]);
+    assertEquals(target, seen[1]);
+  }
+
   private static void assertSameOutput(Dataset<Row> a, Dataset<Row> b, String... columns) {
     for (String column : columns) {
       double[][] x = LocalSpark.collect(a, column);

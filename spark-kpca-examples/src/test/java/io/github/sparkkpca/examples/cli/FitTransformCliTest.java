@@ -445,6 +445,83 @@ class FitTransformCliTest {
     }
   }
 
+  /**
+   * The issue's reproduction: 100 rows N(0, 1) in 3 columns plus an offset of 1e8, {@code fit --k 3
+   * --landmarks 30 --seed 2 --gamma 0.5}, then {@code transform --preimage-error
+   * --reconstruction}: each row's preimage_error equals the squared distance to its written
+   * pre-image, to the rounding of coordinates of 1e8 (printed mean 72.64 against 0.4295 before).
+   */
+  @Test
+  void preimageErrorOfRowsOffsetFromTheOrigin() throws IOException {
+    double offset = 1e8;
+    Random random = new Random(49);
+    double[][] x = new double[100][3];
+    StringBuilder text = new StringBuilder("x1,x2,x3,row.id\n");
+    for (int i = 0; i < x.length; i++) {
+      for (int j = 0; j < 3; j++) {
+        String cell = String.format(Locale.ROOT, "%.6f", offset + random.nextGaussian());
+        x[i][j] = Double.parseDouble(cell);
+        text.append(cell).append(',');
+      }
+      text.append("row").append(i).append('\n');
+    }
+    Path data = dir.resolve("offset.csv");
+    Files.writeString(data, text.toString(), StandardCharsets.UTF_8);
+    Path model = dir.resolve("model-offset");
+    TestSpark.Result r =
+        TestSpark.cli(
+            "fit",
+            "--input",
+            data.toString(),
+            "--label-col",
+            LABEL,
+            "--k",
+            "3",
+            "--landmarks",
+            "30",
+            "--seed",
+            "2",
+            "--gamma",
+            "0.5",
+            "--model-out",
+            model.toString());
+    assertEquals(0, r.code(), r::toString);
+    Path out = dir.resolve("scores-offset");
+    r =
+        TestSpark.cli(
+            "transform",
+            "--model",
+            model.toString(),
+            "--input",
+            data.toString(),
+            "--label-col",
+            LABEL,
+            "--output",
+            out.toString(),
+            "--reconstruction",
+            "--preimage-error");
+    assertEquals(0, r.code(), r::toString);
+    List<String> lines = csvLines(out);
+    assertEquals(x.length + 1, lines.size());
+    double sum = 0;
+    for (int i = 0; i < x.length; i++) {
+      String[] cells = lines.get(i + 1).split(",");
+      assertEquals("row" + i, cells[3 + 1 + 3], "row order");
+      double distance = 0;
+      for (int j = 0; j < 3; j++) {
+        double diff = Double.parseDouble(cells[3 + 1 + j]) - x[i][j];
+        distance += diff * diff;
+      }
+      assertEquals(
+          distance,
+          Double.parseDouble(cells[3]),
+          1e-9 * (1 + distance) + 1e-14 * offset * (1 + Math.sqrt(distance)),
+          "row " + i + ": preimage_error against the written pre-image");
+      sum += distance;
+    }
+    assertTrue(sum / x.length > 1e-2 && sum / x.length < 3, "mean " + sum / x.length);
+  }
+
   /** CSV output lines (header included) of a transform, part files in name order. */
   static List<String> csvLines(Path output) throws IOException {
     List<Path> parts;
