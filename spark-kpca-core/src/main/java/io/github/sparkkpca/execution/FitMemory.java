@@ -133,13 +133,13 @@ public final class FitMemory {
               + " = "
               + m
               + " needs about "
-              + gib(driver)
+              + gib(driver, heap)
               + " on the driver ("
               + DRIVER_SQUARES
               + " m×m matrices of doubles"
               + (local ? ", plus " + tasks + " local tasks" : "")
               + ") but its heap is "
-              + gib(heap)
+              + gib(heap, driver)
               + "; lower "
               + what
               + " or raise the driver's heap ("
@@ -154,11 +154,11 @@ public final class FitMemory {
                 + " = "
                 + m
                 + " needs about "
-                + gib(executor)
+                + gib(executor, executorMemory)
                 + " per executor ("
                 + tasks
                 + " tasks with an m×m statistic each, and the broadcast map) but spark.executor.memory is "
-                + gib(executorMemory)
+                + gib(executorMemory, executor)
                 + "; lower "
                 + what
                 + " or raise spark.executor.memory");
@@ -172,10 +172,10 @@ public final class FitMemory {
               + " = "
               + m
               + " gives "
-              + gib(summary)
+              + gib(summary, maxResult)
               + " of statistics, more than "
               + "spark.driver.maxResultSize = "
-              + gib(maxResult)
+              + gib(maxResult, summary)
               + "; lower "
               + what
               + " or raise it");
@@ -297,12 +297,12 @@ public final class FitMemory {
               + " on n = "
               + n
               + " rows needs about "
-              + gib(bytes)
+              + gib(bytes, heap - inUse)
               + " on the driver ("
               + squares
               + " n×n matrices of doubles) but its heap is "
-              + gib(heap)
-              + (inUse > 0 ? " with " + gib(inUse) + " in use" : "")
+              + gib(heap, bytes + inUse)
+              + (inUse > 0 ? " with " + gib(inUse, heap - bytes) + " in use" : "")
               + "; lower "
               + limit
               + " or raise the driver's heap ("
@@ -311,7 +311,20 @@ public final class FitMemory {
     }
   }
 
-  private static String gib(long bytes) {
-    return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+  /**
+   * {@code bytes} in GiB with as many decimals (1 to 6) as it takes to differ from {@code other}'s
+   * figure, the number it is compared with: a refusal never reads "needs about 1.0 GiB but its heap
+   * is 1.0 GiB".
+   */
+  static String gib(long bytes, long other) {
+    int decimals = 1;
+    while (decimals < 6 && gib(bytes, decimals).equals(gib(other, decimals))) {
+      decimals++;
+    }
+    return gib(bytes, decimals);
+  }
+
+  private static String gib(long bytes, int decimals) {
+    return String.format(Locale.ROOT, "%." + decimals + "f GiB", bytes / (double) (1L << 30));
   }
 }

@@ -177,8 +177,16 @@ public final class ModelTables {
     try {
       return spark.read().schema(schema).parquet(dir).collectAsList();
     } catch (Exception e) {
+      String replacing = Persistence.beingReplaced(dir, spark.sparkContext().hadoopConfiguration());
       throw new IllegalArgumentException(
-          what + "missing or unreadable model data " + dir + " (" + Persistence.firstLine(e) + ")",
+          what
+              + (replacing != null
+                  ? replacing
+                  : "missing or unreadable model data "
+                      + dir
+                      + " ("
+                      + Persistence.firstLine(e)
+                      + ")"),
           e);
     }
   }

@@ -3,8 +3,13 @@ package io.github.sparkkpca.persistence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamPair;
@@ -165,7 +170,10 @@ public final class Persistence {
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {
-      throw new IllegalArgumentException(what + "no readable metadata (" + firstLine(e) + ")", e);
+      String replacing = beingReplaced(path, spark.sparkContext().hadoopConfiguration());
+      throw new IllegalArgumentException(
+          what + (replacing != null ? replacing : "no readable metadata (" + firstLine(e) + ")"),
+          e);
     }
     return root;
   }
@@ -226,6 +234,40 @@ public final class Persistence {
         }
       }
     }
+  }
+
+  /**
+   * Why a saved stage cannot be read when another writer is replacing it ({@link SafeOutput}'s
+   * swap: the old directory moved aside as {@code .NAME.spark-kpca-ID.replaced}, or the new one
+   * written as {@code .NAME.spark-kpca-ID.writing}), naming the sibling found; null when there is
+   * none. {@code path} is the stage or any directory inside it (its data tables).
+   */
+  public static String beingReplaced(String path, Configuration conf) {
+    try {
+      // The stage, or one of its tables up to two levels down (data/NAME).
+      Path dir = new Path(path);
+      for (int level = 0; level < 3 && dir.getParent() != null; level++, dir = dir.getParent()) {
+        FileSystem fs = dir.getFileSystem(conf);
+        if (fs.exists(dir.getParent())) {
+          for (FileStatus sibling : fs.listStatus(dir.getParent())) {
+            String name = sibling.getPath().getName();
+            if (name.startsWith("." + dir.getName() + ".")
+                && SafeOutput.isLeftover(name)
+                && !name.endsWith(".owner")) {
+              return "it is being replaced by another writer ("
+                  + name
+                  + " beside it; a leftover of a killed write if it stays); retry";
+            }
+          }
+        }
+        if (fs.exists(new Path(dir, "metadata"))) {
+          return null; // the stage itself, in place
+        }
+      }
+    } catch (IOException e) {
+      return null; // the caller's own message stands
+    }
+    return null;
   }
 
   static String firstLine(Exception e) {

@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -98,7 +97,7 @@ public final class CheckpointLock implements AutoCloseable {
     if (!"file".equals(fs.getUri().getScheme())) {
       return new CheckpointLock(null, null, null, null);
     }
-    java.nio.file.Path local = Paths.get(fs.makeQualified(dir).toUri()).toAbsolutePath();
+    java.nio.file.Path local = localPath(fs.makeQualified(dir)).toAbsolutePath();
     java.nio.file.Path file = local.resolve(FILE);
     String me =
         "pid "
@@ -182,6 +181,15 @@ public final class CheckpointLock implements AutoCloseable {
     } catch (IOException e) {
       // the channel is closed by the process's end at the latest
     }
+  }
+
+  /**
+   * The java.nio path of a path of Hadoop's local file system: its URI's decoded path, the file
+   * Hadoop's local file system reads and writes. Not {@code Paths.get(path.toUri())}: Hadoop leaves
+   * non-ASCII characters unescaped in its URIs, which {@code Paths.get} refuses ("Bad escape").
+   */
+  public static java.nio.file.Path localPath(Path path) {
+    return new java.io.File(path.toUri().getPath()).toPath();
   }
 
   private static String hostName() {

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -77,10 +76,10 @@ public final class OutputClaim {
     Path file = new Path(dir, FILE);
     try {
       if (isLocal(fs)) {
-        java.nio.file.Path local = Paths.get(fs.makeQualified(staging).toUri());
+        java.nio.file.Path local = CheckpointLock.localPath(fs.makeQualified(staging));
         Files.writeString(local, mine.token() + "\n" + mine.checkpoint() + "\n");
         try {
-          Files.createLink(Paths.get(fs.makeQualified(file).toUri()), local);
+          Files.createLink(CheckpointLock.localPath(fs.makeQualified(file)), local);
           return mine; // the link is exclusive: this claim is the one
         } catch (FileAlreadyExistsException e) {
           // another query claimed it first: its claim is read below
@@ -135,8 +134,8 @@ public final class OutputClaim {
     if (isLocal(fs)) {
       try {
         Files.move(
-            Paths.get(fs.makeQualified(file).toUri()),
-            Paths.get(fs.makeQualified(aside).toUri()),
+            CheckpointLock.localPath(fs.makeQualified(file)),
+            CheckpointLock.localPath(fs.makeQualified(aside)),
             StandardCopyOption.ATOMIC_MOVE);
         moved = true;
       } catch (NoSuchFileException e) {
@@ -155,8 +154,8 @@ public final class OutputClaim {
       if (isLocal(fs)) {
         try {
           Files.createLink(
-              Paths.get(fs.makeQualified(file).toUri()),
-              Paths.get(fs.makeQualified(aside).toUri()));
+              CheckpointLock.localPath(fs.makeQualified(file)),
+              CheckpointLock.localPath(fs.makeQualified(aside)));
         } catch (FileAlreadyExistsException e) {
           // a newer claim holds the name
         }

@@ -121,4 +121,22 @@ class FitMemoryTest {
     assertEquals(
         50, FitMemory.largestLandmarks(sc, 20, size -> 256, 1, 50), "the cap when memory allows");
   }
+
+  /**
+   * A need just above the heap was printed "needs about 1.0 GiB ... but its heap is 1.0 GiB": the
+   * figures carry as many decimals as it takes to tell them apart (8 · 11586² bytes is 1.00014
+   * GiB).
+   */
+  @Test
+  void aRefusalPrintsFiguresThatDiffer() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> FitMemory.checkSquares(11586, 1, "MPRESS", "maxRows", 1L << 30, 0));
+    assertTrue(
+        e.getMessage().contains("needs about 1.0001 GiB")
+            && e.getMessage().contains("heap is 1.0000 GiB"),
+        e.getMessage());
+    assertEquals("2.0 GiB", FitMemory.gib(2L << 30, 1L << 30));
+  }
 }

@@ -63,16 +63,40 @@ final class OutOfMemoryGuard implements Thread.UncaughtExceptionHandler, AutoClo
                 start.properties() == null
                     ? null
                     : start.properties().getProperty("spark.job.description");
-            LAST_JOB.set(
-                description != null
-                    ? description
-                    : start.stageInfos().isEmpty() ? null : start.stageInfos().head().name());
+            LAST_JOB.updateAndGet(
+                previous ->
+                    jobName(
+                        description,
+                        start.stageInfos().isEmpty() ? null : start.stageInfos().head().name(),
+                        start.stageInfos().isEmpty() ? null : start.stageInfos().head().details(),
+                        previous));
           }
         });
     OutOfMemoryGuard guard = new OutOfMemoryGuard(LAST_JOB::get, sc::stop);
     Thread.setDefaultUncaughtExceptionHandler(guard);
     return guard;
   }
+
+  /**
+   * The name of a job for the line: its description (the step that set it), else its call site when
+   * the job was started from this project's code ({@code details}, the stage's long call site,
+   * holds one of its frames), else {@code previous}, the step running: a job Spark starts on a
+   * thread of its own (a broadcast or subquery, {@code CompletableFuture}) would otherwise be named
+   * by a frame of Spark's or the JDK's, such as "$anonfun$withThreadLocalCaptured$2 at
+   * CompletableFuture.java:1768".
+   */
+  static String jobName(String description, String callSite, String details, String previous) {
+    if (description != null && !description.isBlank()) {
+      return description;
+    }
+    if (callSite != null && details != null && details.contains(PROJECT_FRAME)) {
+      return callSite;
+    }
+    return previous;
+  }
+
+  /** The package prefix of this project's frames in a call site. */
+  private static final String PROJECT_FRAME = "io.github.sparkkpca.";
 
   @Override
   public void uncaughtException(Thread thread, Throwable error) {

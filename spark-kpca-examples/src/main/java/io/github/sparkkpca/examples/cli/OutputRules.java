@@ -1,5 +1,6 @@
 package io.github.sparkkpca.examples.cli;
 
+import io.github.sparkkpca.streaming.CheckpointLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ public final class OutputRules {
       return qualified;
     }
     try {
-      java.nio.file.Path path = java.nio.file.Paths.get(qualified.toUri());
+      java.nio.file.Path path = CheckpointLock.localPath(qualified);
       java.nio.file.Path existing = path;
       java.util.Deque<String> rest = new java.util.ArrayDeque<>();
       while (existing != null

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.persistence.SafeOutput;
+import io.github.sparkkpca.streaming.CheckpointLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -43,8 +44,7 @@ final class OutputTargets {
 
   /** Checks a local output (charts, the summary), which the driver writes with java.nio. */
   SafeOutput addLocal(String option, java.nio.file.Path target, SafeOutput.Kind kind) {
-    return add(
-        option, target.toString(), target.toAbsolutePath().normalize().toUri().toString(), kind);
+    return add(option, target.toString(), hadoopPath(target), kind);
   }
 
   private SafeOutput add(String option, String shown, String target, SafeOutput.Kind kind) {
@@ -77,9 +77,19 @@ final class OutputTargets {
   }
 
   /**
+   * A local path option (java.nio) as the string of the Hadoop path of the same file: the one place
+   * where a {@code Path} option meets Hadoop. Not its URI's string: Hadoop reads a string as a
+   * path, not a URI, so "a b.json" given as "file:/…/a%20b.json" would be written to a file named
+   * "a%20b.json" (and "ü" to "%C3%BC").
+   */
+  static String hadoopPath(java.nio.file.Path path) {
+    return new Path(path.toAbsolutePath().normalize().toUri()).toString();
+  }
+
+  /**
    * A local path of the Hadoop local file system (a {@code file:} path or URI) as a java.nio path.
    */
   static java.nio.file.Path local(String path) {
-    return java.nio.file.Path.of(new Path(path).toUri());
+    return CheckpointLock.localPath(new Path(path));
   }
 }

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.streaming.StreamingKernelPCA;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -77,6 +78,11 @@ final class SavedModels {
     try {
       FileSystem fs = metadata.getFileSystem(spark.session().sparkContext().hadoopConfiguration());
       if (!fs.exists(metadata)) {
+        String replacing =
+            Persistence.beingReplaced(dir, spark.session().sparkContext().hadoopConfiguration());
+        if (replacing != null) {
+          throw new IllegalArgumentException(option + " " + dir + ": " + replacing);
+        }
         throw new IllegalArgumentException(
             option
                 + ": no saved model in "

@@ -256,15 +256,10 @@ public final class ScoreStreamCommand implements Callable<Integer> {
               if (row.isNullAt(error)) {
                 return true;
               }
-              String what = row.getString(error);
-              String path = file < 0 || row.isNullAt(file) ? "" : row.getString(file);
               throw new IllegalArgumentException(
-                  what
-                      + " in "
-                      + (path.startsWith("file:") ? new java.net.URI(path).getPath() : path)
-                      + (what.contains("non-numeric")
-                          ? "; every column except --label-col is a numeric feature"
-                          : ""));
+                  LoadedData.located(
+                      row.getString(error),
+                      file < 0 || row.isNullAt(file) ? "" : row.getString(file)));
             });
   }
 

@@ -32,7 +32,9 @@ import org.apache.hadoop.fs.Path;
  *       output holding the same token;
  *   <li>a new checkpoint starts into a missing or empty output; an earlier spark-kpca output (a
  *       {@code score-stream} or {@code transform} output) is deleted first with {@code
- *       --overwrite}, anything else is refused.
+ *       --overwrite}, anything else is refused; so is the output of a query still running on
+ *       another checkpoint, whose lock ({@link CheckpointLock}) is held from the check until the
+ *       replacement is claimed and the earlier output deleted.
  * </ul>
  *
  * A refusal is an {@link IllegalArgumentException} whose one line names the option (exit code 2);
@@ -120,6 +122,9 @@ final class ScoreStreamOutput {
       if (owner != null && !ours && !overwrite) {
         throw new IllegalArgumentException(claimedBy(output, owner, checkpoint, true));
       }
+      if (owner != null && !ours) {
+        lockOwner(output, owner, conf).close(); // refused now when its query runs
+      }
       if (!isEmpty(fs, out)) {
         boolean earlier = owner != null || fs.exists(new Path(out, SafeOutput.MARKER));
         if (!earlier) {
@@ -140,7 +145,10 @@ final class ScoreStreamOutput {
       }
       boolean replace = !isEmpty(fs, out) || (owner != null && !ours);
       return () -> {
-        try {
+        // The earlier owner's checkpoint stays locked until the output is ours: its query cannot
+        // start (nor run, refused here) while the output is deleted under it.
+        try (CheckpointLock ownerLock =
+            owner != null && !ours ? lockOwner(output, owner, conf) : null) {
           // The claim first, atomically: of two commands started together, one wins; the other
           // stops here, before writing or deleting anything.
           OutputClaim.Owner claimed =
@@ -165,6 +173,34 @@ final class ScoreStreamOutput {
       };
     } catch (IOException e) {
       throw failure(output, checkpoint, e);
+    }
+  }
+
+  /**
+   * Locks the checkpoint of the output's earlier owner ({@link CheckpointLock}, without waiting),
+   * or returns null when that checkpoint is gone (no query runs on it).
+   *
+   * @throws IllegalArgumentException naming the holder, when the owner's query is running: {@code
+   *     --overwrite} never deletes the output of a running query
+   */
+  private static CheckpointLock lockOwner(
+      String output, OutputClaim.Owner owner, Configuration conf) throws IOException {
+    Path ownerCheckpoint = new Path(owner.checkpoint());
+    if (!ownerCheckpoint.getFileSystem(conf).exists(ownerCheckpoint)) {
+      return null;
+    }
+    try {
+      return CheckpointLock.acquire(owner.checkpoint(), conf);
+    } catch (CheckpointLock.Held e) {
+      throw new IllegalArgumentException(
+          "--output "
+              + output
+              + ": the query of its checkpoint "
+              + owner.checkpoint()
+              + " is still running ("
+              + e.holder()
+              + "); --overwrite replaces the output of an ended query only: stop that query first,"
+              + " or give another --output");
     }
   }
 

@@ -248,8 +248,14 @@ public final class SparkKpcaCli implements Callable<Integer> {
     for (Throwable t = e; t != null && depth < 50; t = t.getCause(), depth++) {
       // An output refused when it is written (another run wrote it after this one's check)
       // names its option and --overwrite, as the checks at the start do.
-      if (t instanceof IllegalArgumentException
-          || t instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
+      // The deepest refusal, unless it is one that an outer refusal wraps with more words (e.g.
+      // "Cannot load X from 'path': " before a table's own message).
+      if ((t instanceof IllegalArgumentException
+              || t instanceof org.apache.hadoop.fs.FileAlreadyExistsException)
+          && !(found != null
+              && found.getMessage() != null
+              && t.getMessage() != null
+              && found.getMessage().contains(t.getMessage()))) {
         found = t;
       }
     }

@@ -179,9 +179,7 @@ public final class StreamCommand implements Callable<Integer> {
               OutputRules.named("--checkpoint", checkpoint),
               summaryOut == null
                   ? null
-                  : OutputRules.named(
-                      "--summary-out",
-                      summaryOut.toAbsolutePath().normalize().toUri().toString())));
+                  : OutputRules.named("--summary-out", OutputTargets.hadoopPath(summaryOut))));
       if (estimatorOptions.landmarksFrom != null) {
         estimatorOptions.useLandmarksOf(spark, (NystromKernelPCA) estimator, out);
         // Recorded in the model directory as the stream's m (the param's default otherwise): a
@@ -327,7 +325,8 @@ public final class StreamCommand implements Callable<Integer> {
 
   /**
    * Locks the checkpoint for this command ({@link CheckpointLock}): a usage error naming the
-   * command that holds it when another one runs on it.
+   * command that holds it when another one runs on it, or saying that the checkpoint is not
+   * writable.
    */
   static CheckpointLock lockCheckpoint(CommandSpec spec, ManagedSession spark, String checkpoint)
       throws java.io.IOException {
@@ -343,6 +342,17 @@ public final class StreamCommand implements Callable<Integer> {
               + e.holder()
               + "); wait for it to end or stop it (then this command continues where it stopped),"
               + " or give another --checkpoint");
+    } catch (java.nio.file.FileSystemException e) {
+      // The lock is the command's first write into the checkpoint: a read-only one stops here.
+      throw SparkKpcaCli.usage(
+          spec,
+          "--checkpoint "
+              + checkpoint
+              + ": it is not writable ("
+              + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName())
+              + ": "
+              + e.getFile()
+              + "); give a checkpoint directory this user can write");
     }
   }
 

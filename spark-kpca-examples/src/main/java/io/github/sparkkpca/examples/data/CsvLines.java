@@ -47,6 +47,7 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
   private final String[] featureNames;
   private final String label;
   private final Broadcast<SerializableConfiguration> conf;
+  private final boolean numberLines;
 
   /**
    * @param reference the header every file must match by names (the first file's, or the columns a
@@ -56,18 +57,22 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
    * @param features the columns to assemble, in order
    * @param label the label column, or null
    * @param conf the Hadoop configuration, to read the header of a file whose split starts later
+   * @param numberLines whether an error carries its line in the file ({@link LoadedData#located}; a
+   *     stream, which keeps no row positions), when the line's split starts the file
    */
   CsvLines(
       CsvHeader reference,
       String referenceFile,
       List<String> features,
       String label,
-      Broadcast<SerializableConfiguration> conf) {
+      Broadcast<SerializableConfiguration> conf,
+      boolean numberLines) {
     this.reference = reference;
     this.referenceFile = referenceFile;
     this.featureNames = features.toArray(new String[0]);
     this.label = label;
     this.conf = conf;
+    this.numberLines = numberLines;
   }
 
   /** The schema of the parsed rows. */
@@ -96,6 +101,7 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
     private int labelIndex = -1;
     private int width;
     private String fileError;
+    private long lineNumber;
 
     Parser(Iterator<Row> lines) {
       this.lines = lines;
@@ -112,10 +118,12 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
           file = rowFile;
           start = rowStart;
           headerPending = rowStart <= 0;
+          lineNumber = 0;
           if (!headerPending) {
             layout(headerOf(rowFile));
           }
         }
+        lineNumber++;
         if (CsvHeader.blank(line)) {
           continue;
         }
@@ -179,6 +187,9 @@ final class CsvLines implements MapPartitionsFunction<Row, Row> {
       }
       if (error != null) {
         java.util.Arrays.fill(values, 0.0);
+        if (numberLines && start <= 0) {
+          error += LoadedData.LINE_MARK + lineNumber;
+        }
       }
       DenseVector vector = new DenseVector(values);
       if (label == null) {

@@ -129,7 +129,8 @@ final class FileSources {
     Broadcast<SerializableConfiguration> hadoop =
         JavaSparkContext.fromSparkContext(spark.sparkContext())
             .broadcast(new SerializableConfiguration(conf));
-    CsvLines parser = new CsvLines(reference, referenceFile, features, label, hadoop);
+    CsvLines parser =
+        new CsvLines(reference, referenceFile, features, label, hadoop, stream != null);
     Dataset<Row> parsed =
         lines.mapPartitions(
             parser,

@@ -289,7 +289,8 @@ public final class LoadedData {
 
   /**
    * For a stream: checks one micro-batch of these rows as {@link #persistAndValidate()} checks a
-   * batch input (without the row number, which a stream does not keep).
+   * batch input (with the line of a CSV file in place of the row number, which a stream does not
+   * keep).
    *
    * @throws IllegalArgumentException naming the problem of the first bad cell found and its file
    */
@@ -304,15 +305,31 @@ public final class LoadedData {
             .limit(1)
             .collectAsList();
     if (!bad.isEmpty()) {
-      String what = bad.get(0).getString(1);
-      String file = displayPath(bad.get(0).getString(0));
-      throw new IllegalArgumentException(
-          what
-              + (what.contains(file) ? "" : " in " + file)
-              + (what.contains("non-numeric")
-                  ? "; every column except --label-col is a numeric feature"
-                  : ""));
+      throw new IllegalArgumentException(located(bad.get(0).getString(1), bad.get(0).getString(0)));
     }
+  }
+
+  /**
+   * Where a stream's error column ends with its line ({@code CsvLines} with line numbers): the
+   * mark, then the line number.
+   */
+  static final String LINE_MARK = "\u0000line ";
+
+  /**
+   * A stream's bad-cell message: the error, its file (as the user wrote it) and its line when the
+   * parser recorded one, e.g. "column 'x2' has a non-numeric value 'oops' in data/b.csv, line 3;
+   * every column except --label-col is a numeric feature".
+   */
+  public static String located(String error, String fileUri) {
+    int mark = error.indexOf(LINE_MARK);
+    String what = mark < 0 ? error : error.substring(0, mark);
+    String file = displayPath(fileUri);
+    return what
+        + (what.contains(file) ? "" : " in " + file)
+        + (mark < 0 ? "" : ", line " + error.substring(mark + LINE_MARK.length()))
+        + (what.contains("non-numeric")
+            ? "; every column except --label-col is a numeric feature"
+            : "");
   }
 
   /** The number of rows, known after {@link #persistAndValidate()} (else -1). */

@@ -256,4 +256,64 @@ class CorruptFilesCliTest {
           "'" + line + "' in:\n" + output);
     }
   }
+
+  /**
+   * A model read while {@code fit --overwrite} swaps another one in (the old directory moved aside
+   * as {@code .NAME.spark-kpca-ID.replaced}, the new one written as {@code .writing}) was reported
+   * as "no saved model" or "missing or unreadable model data": it is reported as being replaced,
+   * with the advice to retry, before and during the load.
+   */
+  @Test
+  void aModelBeingReplacedIsSaidToBe() throws IOException {
+    Path moved = copy(model);
+    Path aside = moved.resolveSibling("." + moved.getFileName() + ".spark-kpca-0001.replaced");
+    Files.move(moved, aside);
+    assertOneLine(
+        transform(moved),
+        "--model " + moved + ": it is being replaced by another writer (" + aside.getFileName(),
+        "; retry");
+    // Mid-read: a table gone while the new model is being written beside it.
+    Path reading = copy(model);
+    SavedModelKinds.dropManifest(reading);
+    deleteTree(reading.resolve("data/components"));
+    Files.createDirectories(
+        reading.resolveSibling("." + reading.getFileName() + ".spark-kpca-0002.writing"));
+    assertOneLine(
+        transform(reading),
+        "Cannot load NystromKernelPCAModel from '" + reading + "': it is being replaced by another",
+        "; retry");
+  }
+
+  /**
+   * "data/nystrom records rank 11 for 10 landmarks" came without the "Cannot load ... from
+   * '<path>'" of the other load refusals (the command line printed the innermost of the nested
+   * refusals).
+   */
+  @Test
+  void aFeatureMapRefusalNamesTheModel() throws IOException {
+    Path edited = copy(model);
+    SavedModelKinds.dropManifest(edited);
+    TestSpark.session()
+        .createDataFrame(
+            List.of(org.apache.spark.sql.RowFactory.create(11, false)),
+            new org.apache.spark.sql.types.StructType()
+                .add("rank", org.apache.spark.sql.types.DataTypes.IntegerType, false)
+                .add("triangular", org.apache.spark.sql.types.DataTypes.BooleanType, false))
+        .coalesce(1)
+        .write()
+        .mode("overwrite")
+        .parquet(edited.resolve("data/nystrom").toString());
+    TestSpark.Result r = transform(edited);
+    assertOneLine(
+        r, "Cannot load NystromKernelPCAModel from '" + edited + "': data/nystrom records rank 11");
+    assertTrue(r.err().contains("rank 11 for 10 landmarks"), r::toString);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
 }

@@ -93,4 +93,33 @@ class OutOfMemoryGuardTest {
         OutOfMemoryGuard.report(new OutOfMemoryError("Requested array size exceeds VM limit"))
             .startsWith("out of memory (Requested array size exceeds VM limit); raise"));
   }
+
+  /**
+   * A job Spark started on a thread of its own was named by its JDK frame ("during
+   * '$anonfun$withThreadLocalCaptured$2 at CompletableFuture.java:1768'"): it is named by the step
+   * running, the last job started from this project's code or with a description.
+   */
+  @Test
+  void aJobOfSparksOwnThreadIsNamedByTheStepRunning() {
+    String step = "collectAsList at ModelData.java:640";
+    String ours =
+        "org.apache.spark.sql.Dataset.collectAsList(Dataset.scala:3500)\n"
+            + "io.github.sparkkpca.persistence.ModelData.readNow(ModelData.java:640)";
+    assertEquals(step, OutOfMemoryGuard.jobName(null, step, ours, "earlier"));
+    String anonymous = "$anonfun$withThreadLocalCaptured$2 at CompletableFuture.java:1768";
+    String spark =
+        "org.apache.spark.sql.execution.SQLExecution$.$anonfun$withThreadLocalCaptured$2"
+            + "(SQLExecution.scala:300)\n"
+            + "java.base/java.util.concurrent.CompletableFuture$AsyncSupply.run"
+            + "(CompletableFuture.java:1768)";
+    assertEquals(step, OutOfMemoryGuard.jobName(null, anonymous, spark, step));
+    assertEquals(
+        "statistics pass", OutOfMemoryGuard.jobName("statistics pass", anonymous, spark, step));
+    OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+    String line =
+        OutOfMemoryGuard.line(
+            oom, null, OutOfMemoryGuard.jobName(null, anonymous, spark, step), true);
+    assertTrue(line.contains("during '" + step + "'"), line);
+    assertTrue(!line.contains("CompletableFuture"), line);
+  }
 }

@@ -205,6 +205,120 @@ class ScoreStreamCliTest {
     assertEquals(expected.keySet(), scores(output.toString()).keySet());
   }
 
+  /**
+   * {@code --overwrite} with a new checkpoint deleted the output of a query still running on the
+   * old one (which then failed, its output left with unlisted files): it is refused while another
+   * process holds the old checkpoint's lock, naming that process, with the output intact; once that
+   * process has ended the output is replaced.
+   */
+  @Test
+  void overwriteRefusesTheOutputOfARunningQuery() throws Exception {
+    Path input = Files.createDirectories(dir.resolve("in-running"));
+    writeCsv(input, 0);
+    Path output = dir.resolve("running-out");
+    Path first = dir.resolve("running-ckpt-a");
+    TestSpark.Result a =
+        TestSpark.cli(args(input, output, first, "--available-now").toArray(String[]::new));
+    assertEquals(0, a.code(), a::toString);
+    Map<Long, double[]> written = scores(output.toString());
+    List<String> files = fileNames(output);
+    // A query running on the first checkpoint: a process holding its lock, as a query does.
+    Process holder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty(
+                    "surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.github.sparkkpca.streaming.CheckpointLockTest",
+                first.toString())
+            .redirectErrorStream(true)
+            .start();
+    Path second = dir.resolve("running-ckpt-b");
+    try {
+      java.io.BufferedReader lines =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(
+                  holder.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+      String line;
+      while ((line = lines.readLine()) != null && !line.equals("locked")) {
+        // the child's log lines
+      }
+      assertEquals("locked", line, "the child JVM did not lock the checkpoint");
+      assertRefused(
+          args(input, output, second, "--available-now", "--overwrite"),
+          "--output "
+              + output
+              + ": the query of its checkpoint file:"
+              + first
+              + " is still running (pid "
+              + holder.pid()
+              + " on host ");
+      assertEquals(files, fileNames(output), "nothing deleted");
+      assertEquals(written.keySet(), scores(output.toString()).keySet());
+    } finally {
+      holder.destroyForcibly();
+      assertTrue(holder.waitFor(1, TimeUnit.MINUTES));
+    }
+    // The first query has ended: its output may be replaced.
+    writeCsv(input, 1);
+    TestSpark.Result b =
+        TestSpark.cli(
+            args(input, output, second, "--available-now", "--overwrite").toArray(String[]::new));
+    assertEquals(0, b.code(), b::toString);
+    assertEquals(2 * ROWS, scores(output.toString()).size());
+  }
+
+  /**
+   * A read-only checkpoint failed with exit code 1 and "FileSystemException ... Operation not
+   * permitted": it is refused in one line saying so, exit code 2. Root writes into a directory
+   * without write permission, so there the directory is made immutable ({@code chattr +i}); the
+   * test is skipped where neither makes it read-only.
+   */
+  @Test
+  void aReadOnlyCheckpointIsRefusedInOneLine() throws Exception {
+    Path input = Files.createDirectories(dir.resolve("in-read-only"));
+    writeCsv(input, 0);
+    Path checkpoint = Files.createDirectories(dir.resolve("read-only-ckpt"));
+    boolean immutable = "root".equals(System.getProperty("user.name")) && chattr("+i", checkpoint);
+    if (!immutable) {
+      checkpoint.toFile().setWritable(false);
+    }
+    try {
+      boolean readOnly;
+      try {
+        Files.delete(Files.createFile(checkpoint.resolve("probe")));
+        readOnly = false;
+      } catch (IOException e) {
+        readOnly = true;
+      }
+      org.junit.jupiter.api.Assumptions.assumeTrue(readOnly, "cannot make a directory read-only");
+      assertRefused(
+          args(input, dir.resolve("read-only-out"), checkpoint, "--available-now"),
+          "--checkpoint " + checkpoint + ": it is not writable (");
+    } finally {
+      if (immutable) {
+        chattr("-i", checkpoint);
+      }
+      checkpoint.toFile().setWritable(true);
+    }
+  }
+
+  /** Whether {@code chattr flag path} succeeded (false where there is no chattr). */
+  private static boolean chattr(String flag, Path path) throws InterruptedException {
+    try {
+      return new ProcessBuilder("chattr", flag, path.toString()).start().waitFor() == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The names of the files under {@code dir}, sorted. */
+  private static List<String> fileNames(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.map(p -> dir.relativize(p).toString()).sorted().toList();
+    }
+  }
+
   private static void assertRefused(List<String> args, String start) {
     TestSpark.Result run = TestSpark.cli(args.toArray(String[]::new));
     assertEquals(SparkKpcaCli.EXIT_USAGE, run.code(), run::toString);
@@ -245,7 +359,8 @@ class ScoreStreamCliTest {
   @Test
   void aBadCellFailsTheStreamWithItsColumnAndFile() throws IOException {
     Path input = Files.createDirectories(dir.resolve("in-bad"));
-    Files.writeString(input.resolve("bad.csv"), "x1,x2,x3,id\n1,2,3,0\n1,oops,3,1\n");
+    // The line, not only the file (a blank line counts as a line of the file).
+    Files.writeString(input.resolve("bad.csv"), "x1,x2,x3,id\n1,2,3,0\n\n1,oops,3,1\n");
     TestSpark.Result run =
         TestSpark.cli(
             args(input, dir.resolve("bad-out"), dir.resolve("bad-ckpt"), "--available-now")
@@ -256,7 +371,7 @@ class ScoreStreamCliTest {
         SparkKpcaCli.ERROR_PREFIX
             + "column 'x2' has a non-numeric value 'oops' in "
             + input.resolve("bad.csv")
-            + "; every column except --label-col is a numeric feature",
+            + ", line 4; every column except --label-col is a numeric feature",
         run.errLines().get(0));
   }
 
