@@ -64,8 +64,17 @@ public final class RandomFourierFeatureMap implements FeatureMap {
   private final int dim;
   private final double scale;
 
+  /** The seed the map was drawn from ({@link #draw}), or null when it is not known. */
+  private final Long drawSeed;
+
   private RandomFourierFeatureMap(
-      Kernel kernel, double[] frequencies, double[] phases, int numFeatures, int dim) {
+      Kernel kernel,
+      double[] frequencies,
+      double[] phases,
+      int numFeatures,
+      int dim,
+      Long drawSeed) {
+    this.drawSeed = drawSeed;
     this.kernel = kernel;
     this.frequencies = frequencies;
     this.phases = phases;
@@ -121,8 +130,58 @@ public final class RandomFourierFeatureMap implements FeatureMap {
       }
       b[j] = 2 * Math.PI * random.nextDouble();
     }
-    return new RandomFourierFeatureMap(kernel, omega, b, numFeatures, dim);
+    return new RandomFourierFeatureMap(kernel, omega, b, numFeatures, dim, seed);
   }
+
+  /**
+   * Where this map departs from {@link #draw}{@code (kernel(), D, d, seed)}: null when every
+   * frequency and phase is the drawn one within {@code relative} of its magnitude (the draw's
+   * transcendental functions may round differently by an ulp between JVMs and compilers), else the
+   * first difference. Regenerates the draw one value at a time, in the draw's order, without
+   * allocating it: D·(d + 1) draws, the cost of drawing the map.
+   */
+  public DrawDifference differenceFromDraw(long seed, double relative) {
+    SplittableRandom random = new SplittableRandom(seed);
+    double gamma = kernel.gamma();
+    for (int j = 0; j < numFeatures; j++) {
+      for (int t = 0; t < dim; t++) {
+        double drawn = kernel.type().sampleFrequency(gamma, random);
+        double stored = frequencies[j * dim + t];
+        if (!(Math.abs(stored - drawn) <= relative * Math.max(Math.abs(stored), Math.abs(drawn)))) {
+          return new DrawDifference(j, t, stored, drawn);
+        }
+      }
+      double drawn = 2 * Math.PI * random.nextDouble();
+      if (!(Math.abs(phases[j] - drawn) <= relative * Math.max(Math.abs(phases[j]), drawn))) {
+        return new DrawDifference(j, -1, phases[j], drawn);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The seed this map was drawn from: known for a map {@link #draw}n, or rebuilt and checked
+   * against its draw ({@link #withDrawSeed}); empty for one rebuilt from values alone.
+   */
+  public java.util.OptionalLong drawSeed() {
+    return drawSeed == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(drawSeed);
+  }
+
+  /**
+   * This map, recording that it is the draw of {@code seed} (which the caller has checked with
+   * {@link #differenceFromDraw}); the values are shared, not copied.
+   */
+  public RandomFourierFeatureMap withDrawSeed(long seed) {
+    return new RandomFourierFeatureMap(kernel, frequencies, phases, numFeatures, dim, seed);
+  }
+
+  /**
+   * A value of a map that its draw does not give ({@link #differenceFromDraw}).
+   *
+   * @param feature the feature j
+   * @param coordinate the coordinate t of ω_j, or −1 for the phase b_j
+   */
+  public record DrawDifference(int feature, int coordinate, double stored, double drawn) {}
 
   /**
    * Rebuilds a map from its persisted parts, so that a loaded model scores exactly as the saved
@@ -146,7 +205,7 @@ public final class RandomFourierFeatureMap implements FeatureMap {
               + " phases for d = "
               + dim);
     }
-    return new RandomFourierFeatureMap(kernel, frequencies, phases, numFeatures, dim);
+    return new RandomFourierFeatureMap(kernel, frequencies, phases, numFeatures, dim, null);
   }
 
   /**

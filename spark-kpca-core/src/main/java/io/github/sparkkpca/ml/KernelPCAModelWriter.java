@@ -23,6 +23,8 @@ final class KernelPCAModelWriter extends StageWriter {
   public void saveImpl(String path) {
     FittedKernels.check(instance);
     ModelChecks.requireLoadable(instance.solution(), requestedPath(path));
+    ModelChecks.requireParams(
+        instance.solution(), instance.isSet(instance.k()) ? instance.getK() : null, requestedPath(path));
     Persistence.saveMetadata(
         instance,
         path,

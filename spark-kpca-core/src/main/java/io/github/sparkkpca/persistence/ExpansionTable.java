@@ -53,7 +53,7 @@ public final class ExpansionTable {
       }
       rows.add(RowFactory.create(j, support.landmark(j), new DenseVector(coefficients)));
     }
-    spark.createDataFrame(rows, SCHEMA).write().parquet(dir);
+    ModelTables.write(rows, SCHEMA, dir, spark);
   }
 
   /** The table's rows (m of them), read from {@code dir}. */

@@ -83,15 +83,22 @@ public final class Manifest {
         NAME);
   }
 
-  /** Whether a file under a stage is left out of its manifest: Hadoop's checksums and markers. */
+  /**
+   * Whether a file under a stage is left out of its manifest: Hadoop's checksums and markers, and
+   * the {@link ModelSignature} of the manifest.
+   */
   static boolean ignored(String name) {
-    return name.equals(NAME) || name.equals("_SUCCESS") || name.endsWith(".crc");
+    return name.equals(NAME)
+        || name.equals(ModelSignature.NAME)
+        || name.equals("_SUCCESS")
+        || name.endsWith(".crc");
   }
 
   /**
    * Writes the manifest of the stage at {@code root}, listing every file under it; one written
    * before is replaced (a stage saved into a directory to which its caller then added files, as a
-   * stream's version adds its state, and which the caller marks again).
+   * stream's version adds its state, and which the caller marks again). With a signing key
+   * configured the manifest is then signed ({@link ModelSignature#sign}).
    */
   static void write(FileSystem fs, Path root) throws IOException {
     Path manifest = new Path(root, NAME);
@@ -108,6 +115,7 @@ public final class Manifest {
     try (OutputStream out = Persistence.withoutChecksums(fs).create(manifest, true)) {
       out.write(Persistence.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json));
     }
+    ModelSignature.sign(fs, root);
   }
 
   /**

@@ -23,6 +23,27 @@ public final class ModelChecks {
   private ModelChecks() {}
 
   /**
+   * Refuses, before anything is written, a model whose {@code k} param is not its number of
+   * components, as its loader would ({@link StoredNumbers#components}).
+   *
+   * @param k the model's k param when set, else null
+   * @throws IllegalArgumentException naming the path and the param
+   */
+  public static void requireParams(KernelPCASolution solution, Integer k, String path) {
+    int components = solution.projector().numComponents();
+    if (k != null && k != components) {
+      throw new IllegalArgumentException(
+          "Cannot save the model to '"
+              + path
+              + "': its k param is "
+              + k
+              + " but it scores "
+              + components
+              + " components; a fitted model cannot change k: fit a new one");
+    }
+  }
+
+  /**
    * What a feature-map model must satisfy ({@link StoredNumbers}, {@link Plausibility}): the
    * statistics' count and total variance against the summary's, the spectrum within its bound,
    * non-negative and sorted, the components orthonormal eigenvectors of the stored covariance, and

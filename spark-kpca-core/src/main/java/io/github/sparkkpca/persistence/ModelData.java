@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkkpca.feature.FeatureMap;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.KernelExpansion;
+import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelFamilies;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -116,6 +117,11 @@ public final class ModelData {
     extra.put(
         "featureMap",
         solution.isUpdatable() ? solution.featurePCA().map().kind() : ModelKind.EXPANSION);
+    if (solution.isUpdatable()
+        && solution.featurePCA().map() instanceof RandomFourierFeatureMap map
+        && map.drawSeed().isPresent()) {
+      extra.put(StoredNumbers.DRAW_SEED, map.drawSeed().getAsLong());
+    }
     if (solution.isUpdatable() && !solution.featurePCA().statistics().hasScatter()) {
       extra.put("statistics", WITHOUT_SCATTER);
     }
@@ -254,7 +260,11 @@ public final class ModelData {
     Sizes.positive(numComponents, "numComponents");
     Sizes.atMost(numComponents, "numComponents", spectrum.length, "eigenvalues in its spectrum");
     if (!kind.equals(ModelKind.EXPANSION)) {
-      FeatureMap map = ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d);
+      FeatureMap map =
+          StoredNumbers.randomFeatures(
+              ModelKind.ofFeatureMap(kind).codec().read(path + "/data", spark, kernel, d),
+              metadata,
+              what);
       int r = map.outputDim();
       boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
       Row st =
@@ -307,13 +317,21 @@ public final class ModelData {
               : FeatureStatistics.of(r, st.getLong(0), mean, scatter, diagonalSum);
       FeaturePCA fit = FeaturePCA.restore(map, stats, centered, spectrum, u, numComponents);
       StoredNumbers.centering(metadata, centered, what);
+      StoredNumbers.components(metadata, numComponents, what);
       ModelChecks.checkFeatureModel(
           fit, kernel, s.getLong(3), s.getDouble(4), spectrum, numComponents, what);
+      StoredNumbers.offset(
+          Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset"),
+          finite(s.getDouble(10), "data/summary: ||mean||^2"),
+          fit.projector(),
+          r,
+          what);
       return KernelPCASolution.of(fit, s.getInt(6), s.getString(7));
     }
     double[] offset = Finite.require(((Vector) s.get(9)).toArray(), "data/summary: the offset");
     Sizes.equal(numComponents, "numComponents", offset.length, "entries in its offset");
     StoredNumbers.centering(metadata, centered, what);
+    StoredNumbers.components(metadata, numComponents, what);
     StoredNumbers.uncentredOffset(centered, offset, s.getDouble(10), what);
     double storedTotal = finite(s.getDouble(4), "the total variance");
     if (kernel.isPositiveDefinite()) {

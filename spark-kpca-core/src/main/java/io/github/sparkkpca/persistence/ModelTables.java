@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -88,6 +90,50 @@ public final class ModelTables {
     return started;
   }
 
+  /**
+   * The most a slice of a written table carries, in bytes: a task built from a local collection
+   * carries its slice, and Spark warns of a task above 1000 KiB ("task of very large size").
+   */
+  static final long SLICE_BYTES = 512 * 1024;
+
+  /**
+   * Writes rows held on the driver as the Parquet table {@code dir}: in one slice when they are
+   * small, else in slices of about {@link #SLICE_BYTES} each (consecutive rows, in order), so that
+   * no task carries more than a slice: a model's landmarks, scatter or frequencies of several MB
+   * are no longer one multi-MB task. Every table has an index column that places its rows, so the
+   * slices' part files read back to the same values, bit for bit. A single row above the warning
+   * size (a dense landmark of more than 128,000 values) is still one task.
+   */
+  public static void write(List<Row> rows, StructType schema, String dir, SparkSession spark) {
+    long bytes = 0;
+    for (Row row : rows) {
+      bytes += sizeOf(row);
+    }
+    int slices = (int) Math.min(rows.size(), (bytes + SLICE_BYTES - 1) / SLICE_BYTES);
+    if (slices <= 1) {
+      spark.createDataFrame(rows, schema).write().parquet(dir);
+      return;
+    }
+    JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    spark.createDataFrame(context.parallelize(rows, slices), schema).write().parquet(dir);
+  }
+
+  /** About the bytes a row takes serialized: 8 per number, 12 per sparse entry. */
+  private static long sizeOf(Row row) {
+    long bytes = 16;
+    for (int i = 0; i < row.size(); i++) {
+      Object value = row.get(i);
+      if (value instanceof SparseVector sv) {
+        bytes += 16 + 12L * sv.values().length;
+      } else if (value instanceof Vector v) {
+        bytes += 16 + 8L * v.size();
+      } else {
+        bytes += 8;
+      }
+    }
+    return bytes;
+  }
+
   /** Writes an r×c column-major matrix one column per row (index = column). */
   static void writeColumns(
       double[] matrix, int rows, int columns, String what, String dir, SparkSession spark) {
@@ -98,7 +144,7 @@ public final class ModelTables {
           RowFactory.create(
               c, new DenseVector(java.util.Arrays.copyOfRange(matrix, c * rows, (c + 1) * rows))));
     }
-    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+    write(out, INDEXED, dir, spark);
   }
 
   /** Writes an r×c column-major matrix one row per table row (index = row). */
@@ -113,7 +159,7 @@ public final class ModelTables {
       }
       out.add(RowFactory.create(i, new DenseVector(row)));
     }
-    spark.createDataFrame(out, INDEXED).write().parquet(dir);
+    write(out, INDEXED, dir, spark);
   }
 
   /**

@@ -57,7 +57,7 @@ final class NystromMapCodec implements FeatureMapCodec {
       }
       rows.add(RowFactory.create(j, lk.landmark(j), new DenseVector(weights)));
     }
-    spark.createDataFrame(rows, LANDMARKS).write().parquet(dataDir + "/landmarks");
+    ModelTables.write(rows, LANDMARKS, dataDir + "/landmarks", spark);
   }
 
   @Override

@@ -109,8 +109,9 @@ public final class Persistence {
   }
 
   /**
-   * Checks the stage at {@code path} against its {@link Manifest}, then reads {@code path/metadata}
-   * and checks that it describes an instance of {@code expected}.
+   * Checks the stage at {@code path} against its {@link Manifest} and, with a signing key
+   * configured, its {@link ModelSignature}, then reads {@code path/metadata} and checks that it
+   * describes an instance of {@code expected}.
    *
    * @throws IllegalArgumentException naming the path when a file differs from the manifest, or the
    *     metadata is missing, unreadable, of another class or of a newer format
@@ -119,6 +120,7 @@ public final class Persistence {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
     boolean manifested =
         Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
+    ModelSignature.verify(path, spark, what);
     JsonNode root = readMetadata(path, spark, what);
     if (!manifested) {
       Manifest.missing(path, root, what);
@@ -155,6 +157,7 @@ public final class Persistence {
     String what = "Cannot load a model from '" + path + "': ";
     // The reader of the class found warns of a missing manifest.
     Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
+    ModelSignature.verify(path, spark, what);
     return readMetadata(path, spark, what).path("class").asText("");
   }
 

@@ -41,7 +41,7 @@ final class RandomFourierMapCodec implements FeatureMapCodec {
           RowFactory.create(
               j, new DenseVector(Arrays.copyOfRange(omega, j * d, (j + 1) * d)), phases[j]));
     }
-    spark.createDataFrame(rows, FREQUENCIES).write().parquet(dataDir + "/frequencies");
+    ModelTables.write(rows, FREQUENCIES, dataDir + "/frequencies", spark);
   }
 
   @Override

@@ -449,4 +449,226 @@ class PlausibilityTest {
           e.getMessage());
     }
   }
+
+  // Issue 49 item 5: edits (manifest recomputed) that loaded silently and scored differently.
+
+  /** The mean φ̄ and the components U_k (r×k column-major) of a saved feature-map model. */
+  private static io.github.sparkkpca.pca.FeaturePCA fitOf(Kind kind) {
+    return ((io.github.sparkkpca.ml.AbstractKernelPCAModel<?>) kind.load(saved(kind).toString()))
+        .solution()
+        .featurePCA();
+  }
+
+  /** The entry of φ̄ that moves component 0's score the most when its sign flips. */
+  private static int mostInfluentialMeanEntry(io.github.sparkkpca.pca.FeaturePCA fit) {
+    double[] mean = fit.statistics().mean();
+    double[] u = fit.components();
+    int best = 0;
+    for (int i = 0; i < mean.length; i++) {
+      if (Math.abs(mean[i] * u[i]) > Math.abs(mean[best] * u[best])) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  @Test
+  void aMeanEntrysSignFlippedIsRefused() throws IOException {
+    for (Kind kind : List.of(Kind.NYSTROM, Kind.RANDOM_FEATURES)) {
+      int i = mostInfluentialMeanEntry(fitOf(kind));
+      Path path = copy(saved(kind));
+      editRows(
+          path,
+          "statistics",
+          row ->
+              withVector(
+                  row,
+                  1,
+                  v -> {
+                    v[i] = -v[i];
+                    return v;
+                  }));
+      assertRefused(
+          kind,
+          remanifest(path),
+          "data/summary: offset entry 0 = #, but data/components and data/statistics' mean give"
+              + " u_0'mean = # (within #): the mean, the components or the offset were edited");
+    }
+  }
+
+  @Test
+  void theMeanScaledWithTheTotalVarianceAdjustedIsRefused() throws IOException {
+    for (Kind kind : List.of(Kind.NYSTROM, Kind.RANDOM_FEATURES)) {
+      double[] mean = fitOf(kind).statistics().mean();
+      double sq = 0;
+      for (double v : mean) {
+        sq += v * v;
+      }
+      // The total variance the loader computes from the edited statistics: Nyström's (1/n)Σk(x,x) −
+      // ‖φ̄‖²; random features' tr(M)/n (the larger, as ‖φ(x)‖² is the whole feature norm), which the
+      // mean does not enter.
+      double shift = kind == Kind.NYSTROM ? sq - 1.01 * 1.01 * sq : 0;
+      Path path = copy(saved(kind));
+      editRows(
+          path,
+          "statistics",
+          row ->
+              withVector(
+                  row,
+                  1,
+                  v -> {
+                    for (int t = 0; t < v.length; t++) {
+                      v[t] *= 1.01;
+                    }
+                    return v;
+                  }));
+      editRows(
+          path,
+          "summary",
+          row -> {
+            Object[] values = new Object[row.size()];
+            for (int f = 0; f < values.length; f++) {
+              values[f] = row.get(f);
+            }
+            values[4] = row.getDouble(4) + shift;
+            return RowFactory.create(values);
+          });
+      assertRefused(
+          kind,
+          remanifest(path),
+          "data/summary: offset entry 0 = #, but data/components and data/statistics' mean give"
+              + " u_0'mean = # (within #): the mean, the components or the offset were edited");
+    }
+  }
+
+  /**
+   * An rbf model of 100 landmarks whose K_mm has condition ~1e12: the whitening's rounding
+   * allowance exceeds 1, so {@link Plausibility#whitening} cannot decide, and k(z,z) = 1 whatever
+   * γ, so the landmarks' norms move by O(δ²) only. γ × 1.0003 … 1.003 in the metadata is refused by
+   * the kernel the features reproduce between two landmarks (first order in δ).
+   */
+  @Test
+  void aGammaEditedByTenthsOfAPercentOnAnIllConditionedModelIsRefused() throws IOException {
+    Path illConditioned = dir.resolve("saved").resolve("ill-conditioned");
+    new NystromKernelPCA()
+        .setK(2)
+        .setNumLandmarks(100)
+        .setGamma(0.03)
+        .setSeed(3)
+        .fit(LocalSpark.frame(LocalSpark.clusters(200, 3, 3), 2))
+        .write()
+        .save(illConditioned.toString());
+    NystromKernelPCAModel.load(illConditioned.toString());
+    for (double factor : new double[] {1.0003, 1.001, 1.003}) {
+      Path path = copy(illConditioned);
+      SavedModelKinds.rewriteMetadata(
+          path.toString(),
+          root -> {
+            double gamma = root.path("kernel").path("gamma").asDouble();
+            ((ObjectNode) root.get("kernel")).put("gamma", factor * gamma);
+            ((ObjectNode) root.get("paramMap")).put("gamma", factor * gamma);
+            return root;
+          });
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> NystromKernelPCAModel.load(remanifest(path).toString()));
+      assertTrue(
+          Pattern.matches(
+              Pattern.quote("Cannot load NystromKernelPCAModel from '" + path + "': ")
+                  + "data/landmarks (rows [0-9]+ and [0-9]+: their features give"
+                  + "|row [0-9]+: its weights give) .* the weights were computed with another"
+                  + " kernel or gamma",
+              e.getMessage()),
+          factor + ": " + e.getMessage());
+    }
+  }
+
+  @Test
+  void aRandomFeaturePhaseOrFrequencyEditedIsRefused() throws IOException {
+    Path phase = copy(saved(Kind.RANDOM_FEATURES));
+    editRows(
+        phase,
+        "frequencies",
+        row -> {
+          if (row.getInt(0) != 3) {
+            return row;
+          }
+          return RowFactory.create(row.get(0), row.get(1), row.getDouble(2) + 0.5);
+        });
+    assertRefused(
+        Kind.RANDOM_FEATURES,
+        remanifest(phase),
+        "data/frequencies row 3: the phase = #, but seed 5 draws # with the metadata's kernel rbf"
+            + " (gamma #): the frequencies, the phases, the kernel or the seed were edited");
+    Path frequency = copy(saved(Kind.RANDOM_FEATURES));
+    editRows(
+        frequency,
+        "frequencies",
+        row ->
+            row.getInt(0) == 3
+                ? withVector(
+                    row,
+                    1,
+                    v -> {
+                      v[1] *= 1.01;
+                      return v;
+                    })
+                : row);
+    assertRefused(
+        Kind.RANDOM_FEATURES,
+        remanifest(frequency),
+        "data/frequencies row 3: frequency entry 1 = #, but seed 5 draws # with the metadata's"
+            + " kernel rbf (gamma #): the frequencies, the phases, the kernel or the seed were"
+            + " edited");
+  }
+
+  @Test
+  void aRandomFeatureModelsGammaOrKernelEditedIsRefused() throws IOException {
+    Path gamma = copy(saved(Kind.RANDOM_FEATURES));
+    SavedModelKinds.rewriteMetadata(
+        gamma.toString(),
+        root -> {
+          double g = root.path("kernel").path("gamma").asDouble();
+          ((ObjectNode) root.get("kernel")).put("gamma", 1.01 * g);
+          ((ObjectNode) root.get("paramMap")).put("gamma", 1.01 * g);
+          return root;
+        });
+    assertRefused(
+        Kind.RANDOM_FEATURES,
+        remanifest(gamma),
+        "data/frequencies row 0: frequency entry 0 = #, but seed 5 draws # with the metadata's"
+            + " kernel rbf (gamma #): the frequencies, the phases, the kernel or the seed were"
+            + " edited");
+    Path kernel = copy(saved(Kind.RANDOM_FEATURES));
+    SavedModelKinds.rewriteMetadata(
+        kernel.toString(),
+        root -> {
+          ((ObjectNode) root.get("kernel")).put("type", "laplacian");
+          return root;
+        });
+    assertRefused(
+        Kind.RANDOM_FEATURES,
+        remanifest(kernel),
+        "data/frequencies row 0: frequency entry 0 = #, but seed 5 draws # with the metadata's"
+            + " kernel laplacian (gamma #): the frequencies, the phases, the kernel or the seed were"
+            + " edited");
+  }
+
+  @Test
+  void aMetadataKOtherThanTheStoredComponentsIsRefused() throws IOException {
+    for (Kind kind : List.of(Kind.NYSTROM, Kind.RANDOM_FEATURES, Kind.EXACT)) {
+      Path path = copy(saved(kind));
+      SavedModelKinds.rewriteMetadata(
+          path.toString(),
+          root -> {
+            ((ObjectNode) root.get("paramMap")).put("k", 3);
+            return root;
+          });
+      assertRefused(
+          kind,
+          remanifest(path),
+          "its metadata records k = 3 but data/summary records numComponents = 2");
+    }
+  }
 }
