@@ -141,6 +141,16 @@ class _KernelPCAModelMethods(_KpcaModel):
                 self._java_obj, path, sc._jsc.hadoopConfiguration()
             )
 
+    def to_onnx(self, path: str, float32: bool = False) -> None:
+        """Writes the model as one ONNX graph into the new file ``path`` (any Hadoop file system; raises when it
+        exists): input ``features`` [N, d] float64, output ``scores`` [N, k], ``transform``'s scores for dense
+        rows (to about 1e-12), in standard operators of opset 13, for onnxruntime or any ONNX runtime.
+        ``float32=True`` writes a single-precision graph (scores to about 1e-5 relative). Raises for a model
+        of wide sparse data whose dense landmarks would exceed 512 MiB. See :mod:`spark_kpca.onnx`."""
+        from spark_kpca.onnx import write_model
+
+        write_model(self, path, float32)
+
     def capturedVariance(
         self, heldOut: DataFrame, exactSample: int = 5000, seed: int = 0
     ) -> "CapturedVarianceResult":

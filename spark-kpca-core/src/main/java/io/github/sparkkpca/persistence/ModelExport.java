@@ -22,8 +22,9 @@ import org.apache.hadoop.fs.Path;
  * Writes a fitted model as a plain bundle that any language can score without Spark:
  *
  * <ul>
- *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, gamma, degree,
- *       coef0, centered, n, d, m (landmark models) or D (random features), k, eigenvalues,
+ *   <li>{@code model.json}: featureMap ({@code landmarks} or {@code rff}), kernel, the kernel's own
+ *       parameters (gamma, degree, coef0: only those its family uses, so a cosine or linear model
+ *       has none), centered, n, d, m (landmark models) or D (random features), k, eigenvalues,
  *       totalVariance, explainedVariance, explainedVarianceRatio, the formula and the file names;
  *   <li>landmark models: {@code landmarks.csv} (m rows of d values), or for a model whose kernel
  *       blocks run on the sparse path (wide sparse data) the landmarks as compressed sparse rows,
@@ -41,6 +42,8 @@ import org.apache.hadoop.fs.Path;
  *
  * The CSV files are headerless, one matrix row per line, each value as Java prints a double, which
  * reads back exactly.
+ *
+ * <p>{@link #writeOnnx} writes the same scores as one ONNX graph instead ({@link OnnxExport}).
  */
 public final class ModelExport {
 
@@ -53,29 +56,9 @@ public final class ModelExport {
    */
   public static void write(FittedModel model, String dir, Configuration conf) throws IOException {
     KernelPCASolution solution = model.solution();
-    ModelKind kind =
-        ModelKind.ofModelClass(model.getClass().getName())
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "Cannot export "
-                            + model.uid()
-                            + ": "
-                            + model.getClass().getName()
-                            + " is not a model kind of this library"));
+    ModelKind kind = exportableKind(model);
     boolean randomFeatures = kind.exportLayout() == ModelKind.ExportLayout.RANDOM_FEATURES;
     Projector projector = solution.projector();
-    if (randomFeatures
-        ? !(solution.isUpdatable()
-            && solution.featurePCA().map() instanceof RandomFourierFeatureMap)
-        : !projector.hasLandmarks()) {
-      throw new IllegalArgumentException(
-          "Cannot export "
-              + model.uid()
-              + ": its feature map ("
-              + (solution.isUpdatable() ? solution.featurePCA().map().kind() : "none")
-              + ") has no export format");
-    }
     Path root = new Path(dir);
     // A bundle is read by numpy, not by Hadoop: no .crc files beside its files.
     FileSystem fs = Persistence.withoutChecksums(root.getFileSystem(conf));
@@ -93,9 +76,16 @@ public final class ModelExport {
     json.put("format", "spark-kpca export 1");
     json.put("featureMap", kind.exportLayout().bundleName());
     json.put("kernel", kernel.type().paramName());
-    json.put("gamma", kernel.gamma());
-    json.put("degree", kernel.degree());
-    json.put("coef0", kernel.coef0());
+    // Only the parameters the kernel's family reads: a cosine model has no gamma.
+    if (kernel.type().usesGamma()) {
+      json.put("gamma", kernel.gamma());
+    }
+    if (kernel.type().usesDegree()) {
+      json.put("degree", kernel.degree());
+    }
+    if (kernel.type().usesCoef0()) {
+      json.put("coef0", kernel.coef0());
+    }
     json.put("centered", model.getCentered());
     json.put("n", solution.numRows());
     json.put("d", d);
@@ -167,6 +157,75 @@ public final class ModelExport {
     }
     double[] offset = projector.offset();
     write(fs, new Path(root, "offset.csv"), w -> matrix(w, k, 1, (i, j) -> offset[i]));
+  }
+
+  /**
+   * How {@link #writeOnnx} writes a graph: {@code float32} true for a graph whose input, constants
+   * and output are float (single precision) instead of double.
+   */
+  public record OnnxOptions(boolean float32) {
+    /** Double precision: the graph's scores equal {@code transform}'s to about 1e−12. */
+    public static final OnnxOptions DEFAULT = new OnnxOptions(false);
+  }
+
+  /**
+   * Writes {@code model} as an ONNX model into the new file {@code file} (any Hadoop file system):
+   * input {@code features} [N, d], output {@code scores} [N, k], the scores of {@code transform}
+   * for dense rows, in standard operators of opset 13 ({@link OnnxExport} gives the graph of each
+   * kernel). Landmark models (Nyström, exact, format 1) and random Fourier feature models, every
+   * built-in kernel.
+   *
+   * @throws IllegalArgumentException when {@code file} exists (nothing is replaced), for a model
+   *     without an export format or a kernel family registered elsewhere, and when the dense
+   *     landmarks (or Ω) would exceed 512 MiB (a model of wide sparse data)
+   */
+  public static void writeOnnx(
+      FittedModel model, String file, Configuration conf, OnnxOptions options) throws IOException {
+    ModelKind kind = exportableKind(model);
+    Path target = new Path(file);
+    FileSystem fs = Persistence.withoutChecksums(target.getFileSystem(conf));
+    if (fs.exists(target)) {
+      throw new IllegalArgumentException(
+          "ONNX file '" + file + "' exists already; choose a new one");
+    }
+    String version = ModelExport.class.getPackage().getImplementationVersion();
+    byte[] bytes =
+        OnnxExport.build(
+            model,
+            kind.exportLayout() == ModelKind.ExportLayout.RANDOM_FEATURES,
+            options.float32(),
+            version == null ? "development" : version);
+    try (OutputStream out = fs.create(target, false)) {
+      out.write(bytes);
+    }
+  }
+
+  /** The model's kind, checked to have an export format. */
+  private static ModelKind exportableKind(FittedModel model) {
+    KernelPCASolution solution = model.solution();
+    ModelKind kind =
+        ModelKind.ofModelClass(model.getClass().getName())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "Cannot export "
+                            + model.uid()
+                            + ": "
+                            + model.getClass().getName()
+                            + " is not a model kind of this library"));
+    boolean randomFeatures = kind.exportLayout() == ModelKind.ExportLayout.RANDOM_FEATURES;
+    if (randomFeatures
+        ? !(solution.isUpdatable()
+            && solution.featurePCA().map() instanceof RandomFourierFeatureMap)
+        : !solution.projector().hasLandmarks()) {
+      throw new IllegalArgumentException(
+          "Cannot export "
+              + model.uid()
+              + ": its feature map ("
+              + (solution.isUpdatable() ? solution.featurePCA().map().kind() : "none")
+              + ") has no export format");
+    }
+    return kind;
   }
 
   private interface Entry {

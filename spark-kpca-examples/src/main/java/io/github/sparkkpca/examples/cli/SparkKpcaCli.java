@@ -113,6 +113,8 @@ public final class SparkKpcaCli implements Callable<Integer> {
     cli.registerConverter(InputFormat.class, value -> lowerCaseEnum(InputFormat.class, value));
     cli.registerConverter(
         ScoreWriter.Format.class, value -> lowerCaseEnum(ScoreWriter.Format.class, value));
+    cli.registerConverter(
+        ExportCommand.Format.class, value -> lowerCaseEnum(ExportCommand.Format.class, value));
     cli.setParameterExceptionHandler(
         (e, arguments) -> {
           CommandLine command = e.getCommandLine();

@@ -1,9 +1,12 @@
 package io.github.sparkkpca.examples.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkkpca.ml.AbstractKernelPCAModel;
+import io.github.sparkkpca.persistence.ModelExport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,5 +151,33 @@ class UpdateExportCliTest {
         TestSpark.cli(
                 "export", "--model", updated.toString(), "--out", bundle.toString(), "--overwrite")
             .code());
+
+    // --format onnx writes DIR/model.onnx, byte for byte what ModelExport.writeOnnx writes (whose
+    // graphs the Python tests score with onnxruntime against transform).
+    Path onnx = dir.resolve("onnx");
+    TestSpark.Result toOnnx =
+        TestSpark.cli(
+            "export", "--model", updated.toString(), "--out", onnx.toString(), "--format", "onnx");
+    assertEquals(0, toOnnx.code(), toOnnx::toString);
+    Path direct = dir.resolve("direct.onnx");
+    ModelExport.writeOnnx(
+        AbstractKernelPCAModel.loadAny(updated.toString()),
+        direct.toString(),
+        TestSpark.session().sparkContext().hadoopConfiguration(),
+        ModelExport.OnnxOptions.DEFAULT);
+    byte[] written = Files.readAllBytes(onnx.resolve(ExportCommand.ONNX_FILE));
+    assertArrayEquals(Files.readAllBytes(direct), written);
+    assertEquals(0x08, written[0]); // ModelProto field 1, ir_version
+    TestSpark.Result misplaced =
+        TestSpark.cli(
+            "export",
+            "--model",
+            updated.toString(),
+            "--out",
+            dir.resolve("x").toString(),
+            "--float32");
+    assertEquals(2, misplaced.code(), misplaced::toString);
+    assertTrue(
+        misplaced.err().contains("--float32 applies to --format onnx only"), misplaced::toString);
   }
 }
