@@ -24,7 +24,9 @@ final class KernelPCAModelWriter extends StageWriter {
     FittedKernels.check(instance);
     ModelChecks.requireLoadable(instance.solution(), requestedPath(path));
     ModelChecks.requireParams(
-        instance.solution(), instance.isSet(instance.k()) ? instance.getK() : null, requestedPath(path));
+        instance.solution(),
+        instance.isSet(instance.k()) ? instance.getK() : null,
+        requestedPath(path));
     Persistence.saveMetadata(
         instance,
         path,
