@@ -123,7 +123,11 @@ final class ScoreStreamOutput {
         throw new IllegalArgumentException(claimedBy(output, owner, checkpoint, true));
       }
       if (owner != null && !ours) {
-        lockOwner(output, owner, conf).close(); // refused now when its query runs
+        // Refused now, naming the process, when the owner's query runs.
+        CheckpointLock probe = lockOwner(output, owner, conf);
+        if (probe != null) {
+          probe.close();
+        }
       }
       if (!isEmpty(fs, out)) {
         boolean earlier = owner != null || fs.exists(new Path(out, SafeOutput.MARKER));
