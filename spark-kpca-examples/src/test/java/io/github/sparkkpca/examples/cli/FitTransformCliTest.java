@@ -447,9 +447,9 @@ class FitTransformCliTest {
 
   /**
    * The issue's reproduction: 100 rows N(0, 1) in 3 columns plus an offset of 1e8, {@code fit --k 3
-   * --landmarks 30 --seed 2 --gamma 0.5}, then {@code transform --preimage-error
-   * --reconstruction}: each row's preimage_error equals the squared distance to its written
-   * pre-image, to the rounding of coordinates of 1e8 (printed mean 72.64 against 0.4295 before).
+   * --landmarks 30 --seed 2 --gamma 0.5}, then {@code transform --preimage-error --reconstruction}:
+   * each row's preimage_error equals the squared distance to its written pre-image, to the rounding
+   * of coordinates of 1e8 (printed mean 72.64 against 0.4295 before).
    */
   @Test
   void preimageErrorOfRowsOffsetFromTheOrigin() throws IOException {
