@@ -72,14 +72,28 @@ public final class ModelOutputOptions {
    * code 2), and the other run's model is left intact.
    */
   static void save(MLWritable model, String modelOut, boolean overwrite) throws IOException {
+    String[] written = new String[1];
     try {
       SafeOutput.to(modelOut, SafeOutput.SAVED_STAGE)
           .overwrite(overwrite)
           .named("--model-out " + modelOut, "add --overwrite")
           .prepare(SparkSession.active().sparkContext().hadoopConfiguration())
-          .write(staging -> model.write().save(staging));
+          .write(
+              staging -> {
+                written[0] = staging;
+                model.write().save(staging);
+              });
     } catch (FileAlreadyExistsException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      // A refusal before writing (the model fails its loader's checks) names the path save was
+      // given, the hidden sibling this writes into: name --model-out instead.
+      String message = e.getMessage();
+      if (written[0] != null && message != null && message.contains("'" + written[0] + "'")) {
+        throw new IllegalArgumentException(
+            message.replace("'" + written[0] + "'", "'" + modelOut + "'"), e);
+      }
+      throw e;
     }
   }
 
