@@ -139,3 +139,34 @@ def test_pipeline_to_onnx_probabilities_equal_spark(spark, offset_rows):
     assert 0.05 < expected[:, 1].mean() < 0.95, "a non-trivial classifier"
     np.testing.assert_allclose(outputs["probability"], expected, rtol=0, atol=1e-5)
     assert (outputs["prediction"] == expected.argmax(1)).mean() >= 0.99
+
+
+def test_sparse_models_export_dense_landmarks_or_are_refused(spark, tmp_path):
+    """A model on the sparse kernel-block path exports its landmarks dense while they fit in 512 MiB, and scores
+    dense rows as transform scores the sparse ones; wider, the export is refused in one line naming m and d."""
+    from pyspark.ml.linalg import SparseVector
+
+    rng = np.random.default_rng(7)
+
+    def rows(d):
+        out = []
+        for i in range(80):
+            idx = np.sort(rng.choice(d, size=8, replace=False))
+            out.append((i, SparseVector(d, idx.tolist(), rng.exponential(size=8).tolist())))
+        return spark.createDataFrame(out, ["id", "features"]).coalesce(1)
+
+    df = rows(3000)
+    model = NystromKernelPCA(k=2, numLandmarks=30, kernel="cosine", seed=3).fit(df)
+    assert model.getKernelBlockPath().startswith("sparse: ")
+    model.to_onnx(str(tmp_path / "sparse.onnx"))
+    dense = np.array([r.features.toArray() for r in sorted(df.collect(), key=lambda r: r.id)])
+    got = ort.InferenceSession(str(tmp_path / "sparse.onnx"), providers=["CPUExecutionProvider"]).run(
+        ["scores"], {"features": dense}
+    )[0]
+    expected = spark_scores(model, df)
+    assert np.abs(got - expected).max() <= 1e-10 * max(1.0, np.abs(expected).max())
+
+    wide = NystromKernelPCA(k=2, numLandmarks=70, kernel="cosine", seed=3).fit(rows(1 << 20))
+    with pytest.raises(SparkKpcaError, match=r"sparse landmarks \(m = 70, d = 1048576\) take 560\.0 MiB"):
+        wide.to_onnx(str(tmp_path / "wide.onnx"))
+    assert not (tmp_path / "wide.onnx").exists()
