@@ -27,6 +27,7 @@ PAGES = [README, ROOT / "docs" / "index.md", GETTING_STARTED, *sorted((ROOT / "d
 FIRST_FIT = (GETTING_STARTED, "## First fit from Python")
 MLFLOW = (PERSISTENCE, "## MLflow")
 NUMPY = (PERSISTENCE, "## Score without Spark: load a model in numpy")
+ONNX = (PERSISTENCE, "## Score without Spark: ONNX")  # run by test_onnx.py
 TEXT_GAMMA = (KERNELS, "## Tune γ on text features {#tune-gamma-on-text-features}")
 
 
@@ -61,8 +62,9 @@ def run_block(page: Path, line: int, code: str, ns: Dict[str, Any]) -> None:
 
 
 def test_every_python_block_is_run_by_a_test() -> None:
-    run = {code for page, heading in (FIRST_FIT, MLFLOW, NUMPY, TEXT_GAMMA) for _, code in python_blocks(page, heading)}
-    assert [len(python_blocks(*s)) for s in (FIRST_FIT, MLFLOW, NUMPY, TEXT_GAMMA)] == [2, 1, 2, 1]
+    sections = (FIRST_FIT, MLFLOW, NUMPY, TEXT_GAMMA, ONNX)
+    run = {code for page, heading in sections for _, code in python_blocks(page, heading)}
+    assert [len(python_blocks(*s)) for s in sections] == [2, 1, 2, 1, 1]
     for page in PAGES:
         for line, code in python_blocks(page):
             assert code in run, f"{page.relative_to(ROOT)}:{line}: a ```python block that no test runs"

@@ -15,6 +15,8 @@ into one graph, through onnxmltools' ``convert_sparkml`` with a converter for ou
 onnxmltools``).
 """
 
+import contextlib
+import io
 import os
 import shutil
 import tempfile
@@ -154,12 +156,14 @@ def pipeline_to_onnx(
             _register(type(stage))
             functions[_operator_name(type(stage))] = _convert_kpca
             shapes[_operator_name(type(stage))] = _shape_kpca
-    return convert_sparkml(
-        pipeline_model,
-        name,
-        [(column, FloatTensorType([None, 1])) for column in input_cols],
-        target_opset=target_opset,
-        custom_conversion_functions=functions,
-        custom_shape_calculators=shapes,
-        spark_session=spark,
-    )
+    # onnxmltools' LogisticRegression converter pprints its attributes to stdout: kept out of the caller's output.
+    with contextlib.redirect_stdout(io.StringIO()):
+        return convert_sparkml(
+            pipeline_model,
+            name,
+            [(column, FloatTensorType([None, 1])) for column in input_cols],
+            target_opset=target_opset,
+            custom_conversion_functions=functions,
+            custom_shape_calculators=shapes,
+            spark_session=spark,
+        )
