@@ -31,13 +31,11 @@ public final class LandmarkGramTiles {
    * twice the lower triangle's, which the m³/3 flops of the factorisation dwarf), copied into the
    * tiles at and below the diagonal. Tile columns are independent tasks over {@code threads}
    * threads, so the result does not depend on their number. Memory: the tiles ({@link
-   * TiledSymmetricMatrix#bytes}) and 8·m·t bytes per thread.
+   * TiledSymmetricMatrix#bytes}) and 8·m·t bytes per running task.
    */
   public static TiledSymmetricMatrix gram(LandmarkKernel kernel, int tile, int threads) {
     int m = kernel.numLandmarks();
     TiledSymmetricMatrix out = new TiledSymmetricMatrix(m, tile);
-    ThreadLocal<double[]> scratch =
-        ThreadLocal.withInitial(() -> new double[Math.multiplyExact(m, tile)]);
     try (DriverThreads.Team team = DriverThreads.team(threads)) {
       team.forEach(
           out.tiles(),
@@ -48,7 +46,8 @@ public final class LandmarkGramTiles {
             for (int c = 0; c < cols; c++) {
               block.add(kernel.points().row(j0 + c), "landmarks");
             }
-            double[] values = scratch.get();
+            // Per task, not per thread: a thread-local buffer would outlive the fill on the caller.
+            double[] values = new double[Math.multiplyExact(m, cols)];
             kernel.compute(block, values);
             for (int bi = bj; bi < out.tiles(); bi++) {
               int rows = out.size(bi);
