@@ -234,7 +234,7 @@ public final class TiledCholesky implements WhiteningFactor {
 
   private double[] join(double[][] parts, int columns) {
     int m = l.order();
-    double[] panel = new double[m * columns];
+    double[] panel = new double[Math.multiplyExact(m, columns)];
     for (int i = 0; i < l.tiles(); i++) {
       int rows = l.size(i);
       int i0 = i * l.tileSize();
