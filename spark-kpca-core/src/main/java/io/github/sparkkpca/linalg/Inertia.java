@@ -25,15 +25,30 @@ public final class Inertia {
    * repeated (the error scales with λ_max − λ_2).
    */
   public static double largestEigenvalue(double[] a, int n, int maxIterations) {
+    return largestEigenvalue(
+        n,
+        x -> {
+          double[] y = new double[n];
+          Blas.blas().dsymv("U", n, 1.0, a, n, x, 1, 0.0, y, 1);
+          return y;
+        },
+        maxIterations);
+  }
+
+  /**
+   * The same power iteration on a symmetric positive semi-definite matrix given by its product x ↦
+   * A·x (a new array), for matrices not held in one array ({@link TiledSymmetricMatrix}).
+   */
+  public static double largestEigenvalue(
+      int n, java.util.function.UnaryOperator<double[]> times, int maxIterations) {
     if (n == 0) {
       return 0.0;
     }
     double[] x = new double[n];
-    double[] y = new double[n];
     java.util.Arrays.fill(x, 1.0 / Math.sqrt(n));
     double rayleigh = Double.NaN;
     for (int it = 0; it < maxIterations; it++) {
-      Blas.blas().dsymv("U", n, 1.0, a, n, x, 1, 0.0, y, 1);
+      double[] y = times.apply(x);
       double next = Blas.blas().ddot(n, x, 1, y, 1);
       double norm = Blas.blas().dnrm2(n, y, 1);
       if (!(norm > 0) || !Double.isFinite(norm)) {
