@@ -5,12 +5,12 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.SuppliedLandmarks;
+import io.github.sparkkpca.execution.TopKFit;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.pca.FeaturePCA;
-import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
@@ -266,6 +266,16 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  public NystromKernelPCA setTopKTolerance(double value) {
+    set(topKTolerance(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setTopKMaxPasses(int value) {
+    set(topKMaxPasses(), value);
+    return this;
+  }
+
   public NystromKernelPCA setBlockSize(int value) {
     set(blockSize(), value);
     return this;
@@ -333,7 +343,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         residualGrowthSettings(),
         getRcond(),
         getStatisticsRoute(),
-        getSpectrumExtent());
+        getSpectrumExtent(),
+        new TopKFit.Settings(getTopKTolerance(), getTopKMaxPasses(), TopKFit.OVERSAMPLING));
   }
 
   @Override
@@ -375,8 +386,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     LandmarkSampler.Landmarks chosen = fit.chosen();
     int m = chosen.count();
     NystromKernelPCAModel model =
-        new NystromKernelPCAModel(
-                uid, KernelPCASolution.of(fit.fitted(), m - fit.map().rank(), chosen.description()))
+        new NystromKernelPCAModel(uid, fit.solution(m - fit.map().rank(), chosen.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
     model.withFeatureNamesOf(dataset.schema());
