@@ -123,7 +123,14 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
 
   @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
-    return new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
+    return options.route() == StatisticsRoute.TOP_K
+        ? new KernelPcaFit.Need(
+            options.requestedLandmarks(),
+            options.landmarksParam(),
+            1,
+            Math.min(options.requestedLandmarks(), settings.k() + options.topK().oversampling()),
+            options.topK().maxPasses())
+        : new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
   }
 
   /** Residual growth draws its own rows; the uniform sample then only serves the γ heuristic. */
