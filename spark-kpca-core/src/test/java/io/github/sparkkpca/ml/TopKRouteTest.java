@@ -76,13 +76,10 @@ class TopKRouteTest {
   @Test
   void matchesTheWhitenedRouteForEachKernelCentredAndNot() {
     Dataset<Row> data = LocalSpark.frame(X, 1);
-    // Each kernel once, both centrings across them (each fit is a few Spark jobs).
+    // Each kernel once, both centrings across them (each fit is a few Spark jobs); cosine in the
+    // sparse test below.
     String[][] kernels = {
-      {"rbf", "0.3", "true"},
-      {"rbf", "0.3", "false"},
-      {"laplacian", "0.3", "true"},
-      {"cosine", "1", "false"},
-      {"polynomial", "0.2", "true"}
+      {"rbf", "0.3", "true"}, {"laplacian", "0.3", "false"}, {"polynomial", "0.2", "true"}
     };
     for (String[] kernel : kernels) {
       {
