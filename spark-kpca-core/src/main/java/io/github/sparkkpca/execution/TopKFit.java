@@ -41,7 +41,13 @@ public final class TopKFit {
    * @param maxPasses the most distributed passes
    * @param oversampling l − k
    */
-  public record Settings(double tolerance, int maxPasses, int oversampling) {}
+  public record Settings(double tolerance, int maxPasses, int oversampling) {
+
+    /** With the default {@link #OVERSAMPLING}. */
+    public static Settings of(double tolerance, int maxPasses) {
+      return new Settings(tolerance, maxPasses, OVERSAMPLING);
+    }
+  }
 
   /** The fitted solution and the route's account of it (passes, residuals). */
   public record Fitted(KernelPCASolution solution, TopKEigen.Result eigen, String report) {}
