@@ -51,8 +51,9 @@ public enum StatisticsRoute {
   TOP_K;
 
   /**
-   * The passes {@link #topKPaysOff} expects of the top-k route: measured on MNIST (k = 50, default
-   * tolerance) and on the test data sets, fits converge in 6 to 12 passes; the larger figure.
+   * The passes {@link #topKPaysOff} expects of the top-k route: an assumption, not yet measured at
+   * large m (the test data sets, m ≤ 80, converge in about 4 passes at the default tolerance; block
+   * Krylov needs more where the spectrum decays slowly past the k-th eigenvalue).
    */
   public static final int EXPECTED_TOP_K_PASSES = 12;
 
