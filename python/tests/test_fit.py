@@ -280,3 +280,26 @@ def test_models_record_the_feature_names_of_a_vector_assembler(spark, tmp_path):
         [(i, Vectors.dense(r.tolist())) for i, r in enumerate(x)], ["id", "features"]
     )
     assert NystromKernelPCA(k=2, numLandmarks=20, seed=1).fit(unnamed).featureNames == []
+
+
+def test_top_k_route_in_a_pipeline_is_exact_kernel_pca_at_m_equal_n(small, tmp_path):
+    """statisticsRoute = top-k from Python, inside a Pipeline: at m = n the eigenvalues and scores are
+    exact kernel PCA's (numpy), the model reports its passes, saves and loads with equal scores."""
+    from pyspark.ml import Pipeline, PipelineModel
+
+    df, x = small
+    eigen, scores = exact_kpca(x, 0.5, 4)
+    stage = NystromKernelPCA(
+        k=4, numLandmarks=60, gamma=0.5, seed=1, statisticsRoute="top-k", topKTolerance=1e-10
+    )
+    fitted = Pipeline(stages=[stage]).fit(df)
+    model = fitted.stages[0]
+    assert model.getOrDefault("statisticsRouteTaken") == "top-k"
+    assert "passes" in model.getOrDefault("statisticsRouteCheck")
+    np.testing.assert_allclose(model.eigenvalues.toArray()[:4], eigen[:4], rtol=1e-8)
+    assert_equal_up_to_sign(scores_of(fitted.transform(df)), scores, atol=1e-7)
+    path = str(tmp_path / "topk")
+    fitted.save(path)
+    np.testing.assert_array_equal(
+        scores_of(PipelineModel.load(path).transform(df)), scores_of(fitted.transform(df))
+    )

@@ -210,8 +210,16 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
         typeConverter=TypeConverters.toInt)
     statisticsRoute: Param = Param(
         Params._dummy(), 'statisticsRoute',
-        "how the statistics pass forms the feature covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error <= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors (n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 of lambda_1, else gram-checked when that bound is within 10 times 5e-12, else whitened (docs/gram-route.md). Updates always whiten their rows",
+        "how the statistics pass forms the feature covariance C = W'SW (S the covariance of the kernel columns k_x, W the whitening of K_mm): whitened = each row whitened on the executors, phi = W'k_x, and the scatter of phi accumulated (2md + 2m^2 flops per row; rounding error ~ u*sqrt(cond K_mm)); gram = the centred scatter of k_x accumulated and whitened once on the driver (2md + m^2 flops per row, the minimal work; rounding error ~ u*cond K_mm); gram-checked = gram, then an a-posteriori check of the solved components (estimated eigenvalue error <= 5e-12 of lambda_1, RMS score error <= 1e-8 of sqrt(lambda_1)) and a whitened pass when it fails; auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors (n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 of lambda_1, else gram-checked when that bound is within 10 times 5e-12, else whitened (docs/gram-route.md); top-k = no m x m statistic: the k leading eigenpairs by block Krylov, each product one pass of 2md + 4ml flops per row (l = k + 10) until every residual is <= topKTolerance of lambda_1 (positive definite kernels; its model keeps k eigenvalues and cannot be updated), which auto takes for m >= 4096 when its cost model says it is cheaper. Updates always whiten their rows",
         typeConverter=TypeConverters.toString)
+    topKMaxPasses: Param = Param(
+        Params._dummy(), 'topKMaxPasses',
+        'statisticsRoute = top-k: the most passes over the data; a fit that has not met topKTolerance by then fails, naming the residual (>= 1)',
+        typeConverter=TypeConverters.toInt)
+    topKTolerance: Param = Param(
+        Params._dummy(), 'topKTolerance',
+        'statisticsRoute = top-k: the passes stop when every one of the k leading Ritz pairs has a residual ||C u - theta u|| <= topKTolerance * theta_1 (eigenvalue error <= residual^2 / gap); in (0, 1)',
+        typeConverter=TypeConverters.toFloat)
 
     def getKmeansMaxIter(self) -> int:
         """The value of :py:attr:`kmeansMaxIter` (or its default)."""
@@ -260,6 +268,14 @@ class _NystromKernelPCAParams(_FeaturePCAParams):
     def getStatisticsRoute(self) -> str:
         """The value of :py:attr:`statisticsRoute` (or its default)."""
         return self.getOrDefault(self.statisticsRoute)
+
+    def getTopKMaxPasses(self) -> int:
+        """The value of :py:attr:`topKMaxPasses` (or its default)."""
+        return self.getOrDefault(self.topKMaxPasses)
+
+    def getTopKTolerance(self) -> float:
+        """The value of :py:attr:`topKTolerance` (or its default)."""
+        return self.getOrDefault(self.topKTolerance)
 
 
 class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
@@ -518,7 +534,9 @@ PARAM_RULES: Dict[str, Any] = {
     'preimageRidge': ('double', 0.0, None, False, False, (), 'must be finite and > 0'),
     'rcond': ('double', 0.0, 1.0, True, False, (), 'must be in [0, 1)'),
     'spectrum': ('choice', None, None, False, False, ('leading', 'full'), 'must be one of leading, full'),
-    'statisticsRoute': ('choice', None, None, False, False, ('auto', 'whitened', 'gram', 'gram-checked'), 'must be one of auto, whitened, gram, gram-checked'),
+    'statisticsRoute': ('choice', None, None, False, False, ('auto', 'whitened', 'gram', 'gram-checked', 'top-k'), 'must be one of auto, whitened, gram, gram-checked, top-k'),
+    'topKMaxPasses': ('int', 1.0, None, True, False, (), 'must be >= 1'),
+    'topKTolerance': ('double', 0.0, 1.0, False, False, (), 'must be in (0, 1)'),
 }
 
 class _NystromKernelPCABase(_NystromKernelPCAParams):
@@ -551,13 +569,15 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         'seed': -1321316277,
         'spectrum': 'leading',
         'statisticsRoute': 'auto',
+        'topKMaxPasses': 40,
+        'topKTolerance': 1e-06,
     }
 
     def _set_java_defaults(self) -> None:
         self._setDefault(**self._java_defaults)
 
     @keyword_only
-    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> None:
+    def __init__(self, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None, topKMaxPasses: Optional[int] = None, topKTolerance: Optional[float] = None) -> None:
         """Creates the stage over a new Java ``NystromKernelPCA``; unset Params keep the Java defaults."""
         super().__init__()
         self._java_obj = self._new_java_obj(JAVA_CLASSES['NystromKernelPCA'], self.uid)
@@ -565,7 +585,7 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         self._set(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None) -> _S:
+    def setParams(self: _S, *, blockSize: Optional[int] = None, centered: Optional[bool] = None, coef0: Optional[float] = None, degree: Optional[int] = None, gamma: Optional[float] = None, inputCol: Optional[str] = None, k: Optional[int] = None, kernel: Optional[str] = None, kmeansMaxIter: Optional[int] = None, landmarkAlpha: Optional[float] = None, landmarkProbeSize: Optional[int] = None, landmarkSampling: Optional[str] = None, landmarkTest: Optional[str] = None, landmarkTolerance: Optional[float] = None, leverageRegularization: Optional[float] = None, maxLandmarks: Optional[int] = None, numLandmarks: Optional[int] = None, outputCol: Optional[str] = None, preimageErrorCol: Optional[str] = None, preimageMaxIter: Optional[int] = None, preimageMethod: Optional[str] = None, preimageRidge: Optional[float] = None, rcond: Optional[float] = None, reconstructionCol: Optional[str] = None, residualCol: Optional[str] = None, seed: Optional[int] = None, spectrum: Optional[str] = None, statisticsRoute: Optional[str] = None, topKMaxPasses: Optional[int] = None, topKTolerance: Optional[float] = None) -> _S:
         """Sets the given Params (keyword arguments only); returns self."""
         kwargs = self._input_kwargs
         return self._set(**kwargs)
@@ -682,7 +702,15 @@ class _NystromKernelPCABase(_NystromKernelPCAParams):
         """Sets :py:attr:`statisticsRoute`; returns self."""
         return self._set(statisticsRoute=value)
 
-    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute']
+    def setTopKMaxPasses(self: _S, value: int) -> _S:
+        """Sets :py:attr:`topKMaxPasses`; returns self."""
+        return self._set(topKMaxPasses=value)
+
+    def setTopKTolerance(self: _S, value: float) -> _S:
+        """Sets :py:attr:`topKTolerance`; returns self."""
+        return self._set(topKTolerance=value)
+
+    _init_params = ['blockSize', 'centered', 'coef0', 'degree', 'gamma', 'inputCol', 'k', 'kernel', 'kmeansMaxIter', 'landmarkAlpha', 'landmarkProbeSize', 'landmarkSampling', 'landmarkTest', 'landmarkTolerance', 'leverageRegularization', 'maxLandmarks', 'numLandmarks', 'outputCol', 'preimageErrorCol', 'preimageMaxIter', 'preimageMethod', 'preimageRidge', 'rcond', 'reconstructionCol', 'residualCol', 'seed', 'spectrum', 'statisticsRoute', 'topKMaxPasses', 'topKTolerance']
 
 
 class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
@@ -715,6 +743,8 @@ class _NystromKernelPCAModelBase(_NystromKernelPCAModelParams):
         'seed': -1321316277,
         'spectrum': 'leading',
         'statisticsRoute': 'auto',
+        'topKMaxPasses': 40,
+        'topKTolerance': 1e-06,
     }
 
     def _set_java_defaults(self) -> None:

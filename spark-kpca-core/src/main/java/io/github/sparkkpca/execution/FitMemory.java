@@ -182,6 +182,116 @@ public final class FitMemory {
     }
   }
 
+  /**
+   * {@link #checkRowBytes(SparkContext, int, long, int, String, int)} for this need: the top-k
+   * route's bounds ({@link #checkTopK}) when it has a panel, else the m×m routes'.
+   */
+  static void checkRowBytes(
+      SparkContext sc, int m, long rowBytes, int blockSize, String what, KernelPcaFit.Need need) {
+    if (need.panel() > 0) {
+      checkTopK(sc, m, rowBytes, blockSize, what, need.panel(), need.passes());
+    } else {
+      checkRowBytes(sc, m, rowBytes, blockSize, what, need.maps());
+    }
+  }
+
+  /**
+   * Bytes the driver needs for the top-k route: K_mm, W and one factorisation copy while the map is
+   * built (3m² doubles), the landmarks twice, the Krylov basis and its products (2·m·l per pass, r
+   * ≤ m) and four m×l panels.
+   */
+  static long topKDriverBytes(long m, long rowBytes, long l, long passes) {
+    return 8L * 3 * m * m + 2 * m * rowBytes + 8L * (2 * passes + 4) * m * l;
+  }
+
+  /**
+   * Bytes one executor needs for the top-k route: the broadcast landmarks and panel V (m×l), per
+   * task the kernel block, T = K_Bᵀ V, its m×l product and the block's rows (8(b·m + b·l + 2·m·l) +
+   * b·rowBytes), and two m×l summaries while merging. No m×m term.
+   */
+  static long topKExecutorBytes(long m, long rowBytes, long b, int tasks, long l) {
+    long perTask = 8L * (b * m + b * l + 2 * m * l) + b * rowBytes;
+    return m * rowBytes + 8L * m * l + tasks * perTask + 16L * m * l;
+  }
+
+  /**
+   * The top-k route's limits ({@code statisticsRoute = top-k}), before any pass: m within one Java
+   * array (K_mm and W are held whole on the driver), {@link #topKDriverBytes} within the driver's
+   * heap, {@link #topKExecutorBytes} within {@code spark.executor.memory}, one m×l summary within
+   * {@code spark.driver.maxResultSize}.
+   *
+   * @throws IllegalArgumentException naming m, the estimate and the memory or setting to raise
+   */
+  public static void checkTopK(
+      SparkContext sc, int m, long rowBytes, int blockSize, String what, int l, int passes) {
+    if (m > MAX_LANDMARKS) {
+      throw arrayLimit(what, m);
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    boolean local = sc.isLocal();
+    int tasks = tasks(sc);
+    long executor = topKExecutorBytes(m, rowBytes, blockSize, tasks, l);
+    long driver = topKDriverBytes(m, rowBytes, l, passes) + (local ? executor : 0);
+    if (driver > heap) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "%s = %d with statisticsRoute = top-k needs about %s on the driver (K_mm and W, 3"
+                  + " m×m matrices, and the Krylov basis of %d passes of %d columns) but its heap is"
+                  + " %s; lower %s or topKMaxPasses, or raise the driver's heap (%s)",
+              what,
+              m,
+              gib(driver),
+              passes,
+              l,
+              gib(heap),
+              what,
+              HEAP_SETTING));
+    }
+    if (!local) {
+      long executorMemory = sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
+      if (executor > executorMemory) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "%s = %d with statisticsRoute = top-k needs about %s per executor (%d tasks with"
+                    + " an m×%d panel product and a %d-row kernel block each) but"
+                    + " spark.executor.memory is %s; lower %s or the block size, or raise"
+                    + " spark.executor.memory",
+                what,
+                m,
+                gib(executor),
+                tasks,
+                l,
+                blockSize,
+                gib(executorMemory),
+                what));
+      }
+    }
+    long maxResult = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
+    long summary = 8L * m * l;
+    if (maxResult > 0 && summary > maxResult) {
+      throw new IllegalArgumentException(
+          what
+              + " = "
+              + m
+              + " with statisticsRoute = top-k gives "
+              + gib(summary)
+              + " per pass, more than spark.driver.maxResultSize = "
+              + gib(maxResult)
+              + "; raise it");
+    }
+  }
+
+  private static int tasks(SparkContext sc) {
+    return sc.isLocal()
+        ? Math.max(1, sc.defaultParallelism())
+        : Math.max(
+            1,
+            sc.getConf().getInt("spark.executor.cores", 1)
+                / Math.max(1, sc.getConf().getInt("spark.task.cpus", 1)));
+  }
+
   private static IllegalArgumentException arrayLimit(String what, long m) {
     return new IllegalArgumentException(
         what

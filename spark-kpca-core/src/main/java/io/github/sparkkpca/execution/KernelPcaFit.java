@@ -55,11 +55,17 @@ public final class KernelPcaFit {
 
   /**
    * A memory need: {@code size} support points (m or D) named {@code what} in the refusal, for
-   * {@code maps} feature maps at once.
+   * {@code maps} feature maps at once; {@code panel} > 0 for the top-k route (l, the columns of its
+   * m×l panels, with at most {@code passes} passes), whose memory has no m×m term on the executors
+   * ({@link FitMemory#checkTopK}).
    */
-  public record Need(int size, String what, int maps) {
+  public record Need(int size, String what, int maps, int panel, int passes) {
     public Need(int size, String what) {
       this(size, what, 1);
+    }
+
+    public Need(int size, String what, int maps) {
+      this(size, what, maps, 0, 0);
     }
   }
 
@@ -288,7 +294,7 @@ public final class KernelPcaFit {
       // array limit, or m² beyond the heap, is refused before the scan samples m rows.
       int b = settings.blockSizes().of(before.size(), RowBlock.width(d, true, 0), before.size());
       FitMemory.checkRowBytes(
-          sc, before.size(), FitMemory.sparseRowBytes(0), b, before.what(), before.maps());
+          sc, before.size(), FitMemory.sparseRowBytes(0), b, before.what(), before);
     }
     steps.beforeScan(dataset);
     int sample = steps.sampleCapacity(!Double.isNaN(settings.gamma()));
@@ -314,7 +320,7 @@ public final class KernelPcaFit {
               Math.min(8L * d, FitMemory.sparseRowBytes(scan.maxStoredEntries())),
               b,
               before.what(),
-              before.maps());
+              before);
         }
       }
       steps.checkRows(n);
@@ -328,7 +334,7 @@ public final class KernelPcaFit {
   private static void checkMemory(SparkContext sc, Need need, int d, Settings settings) {
     if (need != null) {
       int b = settings.blockSizes().of(need.size(), d, need.size());
-      FitMemory.check(sc, need.size(), d, b, need.what(), need.maps());
+      FitMemory.checkRowBytes(sc, need.size(), 8L * d, b, need.what(), need);
     }
   }
 

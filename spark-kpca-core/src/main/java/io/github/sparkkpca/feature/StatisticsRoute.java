@@ -28,7 +28,17 @@ import java.util.Locale;
  *       the check fails whenever the k components reach into a near-degenerate part of the spectrum
  *       (a noise floor), which is common. Close to the limit the check's estimates sit orders of
  *       magnitude inside the tolerances unless eigenvalues are (numerically) equal, and a Gram pass
- *       costs about half a whitened one, so trying it is the better bet.
+ *       costs about half a whitened one, so trying it is the better bet. Before all of this, {@code
+ *       AUTO} takes {@code TOP_K} where {@link #topKPaysOff} says it is cheaper.
+ *   <li>{@link #TOP_K}: no m×m statistic at all. The k leading eigenpairs of C by block Krylov with
+ *       Rayleigh–Ritz on the driver, each product C·Q one pass that broadcasts V = W·Q (m×l, l = k
+ *       + 10) and accumulates the m×l product of the centred kernel-column scatter with V: passes ×
+ *       (2md + 4ml) flops per row (2m·nnz + 4ml sparse), 8(b·m + b·l + 2·m·l) bytes per task, until
+ *       every one of the k pairs has a residual ‖C u_i − θ_i u_i‖ ≤ topKTolerance·θ_1; a fit that
+ *       reaches topKMaxPasses first fails. Its model is an expansion over the landmarks (P = W U_k
+ *       and the mean's weights), without W or statistics: it cannot be updated and keeps k
+ *       eigenvalues. Positive definite kernels only (the total variance needs k(x,x) to bound
+ *       ‖φ(x)‖²). See {@code io.github.sparkkpca.execution.TopKFit}.
  * </ul>
  *
  * The derivation and measurements are in docs/gram-route.md.
@@ -37,7 +47,29 @@ public enum StatisticsRoute {
   AUTO,
   WHITENED,
   GRAM,
-  GRAM_CHECKED;
+  GRAM_CHECKED,
+  TOP_K;
+
+  /**
+   * The passes {@link #topKPaysOff} expects of the top-k route: an assumption, not yet measured at
+   * large m (the test data sets, m ≤ 80, converge in about 4 passes at the default tolerance; block
+   * Krylov needs more where the spectrum decays slowly past the k-th eigenvalue).
+   */
+  public static final int EXPECTED_TOP_K_PASSES = 12;
+
+  /**
+   * Below this m, {@link #AUTO} keeps today's routes whatever the cost model says: a fit there
+   * takes seconds, and their models keep the statistics (updates) and the leading spectrum (p =
+   * max(k, 50) eigenvalues), which a top-k model does not.
+   */
+  public static final int TOP_K_MIN_LANDMARKS = 4096;
+
+  /**
+   * What the cost model of {@link #AUTO} needs to weigh the top-k route: d (or the mean stored
+   * entries of a sparse row), k, whether the kernel is positive definite and whether the whole
+   * spectrum is asked for (which only the other routes give).
+   */
+  public record Shape(double d, int k, boolean definite, boolean fullSpectrum) {}
 
   /** The parameter values, in the order of the constants. */
   public static final String[] NAMES =
@@ -109,11 +141,36 @@ public enum StatisticsRoute {
    * @param driverThreads the driver's BLAS threads
    */
   public Plan plan(NystromFeatureMap map, long n, int blockSize, int slots, int driverThreads) {
+    return plan(map, n, null, blockSize, slots, driverThreads);
+  }
+
+  /**
+   * The plan as {@link #plan(NystromFeatureMap, long, int, int, int)}, where {@link #AUTO} first
+   * takes {@link #TOP_K} when {@link #topKPaysOff} for this shape (null: never).
+   */
+  public Plan plan(
+      NystromFeatureMap map, long n, Shape shape, int blockSize, int slots, int driverThreads) {
     int m = map.landmarkKernel().numLandmarks();
     return switch (this) {
       case GRAM_CHECKED -> new Plan(GRAM, true, "a-posteriori check");
-      case WHITENED, GRAM -> new Plan(this, false, "requested");
+      case WHITENED, GRAM, TOP_K -> new Plan(this, false, "requested");
       case AUTO -> {
+        if (shape != null
+            && shape.definite()
+            && !shape.fullSpectrum()
+            && m >= TOP_K_MIN_LANDMARKS
+            && topKPaysOff(n, m, map.rank(), shape.d(), shape.k(), slots, driverThreads)) {
+          yield new Plan(
+              TOP_K,
+              false,
+              String.format(
+                  java.util.Locale.ROOT,
+                  "cost: top-k %.3g flops per slot against %.3g for the cheaper of whitened and gram"
+                      + " (%d expected passes)",
+                  topKCost(n, m, shape.d(), shape.k(), slots, driverThreads),
+                  todaysCost(n, m, map.rank(), shape.d(), slots, driverThreads),
+                  EXPECTED_TOP_K_PASSES));
+        }
         if (!gramPaysOff(n, m, slots, driverThreads)) {
           yield new Plan(
               WHITENED,
@@ -183,6 +240,39 @@ public enum StatisticsRoute {
    */
   public static double gramBreakEvenRowsPerSlot(int m, int driverThreads) {
     return 4.0 * m / (3.0 * Math.max(1, driverThreads));
+  }
+
+  /**
+   * The top-k route's work in flops per task slot (the driver's counted over its threads): {@link
+   * #EXPECTED_TOP_K_PASSES} passes of (n/slots)·(2md + 4ml), l = k + 10, and per pass the driver's
+   * two products with W, 2m²l flops.
+   */
+  public static double topKCost(long n, int m, double d, int k, int slots, int driverThreads) {
+    double l = k + 10.0;
+    double rows = (double) n / Math.max(1, slots);
+    return EXPECTED_TOP_K_PASSES
+        * (rows * (2.0 * m * d + 4.0 * m * l)
+            + 2.0 * m * (double) m * l / Math.max(1, driverThreads));
+  }
+
+  /**
+   * The cheaper of the whitened route, (n/slots)·(2md + m² + r²), and the Gram route,
+   * (n/slots)·(2md + m²) + 4m³/(3·driverThreads), in flops per slot. The work every route shares
+   * (K_mm and W on the driver) is left out of both sides.
+   */
+  public static double todaysCost(long n, int m, int r, double d, int slots, int driverThreads) {
+    double rows = (double) n / Math.max(1, slots);
+    double mm = (double) m * m;
+    double whitened = rows * (2.0 * m * d + mm + (double) r * r);
+    double gram = rows * (2.0 * m * d + mm) + 4.0 * mm * m / (3.0 * Math.max(1, driverThreads));
+    return Math.min(whitened, gram);
+  }
+
+  /** Whether {@link #topKCost} is below {@link #todaysCost}. */
+  public static boolean topKPaysOff(
+      long n, int m, int r, double d, int k, int slots, int driverThreads) {
+    return topKCost(n, m, d, k, slots, driverThreads)
+        < todaysCost(n, m, r, d, slots, driverThreads);
   }
 
   /** The largest cond(K_mm) for which {@link #gramBound} stays within {@link #TOLERANCE}. */

@@ -405,7 +405,7 @@ public final class BlockKrylovEigen {
    *     which saves the first pass its coefficient product; or null
    * @return the number of projection passes done
    */
-  static int orthonormalise(
+  public static int orthonormalise(
       double[] x, int n, int b, double[] v, int c, double[] known, Random random, double[] r) {
     BLAS blas = Blas.blas();
     double[] coefficients = new double[Math.max(1, c * b)];

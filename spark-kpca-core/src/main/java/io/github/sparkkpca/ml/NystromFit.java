@@ -4,6 +4,8 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.SuppliedLandmarks;
+import io.github.sparkkpca.execution.TopKFit;
+import io.github.sparkkpca.feature.DenseWhiteningFactor;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
@@ -14,6 +16,7 @@ import io.github.sparkkpca.landmarks.ResidualGrowth;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.DriverThreads;
 import io.github.sparkkpca.pca.FeaturePCA;
+import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.SpectrumExtent;
 import java.util.Locale;
 
@@ -39,7 +42,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
       ResidualGrowth.Settings growth,
       double rcond,
       StatisticsRoute route,
-      SpectrumExtent spectrum) {
+      SpectrumExtent spectrum,
+      TopKFit.Settings topK) {
 
     /** Landmarks grown until the data are explained, not a set number. */
     public boolean growsLandmarks() {
@@ -63,15 +67,33 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   public record Support(LandmarkSampler.Landmarks chosen, NystromFeatureMap map) {}
 
   /**
-   * The fit: linear PCA of the features, its feature map and landmarks, the route taken and why.
+   * The fit: linear PCA of the features (null for the top-k route, whose solution is {@code topK}),
+   * its feature map and landmarks, the route taken and why.
    */
   public record Result(
       FeaturePCA fitted,
+      KernelPCASolution topK,
       NystromFeatureMap map,
       LandmarkSampler.Landmarks chosen,
       Kernel kernel,
       StatisticsRoute route,
-      String routeCheck) {}
+      String routeCheck) {
+
+    /** The model's solution, with the rank dropped and how the landmarks were chosen. */
+    public KernelPCASolution solution(int droppedRank, String landmarkSelection) {
+      return topK != null
+          ? new KernelPCASolution(
+              topK.projector(),
+              topK.spectrum(),
+              topK.totalVariance(),
+              topK.totalVarianceMethod(),
+              topK.numRows(),
+              droppedRank,
+              landmarkSelection,
+              null)
+          : KernelPCASolution.of(fitted, droppedRank, landmarkSelection);
+    }
+  }
 
   private final KernelPcaFit.Settings settings;
   private final Options options;
@@ -101,7 +123,14 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
 
   @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
-    return new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
+    return options.route() == StatisticsRoute.TOP_K
+        ? new KernelPcaFit.Need(
+            options.requestedLandmarks(),
+            options.landmarksParam(),
+            1,
+            Math.min(options.requestedLandmarks(), settings.k() + options.topK().oversampling()),
+            options.topK().maxPasses())
+        : new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
   }
 
   /** Residual growth draws its own rows; the uniform sample then only serves the γ heuristic. */
@@ -228,7 +257,17 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     StatisticsRoute.Plan plan =
         options
             .route()
-            .plan(map, n, block, c.sparkContext().defaultParallelism(), DriverThreads.count());
+            .plan(
+                map,
+                n,
+                new StatisticsRoute.Shape(
+                    rowWidth(c),
+                    k,
+                    c.kernel().isPositiveDefinite(),
+                    options.spectrum() == SpectrumExtent.FULL),
+                block,
+                c.sparkContext().defaultParallelism(),
+                DriverThreads.count());
     settings
         .log()
         .info(
@@ -244,6 +283,9 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     int numEigenvalues = options.spectrum().numEigenvalues(r, k);
     StatisticsRoute route = plan.route();
     String routeCheck = plan.reason();
+    if (route == StatisticsRoute.TOP_K) {
+      return topK(support, c, block, routeCheck);
+    }
     FeaturePCA fitted = null;
     if (route == StatisticsRoute.GRAM) {
       var columns =
@@ -306,7 +348,55 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               numEigenvalues);
     }
     warnOnZeroVariance(fitted.spectrum());
-    return new Result(fitted, map, support.chosen(), c.kernel(), route, routeCheck);
+    return new Result(fitted, null, map, support.chosen(), c.kernel(), route, routeCheck);
+  }
+
+  /** The top-k route ({@link TopKFit}): refused for what it cannot give, before any pass. */
+  private Result topK(Support support, KernelPcaFit.Context c, int block, String reason) {
+    NystromFeatureMap map = support.map();
+    if (!c.kernel().isPositiveDefinite()) {
+      throw new IllegalArgumentException(
+          "statisticsRoute = top-k needs a positive definite kernel (its total variance is"
+              + " (1/n) sum k(x,x) - ||mean||^2); kernel "
+              + c.kernel()
+              + " is not: use statisticsRoute = whitened");
+    }
+    if (options.spectrum() == SpectrumExtent.FULL) {
+      throw new IllegalArgumentException(
+          "statisticsRoute = top-k finds the k leading eigenvalues only; spectrum = full needs"
+              + " statisticsRoute = whitened, gram or auto");
+    }
+    int m = support.chosen().count();
+    TopKFit.Fitted fitted =
+        TopKFit.fit(
+            c.scanned().vectors(),
+            map.landmarkKernel(),
+            new DenseWhiteningFactor(map),
+            settings.k(),
+            settings.centered(),
+            options.topK(),
+            settings.seed(),
+            block,
+            settings.column(),
+            settings.jobs(),
+            m - map.rank(),
+            support.chosen().description());
+    String routeCheck = reason + "; " + fitted.report();
+    settings.log().info("{}: {}", settings.stage(), routeCheck);
+    return new Result(
+        null,
+        fitted.solution(),
+        map,
+        support.chosen(),
+        c.kernel(),
+        StatisticsRoute.TOP_K,
+        routeCheck);
+  }
+
+  /** d, or the mean stored entries per row when the kernel blocks take the sparse path. */
+  private static double rowWidth(KernelPcaFit.Context c) {
+    DataScan scan = c.scanned().scan();
+    return Math.max(1.0, Math.min(c.d(), (double) scan.storedEntries() / Math.max(1, c.n())));
   }
 
   /**

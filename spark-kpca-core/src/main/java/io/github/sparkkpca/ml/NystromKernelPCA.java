@@ -5,12 +5,12 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.SuppliedLandmarks;
+import io.github.sparkkpca.execution.TopKFit;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
 import io.github.sparkkpca.pca.FeaturePCA;
-import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.persistence.Persistence;
 import io.github.sparkkpca.persistence.StageWriter;
 import java.util.Arrays;
@@ -37,18 +37,11 @@ import org.slf4j.LoggerFactory;
  * et al. 2020, Prop. 3.4), the model scores y(x) = U_kᵀ(φ(x) − φ̄) = Pᵀk_x − o with P = W U_k. With
  * m = n landmarks this is exact kernel PCA (Schölkopf et al. 1998).
  *
- * <p><b>Plan.</b> (1) One validating pass counts the rows, rejects null, wrongly sized and
- * non-finite vectors (naming the row), and draws the m landmarks uniformly without replacement,
- * reproducibly for a seed and independently of the partitioning ({@link DataScan}); another {@link
- * LandmarkSampler} may replace them. (2) The driver factors K_mm ({@link NystromFeatureMap}: W with
- * WWᵀ = K_mm⁺ on the eigenvalues above rcond·λ_max) and broadcasts W with the landmarks. (3) One
- * pass accumulates n, φ̄, the centred scatter and Σk(x,x) block by block with GEMM and SYRK — the
- * n×m kernel matrix is never stored — and merges them on the executors. (4) The driver solves
- * linear PCA of the features ({@link FeaturePCA}): the r×r covariance, each component's sign fixed
- * (its largest-magnitude landmark weight is positive). Before any pass, a fit whose m×m matrices
- * cannot fit in memory is refused ({@link FitMemory}). Cost: 2·n·m·d flops for kernel blocks, n·m·r
- * + n·r² for the statistics, O(m³) on the driver. The model keeps the statistics, so it can absorb
- * more rows ({@link NystromKernelPCAModel#update}).
+ * <p><b>Plan.</b> A validating pass draws the landmarks ({@link DataScan}); the driver factors K_mm
+ * ({@link NystromFeatureMap}); one pass accumulates the features' statistics (or, {@code
+ * statisticsRoute = top-k}, block Krylov passes with no m×m statistic: {@link TopKFit}); the driver
+ * solves linear PCA ({@link FeaturePCA}). {@link FitMemory} refuses what cannot fit, before any
+ * pass. The model keeps the statistics except on the top-k route.
  *
  * <p>References: Sterge, Sriperumbudur, Rosasco and Rudi, "Gain with no Pain: Efficiency of
  * Kernel-PCA by Nyström Sampling", AISTATS 2020; Williams and Seeger, NIPS 2001; Hallgren, PhD
@@ -266,6 +259,16 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return this;
   }
 
+  public NystromKernelPCA setTopKTolerance(double value) {
+    set(topKTolerance(), value);
+    return this;
+  }
+
+  public NystromKernelPCA setTopKMaxPasses(int value) {
+    set(topKMaxPasses(), value);
+    return this;
+  }
+
   public NystromKernelPCA setBlockSize(int value) {
     set(blockSize(), value);
     return this;
@@ -333,7 +336,8 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         residualGrowthSettings(),
         getRcond(),
         getStatisticsRoute(),
-        getSpectrumExtent());
+        getSpectrumExtent(),
+        TopKFit.Settings.of(getTopKTolerance(), getTopKMaxPasses()));
   }
 
   @Override
@@ -375,8 +379,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     LandmarkSampler.Landmarks chosen = fit.chosen();
     int m = chosen.count();
     NystromKernelPCAModel model =
-        new NystromKernelPCAModel(
-                uid, KernelPCASolution.of(fit.fitted(), m - fit.map().rank(), chosen.description()))
+        new NystromKernelPCAModel(uid, fit.solution(m - fit.map().rank(), chosen.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
     model.withFeatureNamesOf(dataset.schema());

@@ -64,6 +64,14 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
    */
   @Override
   public NystromKernelPCAModel update(Dataset<?> dataset) {
+    if (!isUpdatable() && "top-k".equals(getStatisticsRouteTaken())) {
+      throw new IllegalArgumentException(
+          "NystromKernelPCAModel "
+              + uid()
+              + " was fitted by statisticsRoute = top-k, which keeps the scoring expansion and no"
+              + " statistics, and cannot be updated; fit again on all rows (or use statisticsRoute ="
+              + " whitened or gram for a model that can)");
+    }
     if (!isUpdatable()) {
       throw new IllegalArgumentException(
           "NystromKernelPCAModel "

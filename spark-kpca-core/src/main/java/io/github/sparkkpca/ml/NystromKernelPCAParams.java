@@ -31,6 +31,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     final Param<String> statisticsRoute;
     final Param<String> statisticsRouteTaken;
     final Param<String> statisticsRouteCheck;
+    final DoubleParam topKTolerance;
+    final IntParam topKMaxPasses;
     final DoubleParam landmarkConditionEstimate;
     final Param<String> kernelBlockPath;
 
@@ -139,9 +141,27 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "auto = whitened when the Gram route's driver work (4m^3/3 flops) exceeds its saving on the executors "
                   + "(n/slots < 4m/(3 driver threads)), else gram when its eigenvalue error bound eta*cond(K_mm) is <= 5e-12 "
                   + "of lambda_1, else gram-checked when that bound is within 10 times 5e-12, else whitened "
-                  + "(docs/gram-route.md). Updates always whiten their rows",
+                  + "(docs/gram-route.md); top-k = no m x m statistic: the k leading eigenpairs by block Krylov, each "
+                  + "product one pass of 2md + 4ml flops per row (l = k + 10) until every residual is <= topKTolerance "
+                  + "of lambda_1 (positive definite kernels; its model keeps k eigenvalues and cannot be updated), which "
+                  + "auto takes for m >= 4096 when its cost model says it is cheaper. Updates always whiten their rows",
               ParamRule.oneOf("statisticsRoute", io.github.sparkkpca.feature.StatisticsRoute.NAMES)
                   .of());
+      topKTolerance =
+          new DoubleParam(
+              owner,
+              "topKTolerance",
+              "statisticsRoute = top-k: the passes stop when every one of the k leading Ritz pairs has a "
+                  + "residual ||C u - theta u|| <= topKTolerance * theta_1 (eigenvalue error <= residual^2 / gap); "
+                  + "in (0, 1)",
+              ParamRule.inRange("topKTolerance", 0.0, 1.0, false, false).of());
+      topKMaxPasses =
+          new IntParam(
+              owner,
+              "topKMaxPasses",
+              "statisticsRoute = top-k: the most passes over the data; a fit that has not met "
+                  + "topKTolerance by then fails, naming the residual (>= 1)",
+              ParamRule.intGtEq("topKMaxPasses", 1).of());
       statisticsRouteTaken =
           new Param<>(
               owner,
@@ -257,6 +277,22 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
 
   default io.github.sparkkpca.feature.StatisticsRoute getStatisticsRoute() {
     return io.github.sparkkpca.feature.StatisticsRoute.parse(getOrDefault(statisticsRoute()));
+  }
+
+  default DoubleParam topKTolerance() {
+    return nystromParams().topKTolerance;
+  }
+
+  default double getTopKTolerance() {
+    return (Double) getOrDefault(topKTolerance());
+  }
+
+  default IntParam topKMaxPasses() {
+    return nystromParams().topKMaxPasses;
+  }
+
+  default int getTopKMaxPasses() {
+    return (Integer) getOrDefault(topKMaxPasses());
   }
 
   /** Output of a fit: the statistics route taken, whitened or gram. */
@@ -387,5 +423,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     owner.setDefault(owner.landmarkTest(), "tolerance");
     owner.setDefault(owner.landmarkAlpha(), 0.05);
     owner.setDefault(owner.statisticsRoute(), "auto");
+    owner.setDefault(owner.topKTolerance(), 1e-6);
+    owner.setDefault(owner.topKMaxPasses(), 40);
   }
 }

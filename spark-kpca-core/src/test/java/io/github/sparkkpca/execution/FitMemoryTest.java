@@ -139,4 +139,24 @@ class FitMemoryTest {
         e.getMessage());
     assertEquals("2.0 GiB", FitMemory.gib(2L << 30, 1L << 30));
   }
+
+  /**
+   * The top-k route has no m×m term on the executors: m = 30,000, d = 100, one task of 256-row
+   * blocks, l = 60, fits a 1 GiB executor (about 0.12 GiB) where the m×m routes need 14 GiB.
+   */
+  @Test
+  void topKExecutorsHoldNoSquare() {
+    long gib = 1L << 30;
+    long rowBytes = 800;
+    assertTrue(FitMemory.executorBytesPerRow(30_000, rowBytes, 256, 1) > 10 * gib);
+    long topK = FitMemory.topKExecutorBytes(30_000, rowBytes, 256, 1, 60);
+    assertTrue(topK < gib / 4, "top-k executor bytes " + topK);
+    // Closed form: broadcast 30000*800 + 8*30000*60; task 8(256*30000 + 256*60 + 2*30000*60) +
+    // 256*800; merge 16*30000*60.
+    assertEquals(24_000_000L + 14_400_000L + 90_362_880L + 204_800L + 28_800_000L, topK);
+    // The driver keeps 3 m×m matrices and a basis of 2·passes·m·l doubles.
+    assertEquals(
+        8L * 3 * 30_000 * 30_000 + 2L * 30_000 * 800 + 8L * (2 * 40 + 4) * 30_000 * 60,
+        FitMemory.topKDriverBytes(30_000, rowBytes, 60, 40));
+  }
 }

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.feature;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkkpca.kernel.Kernel;
@@ -80,5 +81,20 @@ class StatisticsRoutePlanTest {
     assertEquals(
         new StatisticsRoute.Plan(StatisticsRoute.WHITENED, false, "a-priori bound"),
         StatisticsRoute.AUTO.plan(map, 1_000_000_000, 256, 2, 2));
+  }
+
+  /**
+   * The cost model of auto's top-k choice: at m = 50,000, d = 100, k = 50 (l = 60) and n = 10^8 on
+   * 1000 slots, 12 passes of 2md + 4ml = 2.2e7 flops per row are 2.6e8 against 2md + m^2 = 2.51e9
+   * of the Gram route; at m = 8000, d = 784 (MNIST), top-k costs more (12 × 1.45e7 > 7.65e7).
+   */
+  @Test
+  void topKPaysOffWhereMSquaredDominates() {
+    assertTrue(StatisticsRoute.topKPaysOff(100_000_000L, 50_000, 50_000, 100, 50, 1000, 8));
+    assertFalse(StatisticsRoute.topKPaysOff(60_000L, 8000, 8000, 784, 50, 2, 2));
+    assertEquals(
+        12 * (1e5 * (2.0 * 50_000 * 100 + 4.0 * 50_000 * 60) + 2.0 * 50_000 * 50_000.0 * 60 / 8),
+        StatisticsRoute.topKCost(100_000_000L, 50_000, 100, 50, 1000, 8),
+        1e3);
   }
 }

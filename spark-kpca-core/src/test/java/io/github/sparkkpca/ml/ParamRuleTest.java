@@ -87,6 +87,9 @@ class ParamRuleTest {
                 "leverageRegularization must be finite and > 0; got Infinity"
               }),
           Map.entry("kmeansMaxIter", new Object[] {0, "kmeansMaxIter must be >= 1; got 0"}),
+          Map.entry("topKMaxPasses", new Object[] {0, "topKMaxPasses must be >= 1; got 0"}),
+          Map.entry(
+              "topKTolerance", new Object[] {1.0, "topKTolerance must be in (0, 1); got 1.0"}),
           Map.entry(
               "landmarkTolerance",
               new Object[] {0.0, "landmarkTolerance must be in (0, 1); got 0.0"}),
@@ -102,7 +105,7 @@ class ParamRuleTest {
               "statisticsRoute",
               new Object[] {
                 "fast",
-                "statisticsRoute must be one of auto, whitened, gram, gram-checked; got fast"
+                "statisticsRoute must be one of auto, whitened, gram, gram-checked, top-k; got fast"
               }),
           Map.entry("numRandomFeatures", new Object[] {0, "numRandomFeatures must be > 0; got 0"}),
           Map.entry(

@@ -20,7 +20,7 @@ class ParamValueNamesTest {
   @Test
   void namesAreTheRecordedParamValues() {
     assertArrayEquals(
-        new String[] {"auto", "whitened", "gram", "gram-checked"}, StatisticsRoute.NAMES);
+        new String[] {"auto", "whitened", "gram", "gram-checked", "top-k"}, StatisticsRoute.NAMES);
     assertArrayEquals(
         new String[] {"uniform", "leverage", "kmeans", "residual"}, LandmarkSampling.NAMES);
     assertArrayEquals(new String[] {"tolerance", "f"}, ResidualGrowth.Test.NAMES);
@@ -49,7 +49,7 @@ class ParamValueNamesTest {
         assertThrows(IllegalArgumentException.class, () -> StatisticsRoute.parse("gram_checked"));
     assertEquals(
         "Unknown statistics route 'gram_checked'; expected one of [auto, whitened, gram,"
-            + " gram-checked]",
+            + " gram-checked, top-k]",
         e.getMessage());
   }
 }

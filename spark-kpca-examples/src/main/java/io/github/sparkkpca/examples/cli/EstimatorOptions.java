@@ -158,9 +158,26 @@ public final class EstimatorOptions {
               + "driver, 2md + m^2 flops per row, rounding error ~ cond(K_mm)), gram-checked (gram, then an "
               + "a-posteriori check of the components' estimated errors and a whitened pass if it fails) or auto "
               + "(gram when it pays off on this cluster and its a-priori error bound stays within 5e-12 of lambda_1, "
-              + "gram-checked when the bound is within 10 times that, else whitened; see docs/gram-route.md). "
-              + "Default auto.")
+              + "gram-checked when the bound is within 10 times that, else whitened; see docs/gram-route.md), or "
+              + "top-k (no m x m statistic: the k leading pairs by block Krylov, passes of 2md + 4ml flops per row "
+              + "until every residual is <= --top-k-tolerance of lambda_1; see docs/gram-route.md). Default auto.")
   String statisticsRoute;
+
+  @Option(
+      names = "--top-k-tolerance",
+      paramLabel = "T",
+      description =
+          "With --statistics-route top-k: stop when every residual ||C u - theta u|| is <= T x theta_1, in"
+              + " (0, 1). Default 1e-6.")
+  Double topKTolerance;
+
+  @Option(
+      names = "--top-k-max-passes",
+      paramLabel = "P",
+      description =
+          "With --statistics-route top-k: the most passes; a fit that has not met the tolerance by then"
+              + " fails (exit 1), naming its residual. Default 40.")
+  Integer topKMaxPasses;
 
   boolean isRandomFeatures() {
     return featureMap.equals("rff");
@@ -465,6 +482,20 @@ public final class EstimatorOptions {
       }
     }
     growth.applyTo(estimator);
+    SparkKpcaCli.require(
+        spec,
+        topKTolerance == null || (topKTolerance > 0 && topKTolerance < 1),
+        "--top-k-tolerance must be in (0, 1), got " + topKTolerance);
+    SparkKpcaCli.require(
+        spec,
+        topKMaxPasses == null || topKMaxPasses >= 1,
+        "--top-k-max-passes must be >= 1, got " + topKMaxPasses);
+    if (topKTolerance != null) {
+      estimator.setTopKTolerance(topKTolerance);
+    }
+    if (topKMaxPasses != null) {
+      estimator.setTopKMaxPasses(topKMaxPasses);
+    }
     if (leverageRegularization != null) {
       estimator.setLeverageRegularization(leverageRegularization);
     }

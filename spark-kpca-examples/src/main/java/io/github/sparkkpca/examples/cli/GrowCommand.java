@@ -124,6 +124,10 @@ public final class GrowCommand implements Callable<Integer> {
                 + model
                 + " is not a Nystrom model that keeps its statistics ("
                 + loaded.getClass().getSimpleName()
+                + (loaded instanceof NystromKernelPCAModel topK
+                        && "top-k".equals(topK.getStatisticsRouteTaken())
+                    ? ", fitted by statisticsRoute = top-k, which keeps no statistics"
+                    : "")
                 + "); grow adds landmarks to Nystrom models saved by this version");
       }
       LoadedData data =
