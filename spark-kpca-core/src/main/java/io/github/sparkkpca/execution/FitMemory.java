@@ -241,10 +241,10 @@ public final class FitMemory {
                   + " %s; lower %s or topKMaxPasses, or raise the driver's heap (%s)",
               what,
               m,
-              gib(driver),
+              gib(driver, heap),
               passes,
               l,
-              gib(heap),
+              gib(heap, driver),
               what,
               HEAP_SETTING));
     }
@@ -260,11 +260,11 @@ public final class FitMemory {
                     + " spark.executor.memory",
                 what,
                 m,
-                gib(executor),
+                gib(executor, executorMemory),
                 tasks,
                 l,
                 blockSize,
-                gib(executorMemory),
+                gib(executorMemory, executor),
                 what));
       }
     }
@@ -276,9 +276,9 @@ public final class FitMemory {
               + " = "
               + m
               + " with statisticsRoute = top-k gives "
-              + gib(summary)
+              + gib(summary, maxResult)
               + " per pass, more than spark.driver.maxResultSize = "
-              + gib(maxResult)
+              + gib(maxResult, summary)
               + "; raise it");
     }
   }
