@@ -100,6 +100,14 @@ def test_use_from_python_blocks_run(spark: Any, tmp_path: Path, monkeypatch: pyt
     loaded = ns["loaded"]
     assert isinstance(loaded.stages[-1], NystromKernelPCAModel)
     assert [(r.kpca, r.novelty) for r in loaded.transform(df).select("kpca", "novelty").collect()] == expected
+    # Our pyfunc flavour: numpy's scores and spark_udf's (a struct of the input columns) are transform's.
+    sample = ns["sample"].toPandas()
+    rows = ns["spark"].createDataFrame(sample)
+    np.testing.assert_allclose(
+        ns["scores"], [r.kpca.toArray() for r in ns["model"].transform(rows).collect()], rtol=0, atol=1e-12
+    )
+    both = ns["model"].transform(ns["scored"].limit(20)).select("kpca", "scores").collect()
+    np.testing.assert_allclose([r.scores for r in both], [r.kpca.toArray() for r in both], rtol=0, atol=1e-12)
 
 
 def test_numpy_scoring_of_an_exported_bundle(spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
