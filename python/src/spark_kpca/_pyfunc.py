@@ -52,9 +52,10 @@ class KernelPCAScorer:
             raise ValueError(f"spark_kpca pyfunc: unknown data format {meta.get('format')!r} (expected {FORMAT!r})")
         self.meta = meta
         self.kernel = meta["kernel"]
-        self.gamma = float(meta["gamma"])
-        self.degree = int(meta["degree"])
-        self.coef0 = float(meta["coef0"])
+        # A kernel's own parameters only: the export writes gamma, degree and coef0 where the family uses them.
+        self.gamma = float(meta.get("gamma", 1.0))
+        self.degree = int(meta.get("degree", 1))
+        self.coef0 = float(meta.get("coef0", 0.0))
         self.d = int(meta["d"])
         self.k = int(meta["k"])
         self.input_cols: Optional[List[str]] = meta.get("inputCols")

@@ -122,8 +122,11 @@ def _collect(model: Any, workdir: str) -> Tuple[Dict[str, Any], Dict[str, np.nda
     kernel = exported["kernel"]
     if kernel not in _pyfunc.KERNELS:
         _refuse(f"kernel '{kernel}' is not one the numpy scorer computes ({', '.join(_pyfunc.KERNELS)})")
-    for key in ("featureMap", "kernel", "gamma", "degree", "coef0", "d", "k", "centered", "n"):
+    for key in ("featureMap", "kernel", "d", "k", "centered", "n"):
         meta[key] = exported[key]
+    for key in ("gamma", "degree", "coef0"):  # only the parameters the kernel family uses are exported
+        if key in exported:
+            meta[key] = exported[key]
     meta["m" if exported["featureMap"] != "rff" else "D"] = exported.get("m", exported.get("D"))
     files = exported["files"]
 
