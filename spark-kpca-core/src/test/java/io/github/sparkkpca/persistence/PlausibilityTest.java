@@ -505,7 +505,8 @@ class PlausibilityTest {
         sq += v * v;
       }
       // The total variance the loader computes from the edited statistics: Nyström's (1/n)Σk(x,x) −
-      // ‖φ̄‖²; random features' tr(M)/n (the larger, as ‖φ(x)‖² is the whole feature norm), which the
+      // ‖φ̄‖²; random features' tr(M)/n (the larger, as ‖φ(x)‖² is the whole feature norm), which
+      // the
       // mean does not enter.
       double shift = kind == Kind.NYSTROM ? sq - 1.01 * 1.01 * sq : 0;
       Path path = copy(saved(kind));
