@@ -82,10 +82,14 @@ def installed(tmp_path_factory):
     return python
 
 
-def run_fresh(python, body: str, args: dict, *, submit_jar: bool = False, timeout: int = 600) -> dict:
-    """Runs ``body`` in a new interpreter of the installed environment; it reads ``args`` and prints one JSON
-    line as its last line of output, returned here."""
+def run_fresh(
+    python, body: str, args: dict, *, submit_jar: bool = False, timeout: int = 600, environment: dict = None
+) -> dict:
+    """Runs ``body`` in a new interpreter of the installed environment (with ``environment`` added to its
+    environment variables); it reads ``args`` and prints one JSON line as its last line of output, returned
+    here."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_KPCA", "PYSPARK", "MLFLOW"))}
+    env.update(environment or {})
     env["PYSPARK_PYTHON"] = str(python)  # the workers (spark_udf) run the installed environment too
     if submit_jar:
         # How a user gives the jar to sessions that MLflow starts itself (pyfunc, spark_udf's workers).
@@ -402,3 +406,50 @@ def test_wide_text_pipeline_loads_and_scores_in_a_fresh_process_at_the_default_d
     assert got["sparse"] == "SparseMatrix"
     assert got["pipeline"] == expected, "PipelineModel.load, bit for bit"
     assert got["mlflow"] == expected, "mlflow.spark.load_model, bit for bit"
+
+
+def test_a_signing_key_in_the_environment_signs_and_checks_in_a_fresh_process(installed, saved, tmp_path):
+    """With ``SPARK_KPCA_SIGNING_KEY`` set, a fresh process refuses the unsigned models saved here
+    (``PipelineModel.load``, ``mlflow.spark.load_model``), signs the model it saves, loads it (``load``,
+    ``load_model``), and refuses it under another key set in the Spark conf; this process, without a key,
+    loads the signed model."""
+    args, _ = saved
+    signed = tmp_path / "signed"
+    got = run_fresh(
+        installed,
+        """
+        import mlflow, mlflow.spark
+        mlflow.set_tracking_uri(args["tracking"])
+        spark = session(args["jar"])
+        from pyspark.ml import PipelineModel
+        from pyspark.ml.feature import VectorAssembler
+        from spark_kpca.ml import NystromKernelPCA, NystromKernelPCAModel, load_model
+        def refusal(load, path):
+            try:
+                load(path)
+            except Exception as e:
+                return str(e)
+            return "loaded"
+        out = {"pipeline": refusal(PipelineModel.load, args["pipeline"]),
+               "mlflow": refusal(mlflow.spark.load_model, args["rf"])}
+        rows = VectorAssembler(inputCols=["a", "b", "c"], outputCol="features").transform(
+            spark.read.parquet(args["rows"]))
+        NystromKernelPCA(k=2, numLandmarks=10, gamma=0.4, seed=3).fit(rows).save(args["signed"])
+        out["load"] = NystromKernelPCAModel.load(args["signed"]).numComponents
+        out["load_model"] = load_model(args["signed"]).numComponents
+        spark.conf.set("spark.kpca.model.signingSecret", "another key")
+        out["other"] = refusal(load_model, args["signed"])
+        print(json.dumps(out))
+        """,
+        {**args, "signed": str(signed)},
+        environment={"SPARK_KPCA_SIGNING_KEY": "the key of the Python test"},
+    )
+    not_signed = "it is not signed (no _signature.json), but a signing key is configured"
+    assert not_signed in got["pipeline"] and "stages" in got["pipeline"], got["pipeline"]
+    assert not_signed in got["mlflow"], got["mlflow"]
+    assert got["load"] == 2 and got["load_model"] == 2
+    assert "_signature.json does not match _manifest.json" in got["other"], got["other"]
+    assert (signed / "_signature.json").exists()
+    from spark_kpca.ml import NystromKernelPCAModel
+
+    assert NystromKernelPCAModel.load(str(signed)).numComponents == 2
