@@ -7,6 +7,7 @@ import io.github.sparkkpca.execution.SuppliedLandmarks;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelDegeneracy;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
@@ -60,7 +61,12 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   }
 
   /** The landmarks chosen and their feature map. */
-  public record Support(LandmarkSampler.Landmarks chosen, NystromFeatureMap map) {}
+  /**
+   * The landmarks chosen, their feature map and the kernel's degeneracy on them ("none", or the
+   * {@link KernelDegeneracy#message} of a kernel that is numerically the identity or constant).
+   */
+  public record Support(
+      LandmarkSampler.Landmarks chosen, NystromFeatureMap map, String kernelDegenerate) {}
 
   /**
    * The fit: linear PCA of the features, its feature map and landmarks, the route taken and why.
@@ -71,7 +77,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
       LandmarkSampler.Landmarks chosen,
       Kernel kernel,
       StatisticsRoute route,
-      String routeCheck) {}
+      String routeCheck,
+      String kernelDegenerate) {}
 
   private final KernelPcaFit.Settings settings;
   private final Options options;
@@ -178,12 +185,19 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               requested,
               chosen.description());
     }
-    NystromFeatureMap map =
-        NystromFeatureMap.fit(new LandmarkKernel(kernel, chosen.points()), options.rcond());
+    LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.points());
+    double[] gram = landmarkKernel.gram();
+    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, chosen.count());
+    String degenerate = KernelDegeneracy.NONE;
+    if (degeneracy.degenerate()) {
+      degenerate = degeneracy.message(kernel, chosen.count(), c.medianHeuristicGamma());
+      settings.log().warn("{}: {}", settings.stage(), degenerate);
+    }
+    NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel, gram, options.rcond());
     settings
         .log()
         .info("{}: kernel-block path {}", settings.stage(), map.landmarkKernel().path().reason());
-    return new Support(chosen, map);
+    return new Support(chosen, map, degenerate);
   }
 
   @Override
@@ -306,7 +320,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               numEigenvalues);
     }
     warnOnZeroVariance(fitted.spectrum());
-    return new Result(fitted, map, support.chosen(), c.kernel(), route, routeCheck);
+    return new Result(
+        fitted, map, support.chosen(), c.kernel(), route, routeCheck, support.kernelDegenerate());
   }
 
   /**
