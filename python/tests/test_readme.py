@@ -170,6 +170,6 @@ def test_gamma_search_on_text_features(spark: Any, tmp_path: Path, monkeypatch: 
     assert isinstance(best, NystromKernelPCAModel)
     assert best.getGamma() == ns["gammas"][int(np.argmin(metrics))]
     assert ns["gammas"][1] == ns["gamma0"] and 0.1 < ns["gamma0"] < 1.0, ns["gamma0"]
-    assert all(np.asarray(metrics) < 1.0), metrics  # normalised rows: ‖x‖² = 1
+    assert min(metrics) < 1.0 < max(metrics) < 1.2, metrics  # normalised rows: ‖x‖² = 1; 10x γ0 worse than zero
     assert best.getKernelDegenerate() == "none", best.getKernelDegenerate()
     assert best.getKernelBlockPath().startswith("sparse: "), best.getKernelBlockPath()
