@@ -303,3 +303,25 @@ def test_top_k_route_in_a_pipeline_is_exact_kernel_pca_at_m_equal_n(small, tmp_p
     np.testing.assert_array_equal(
         scores_of(PipelineModel.load(path).transform(df)), scores_of(fitted.transform(df))
     )
+
+
+def test_a_degenerate_gamma_is_reported_on_the_model(blobs):
+    """γ 10⁴ times the median heuristic: the kernel on the landmarks is the identity (checked in numpy from the
+    model's landmarks), and the model's kernelDegenerate says so with the heuristic's value; at the heuristic it
+    says none."""
+    df, _ = blobs
+    at_heuristic = NystromKernelPCA(k=3, numLandmarks=40, seed=9).fit(df)
+    gamma0 = at_heuristic.getGamma()
+    far = NystromKernelPCA(k=3, numLandmarks=40, seed=9, gamma=1e4 * gamma0).fit(df)
+
+    def off_diagonal_row_sums(model):
+        z = model.landmarks.toArray()
+        kmm = np.exp(-model.getGamma() * ((z[:, None, :] - z[None, :, :]) ** 2).sum(axis=2))
+        return (kmm - np.diag(np.diag(kmm))).sum(axis=1).max()
+
+    assert off_diagonal_row_sums(far) < 0.01 < off_diagonal_row_sums(at_heuristic)
+    warning = far.getKernelDegenerate()
+    assert warning.startswith("identity: the rbf kernel with gamma = "), warning
+    assert f"the median heuristic gives gamma = {gamma0:.4g}" in warning, warning
+    assert "leave gamma unset" in warning
+    assert at_heuristic.getKernelDegenerate() == "none"

@@ -82,8 +82,8 @@ def test_output_only_params_are_the_models_and_not_the_estimators():
     """The Nyström model's fit outputs are listed by the model only; the estimator takes the pre-image Params."""
     estimator_params = {p.name for p in ml.NystromKernelPCA().params}
     assert output_only("NystromKernelPCA") == {
-        "kernelBlockPath", "landmarkConditionEstimate", "landmarkResidualCurve", "statisticsRouteCheck",
-        "statisticsRouteTaken",
+        "kernelBlockPath", "kernelDegenerate", "landmarkConditionEstimate", "landmarkResidualCurve",
+        "statisticsRouteCheck", "statisticsRouteTaken",
     }
     assert not output_only("NystromKernelPCA") & estimator_params
     assert output_only("NystromKernelPCA") <= set(dir(ml.NystromKernelPCAModel))

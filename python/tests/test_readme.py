@@ -178,5 +178,8 @@ def test_gamma_search_on_text_features(spark: Any, tmp_path: Path, monkeypatch: 
     assert len(metrics) == 3 and all(np.isfinite(metrics)) and len(set(metrics)) == 3, metrics
     best = ns["best"]
     assert isinstance(best, NystromKernelPCAModel)
-    assert best.getGamma() == [0.01, 0.1, 1.0][int(np.argmin(metrics))]
+    assert best.getGamma() == ns["gammas"][int(np.argmin(metrics))]
+    assert ns["gammas"][1] == ns["gamma0"] and 0.1 < ns["gamma0"] < 1.0, ns["gamma0"]
+    assert min(metrics) < 1.0 < max(metrics) < 1.2, metrics  # normalised rows: ‖x‖² = 1; 10x γ0 worse than zero
+    assert best.getKernelDegenerate() == "none", best.getKernelDegenerate()
     assert best.getKernelBlockPath().startswith("sparse: "), best.getKernelBlockPath()

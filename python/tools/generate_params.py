@@ -71,6 +71,7 @@ MIXINS: List[Tuple[str, str, Sequence[str], str]] = [
 OUTPUT_ONLY: Dict[str, Sequence[str]] = {
     "_NystromKernelPCAParams": [
         "kernelBlockPath",
+        "kernelDegenerate",
         "landmarkConditionEstimate",
         "landmarkResidualCurve",
         "statisticsRouteCheck",

@@ -285,6 +285,10 @@ class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
         Params._dummy(), 'kernelBlockPath',
         "set by a fit (an output, ignored as an input): how kernel blocks are computed and why: 'dense: …' (rows scattered, one GEMM against dense landmarks, 2·m·d flops per row) or 'sparse: …' (rows and landmarks by their non-zeros, at most 2·m·nnz(x) flops per row), with the landmark density the rule measured",
         typeConverter=TypeConverters.toString)
+    kernelDegenerate: Param = Param(
+        Params._dummy(), 'kernelDegenerate',
+        "set by a fit (an output, ignored as an input): 'none', or 'identity: …' or 'constant: …' when the kernel is numerically the identity or a constant on the landmarks (gamma far from the data's scale), with what the fit shows and what to do (the fit's WARN line)",
+        typeConverter=TypeConverters.toString)
     landmarkConditionEstimate: Param = Param(
         Params._dummy(), 'landmarkConditionEstimate',
         'set by a fit (an output, ignored as an input): cond(K_mm) = lambda_1/lambda_r over the retained spectrum of the landmark kernel matrix, exact when K_mm was eigendecomposed (rank-deficient), else a power-iteration estimate',
@@ -305,6 +309,10 @@ class _NystromKernelPCAModelParams(_NystromKernelPCAParams):
     def getKernelBlockPath(self) -> str:
         """The value of :py:attr:`kernelBlockPath` (or its default)."""
         return self.getOrDefault(self.kernelBlockPath)
+
+    def getKernelDegenerate(self) -> str:
+        """The value of :py:attr:`kernelDegenerate` (or its default)."""
+        return self.getOrDefault(self.kernelDegenerate)
 
     def getLandmarkConditionEstimate(self) -> float:
         """The value of :py:attr:`landmarkConditionEstimate` (or its default)."""

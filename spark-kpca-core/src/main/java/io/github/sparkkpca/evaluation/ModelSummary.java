@@ -31,6 +31,11 @@ import io.github.sparkkpca.ml.NystromKernelPCAParams;
  * @param totalVarianceMethod how the total variance was obtained, in words (for a kernel that is
  *     not positive definite it names the positive-part surrogate and gives (1/n)Σ‖φ(x)‖² next to
  *     (1/n)Σk(x,x))
+ * @param kernelDegenerate {@code none}, {@code identity} or {@code constant}: whether the fit found
+ *     the kernel numerically the identity or a constant on the landmarks (a γ far from the data's
+ *     scale, {@link io.github.sparkkpca.kernel.KernelDegeneracy}); null when unknown
+ * @param kernelWarning the fit's warning when the kernel is degenerate (what the fit shows and what
+ *     to do), else null
  */
 public record ModelSummary(
     long n,
@@ -50,12 +55,16 @@ public record ModelSummary(
     double landmarkConditionEstimate,
     String statisticsRouteCheck,
     String totalVarianceMethod,
-    String kernelBlockPath) {
+    String kernelBlockPath,
+    String kernelDegenerate,
+    String kernelWarning) {
 
   /** The summary of a fitted model. */
   public static ModelSummary of(AbstractKernelPCAModel<?> model) {
     // Fit diagnostics are params of the Nyström stage; a random feature model has none.
     NystromKernelPCAParams nystrom = model instanceof NystromKernelPCAParams p ? p : null;
+    String degenerate = nystrom == null ? null : nystrom.getKernelDegenerate();
+    int colon = degenerate == null ? -1 : degenerate.indexOf(':');
     return new ModelSummary(
         model.numRows(),
         model.numFeatures(),
@@ -74,7 +83,9 @@ public record ModelSummary(
         nystrom == null ? Double.NaN : nystrom.getLandmarkConditionEstimate(),
         nystrom == null ? null : nystrom.getStatisticsRouteCheck(),
         model.totalVarianceMethod(),
-        nystrom == null ? null : nystrom.getKernelBlockPath());
+        nystrom == null ? null : nystrom.getKernelBlockPath(),
+        colon < 0 ? degenerate : degenerate.substring(0, colon),
+        colon < 0 ? null : degenerate.substring(colon + 1).trim());
   }
 
   /** The sum of the explained variance ratios of the k components. */

@@ -59,6 +59,12 @@ import org.apache.spark.sql.types.NumericType;
  * rows), so held-out rows are reconstructed by a map that never saw them. The fixed-point method
  * (rbf) starts from the row itself and keeps it when no landmark is near, so at large γ its error
  * tends to 0 on any data and it cannot tune γ.
+ *
+ * <p>A model whose kernel is numerically the identity or a constant on its landmarks (γ far from
+ * the data's scale: its {@code kernelDegenerate}) scores every γ alike; the evaluator logs the
+ * fit's warning once for each such model it evaluates, and once more when every model it has
+ * evaluated was degenerate, as their metrics then differ by noise only and a CrossValidator keeps
+ * whichever candidate the noise favours.
  */
 public final class ReconstructionErrorEvaluator extends Evaluator implements MLWritable {
 
@@ -85,6 +91,9 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
   /** Whether the warning that residuals cannot choose γ or the kernel was logged. */
   private final java.util.concurrent.atomic.AtomicBoolean warned =
       new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The degenerate models' kernels this evaluator has warned about, and how many evaluations. */
+  private final DegenerateModels degenerate = new DegenerateModels();
 
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(ReconstructionErrorEvaluator.class);
@@ -223,6 +232,7 @@ public final class ReconstructionErrorEvaluator extends Evaluator implements MLW
    */
   @Override
   public double evaluate(Dataset<?> dataset) {
+    degenerate.note(dataset.schema(), uid, LOG);
     String metric = getMetricName();
     if (!metric.equals(FEATURE_SPACE_RESIDUAL)) {
       return InputSpaceError.evaluate(

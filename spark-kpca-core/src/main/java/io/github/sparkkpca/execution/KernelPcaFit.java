@@ -209,6 +209,25 @@ public final class KernelPcaFit {
       return gamma;
     }
 
+    /**
+     * The median heuristic's γ for the fit's rows ({@link Steps#gammaPoints}), computed when asked
+     * (γ is then set); NaN for a family without γ or when the sampled rows all coincide.
+     */
+    public double medianHeuristicGamma() {
+      KernelFamily family = settings.family();
+      if (!family.usesGamma()) {
+        return Double.NaN;
+      }
+      if (Double.isNaN(settings.gamma())) {
+        return gamma();
+      }
+      try {
+        return Kernel.medianHeuristicGamma(family, steps.gammaPoints(scanned.scan()));
+      } catch (IllegalArgumentException e) {
+        return Double.NaN;
+      }
+    }
+
     /** The kernel with γ resolved; warns once when it is not positive definite. */
     public Kernel kernel() {
       if (kernel == null) {

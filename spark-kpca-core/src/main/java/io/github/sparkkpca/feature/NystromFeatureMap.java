@@ -107,8 +107,12 @@ public final class NystromFeatureMap implements LandmarkFeatureMap {
    * @throws IllegalArgumentException when K_mm has no eigenvalue above rcond·ρ
    */
   public static NystromFeatureMap fit(LandmarkKernel landmarkKernel, double rcond) {
+    return fit(landmarkKernel, landmarkKernel.gram(), rcond);
+  }
+
+  /** {@link #fit(LandmarkKernel, double)} from K_mm already computed ({@code gram}, m×m). */
+  public static NystromFeatureMap fit(LandmarkKernel landmarkKernel, double[] gram, double rcond) {
     int m = landmarkKernel.numLandmarks();
-    double[] gram = landmarkKernel.gram();
     double largest = Inertia.largestEigenvalue(gram, m, POWER_ITERATIONS);
     if (largest > 0) {
       double[] inverseFactor = Cholesky.inverseUpperFactor(gram, m);

@@ -2,6 +2,7 @@ package io.github.sparkkpca.ml;
 
 import io.github.sparkkpca.execution.ProjectPartition;
 import io.github.sparkkpca.execution.QuotedColumns;
+import io.github.sparkkpca.kernel.KernelDegeneracy;
 import io.github.sparkkpca.pca.Preimage;
 import io.github.sparkkpca.pca.PreimageError;
 import io.github.sparkkpca.pca.Projector;
@@ -71,22 +72,31 @@ final class KernelPCAModelTransform {
           Runtime.getRuntime().maxMemory());
     }
     StructType out = model.appendOutputColumns(schema, model.numComponents(), model.numFeatures());
-    if (model.getResidualCol().isEmpty()) {
+    String degenerate = model instanceof NystromKernelPCAParams p ? p.getKernelDegenerate() : null;
+    boolean warn = degenerate != null && !degenerate.equals(KernelDegeneracy.NONE);
+    if (model.getResidualCol().isEmpty() && !warn) {
       return out;
     }
     // The residual column names the kernel it was measured in: an evaluator comparing residuals of
-    // different kernels or γ (which this metric cannot choose) can say so without a job.
+    // different kernels or γ (which this metric cannot choose) can say so without a job. Every
+    // output column of a model whose kernel is degenerate on its landmarks carries the fit's
+    // warning, for the evaluator to repeat.
     StructField[] fields = out.fields();
-    int at = out.fieldIndex(model.getResidualCol());
-    fields[at] =
-        new StructField(
-            fields[at].name(),
-            fields[at].dataType(),
-            fields[at].nullable(),
-            new org.apache.spark.sql.types.MetadataBuilder()
-                .withMetadata(fields[at].metadata())
-                .putString(AbstractKernelPCAModel.RESIDUAL_KERNEL, describe(model.fittedKernel()))
-                .build());
+    for (int at = schema.size(); at < fields.length; at++) {
+      org.apache.spark.sql.types.MetadataBuilder metadata =
+          new org.apache.spark.sql.types.MetadataBuilder().withMetadata(fields[at].metadata());
+      if (fields[at].name().equals(model.getResidualCol())) {
+        metadata.putString(AbstractKernelPCAModel.RESIDUAL_KERNEL, describe(model.fittedKernel()));
+      }
+      if (warn) {
+        metadata
+            .putString(AbstractKernelPCAModel.RESIDUAL_KERNEL, describe(model.fittedKernel()))
+            .putString(KernelDegeneracy.METADATA_KEY, degenerate);
+      }
+      fields[at] =
+          new StructField(
+              fields[at].name(), fields[at].dataType(), fields[at].nullable(), metadata.build());
+    }
     return new StructType(fields);
   }
 

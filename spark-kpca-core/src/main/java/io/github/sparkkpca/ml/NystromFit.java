@@ -9,6 +9,7 @@ import io.github.sparkkpca.feature.DenseWhiteningFactor;
 import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelDegeneracy;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.landmarks.LandmarkSampler;
 import io.github.sparkkpca.landmarks.LandmarkSampling;
@@ -64,7 +65,12 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   }
 
   /** The landmarks chosen and their feature map. */
-  public record Support(LandmarkSampler.Landmarks chosen, NystromFeatureMap map) {}
+  /**
+   * The landmarks chosen, their feature map and the kernel's degeneracy on them ("none", or the
+   * {@link KernelDegeneracy#message} of a kernel that is numerically the identity or constant).
+   */
+  public record Support(
+      LandmarkSampler.Landmarks chosen, NystromFeatureMap map, String kernelDegenerate) {}
 
   /**
    * The fit: linear PCA of the features (null for the top-k route, whose solution is {@code topK}),
@@ -77,7 +83,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
       LandmarkSampler.Landmarks chosen,
       Kernel kernel,
       StatisticsRoute route,
-      String routeCheck) {
+      String routeCheck,
+      String kernelDegenerate) {
 
     /** The model's solution, with the rank dropped and how the landmarks were chosen. */
     public KernelPCASolution solution(int droppedRank, String landmarkSelection) {
@@ -207,12 +214,19 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               requested,
               chosen.description());
     }
-    NystromFeatureMap map =
-        NystromFeatureMap.fit(new LandmarkKernel(kernel, chosen.points()), options.rcond());
+    LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.points());
+    double[] gram = landmarkKernel.gram();
+    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, chosen.count());
+    String degenerate = KernelDegeneracy.NONE;
+    if (degeneracy.degenerate()) {
+      degenerate = degeneracy.message(kernel, chosen.count(), c.medianHeuristicGamma());
+      settings.log().warn("{}: {}", settings.stage(), degenerate);
+    }
+    NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel, gram, options.rcond());
     settings
         .log()
         .info("{}: kernel-block path {}", settings.stage(), map.landmarkKernel().path().reason());
-    return new Support(chosen, map);
+    return new Support(chosen, map, degenerate);
   }
 
   @Override
@@ -348,7 +362,15 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               numEigenvalues);
     }
     warnOnZeroVariance(fitted.spectrum());
-    return new Result(fitted, null, map, support.chosen(), c.kernel(), route, routeCheck);
+    return new Result(
+        fitted,
+        null,
+        map,
+        support.chosen(),
+        c.kernel(),
+        route,
+        routeCheck,
+        support.kernelDegenerate());
   }
 
   /** The top-k route ({@link TopKFit}): refused for what it cannot give, before any pass. */
@@ -390,7 +412,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
         support.chosen(),
         c.kernel(),
         StatisticsRoute.TOP_K,
-        routeCheck);
+        routeCheck,
+        support.kernelDegenerate());
   }
 
   /** d, or the mean stored entries per row when the kernel blocks take the sparse path. */

@@ -386,6 +386,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     model.set(model.statisticsRouteTaken(), fit.route().paramName());
     model.set(model.statisticsRouteCheck(), fit.routeCheck());
     model.set(model.kernelBlockPath(), fit.map().landmarkKernel().path().reason());
+    model.set(model.kernelDegenerate(), fit.kernelDegenerate());
     model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
     if (chosen.residualCurve() != null) {
       model.set(model.landmarkResidualCurve(), chosen.residualCurve());

@@ -35,6 +35,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     final IntParam topKMaxPasses;
     final DoubleParam landmarkConditionEstimate;
     final Param<String> kernelBlockPath;
+    final Param<String> kernelDegenerate;
 
     Definitions(Params owner) {
       numLandmarks =
@@ -183,6 +184,14 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
                   + "why: 'dense: …' (rows scattered, one GEMM against dense landmarks, 2·m·d flops "
                   + "per row) or 'sparse: …' (rows and landmarks by their non-zeros, at most "
                   + "2·m·nnz(x) flops per row), with the landmark density the rule measured");
+      kernelDegenerate =
+          new Param<>(
+              owner,
+              "kernelDegenerate",
+              "set by a fit (an output, ignored as an input): 'none', or 'identity: …' or "
+                  + "'constant: …' when the kernel is numerically the identity or a constant on the "
+                  + "landmarks (gamma far from the data's scale), with what the fit shows and what "
+                  + "to do (the fit's WARN line)");
       landmarkConditionEstimate =
           new DoubleParam(
               owner,
@@ -320,6 +329,21 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
    */
   default String getKernelBlockPath() {
     return isDefined(kernelBlockPath()) ? getOrDefault(kernelBlockPath()) : null;
+  }
+
+  /** Output of a fit: whether the kernel is degenerate on the landmarks, and what to do. */
+  default Param<String> kernelDegenerate() {
+    return nystromParams().kernelDegenerate;
+  }
+
+  /**
+   * {@code none}, or {@code identity: …} / {@code constant: …} when the fit found the kernel
+   * numerically the identity or a constant on the landmarks ({@link
+   * io.github.sparkkpca.kernel.KernelDegeneracy}), with the fit's warning; null when unknown (older
+   * models).
+   */
+  default String getKernelDegenerate() {
+    return isDefined(kernelDegenerate()) ? getOrDefault(kernelDegenerate()) : null;
   }
 
   /** Output of a fit: why the statistics route was taken. */

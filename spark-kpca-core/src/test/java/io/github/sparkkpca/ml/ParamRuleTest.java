@@ -54,7 +54,8 @@ class ParamRuleTest {
           "statisticsRouteTaken",
           "statisticsRouteCheck",
           "landmarkConditionEstimate",
-          "kernelBlockPath");
+          "kernelBlockPath",
+          "kernelDegenerate");
 
   /** The exact refusal of one value per validated Param. */
   private static final Map<String, Object[]> EXPECTED =

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
       StreamBench.class,
       SparseBench.class,
       SparseScoringBench.class,
-      SparseScoringChild.class
+      SparseScoringChild.class,
+      CsvFloorBench.class
     },
     sortOptions = false,
     description = {

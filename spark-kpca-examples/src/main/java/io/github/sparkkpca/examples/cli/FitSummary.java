@@ -30,7 +30,10 @@ import java.util.Map;
  * pass, whitened or gram, and cond(K_mm) over the retained spectrum that decided it, see
  * docs/gram-route.md) and {@code statisticsRouteCheck} (why: requested, cost, the a-priori bound,
  * or the a-posteriori check with its estimates), {@code kernelBlockPath} (how the kernel blocks
- * were computed, dense or sparse, and why: {@code KernelBlockPath}).
+ * were computed, dense or sparse, and why: {@code KernelBlockPath}), {@code kernelDegenerate}
+ * ({@code none}, {@code identity} or {@code constant}: the kernel on the landmarks, {@code
+ * KernelDegeneracy}) and, when degenerate, {@code kernelWarning} (the fit's warning: γ, the median
+ * heuristic's value and what to do).
  *
  * @param model the model's summary
  * @param fitSeconds wall time of the fit
@@ -67,7 +70,9 @@ public record FitSummary(
           "statisticsRoute",
           "landmarkConditionEstimate",
           "statisticsRouteCheck",
-          "kernelBlockPath");
+          "kernelBlockPath",
+          "kernelDegenerate",
+          "kernelWarning");
 
   /**
    * An earlier {@code --summary-out} of fit, which {@code --overwrite} may replace: a JSON object
@@ -152,6 +157,12 @@ public record FitSummary(
     if (s.kernelBlockPath() != null) {
       json.put("kernelBlockPath", s.kernelBlockPath());
     }
+    if (s.kernelDegenerate() != null) {
+      json.put("kernelDegenerate", s.kernelDegenerate());
+      if (s.kernelWarning() != null) {
+        json.put("kernelWarning", s.kernelWarning());
+      }
+    }
     return json;
   }
 
@@ -235,6 +246,9 @@ public record FitSummary(
           "landmarks by residual growth: m = %d, relative probe residual %.4g%n",
           s.landmarkResidualCurve().length,
           s.landmarkResidualCurve()[s.landmarkResidualCurve().length - 1]);
+    }
+    if (s.kernelWarning() != null) {
+      out.printf(Locale.ROOT, "warning: the kernel is degenerate: %s%n", s.kernelWarning());
     }
     out.flush();
   }

@@ -155,6 +155,54 @@ class FitTransformCliTest {
     assertTrue(fit.out().contains(check), fit::toString);
   }
 
+  /**
+   * A γ 10⁴ times the median heuristic: the kernel is the identity on the landmarks, and the
+   * summary (JSON and console) says so with the heuristic's value, which is the γ fitted when
+   * --gamma is not given.
+   */
+  @Test
+  void degenerateGammaIsInTheSummary() throws IOException {
+    double[] gammas = new double[2];
+    JsonNode json = null;
+    TestSpark.Result fit = null;
+    for (int run = 0; run < 2; run++) {
+      Path summary = dir.resolve("degenerate-" + run + ".json");
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "fit",
+                  "--input",
+                  csv.toString(),
+                  "--label-col",
+                  LABEL,
+                  "--k",
+                  String.valueOf(K),
+                  "--landmarks",
+                  String.valueOf(M),
+                  "--seed",
+                  "3",
+                  "--model-out",
+                  dir.resolve("degenerate-model-" + run).toString(),
+                  "--summary-out",
+                  summary.toString()));
+      if (run == 1) {
+        args.addAll(List.of("--gamma", String.valueOf(1e4 * gammas[0])));
+      }
+      fit = TestSpark.cli(args.toArray(new String[0]));
+      assertEquals(0, fit.code(), fit::toString);
+      json = CliFixture.json(summary);
+      gammas[run] = json.get("gamma").asDouble();
+    }
+    assertEquals("identity", json.get("kernelDegenerate").asText(), json::toString);
+    String warning = json.get("kernelWarning").asText();
+    assertTrue(
+        warning.contains(
+            String.format(
+                java.util.Locale.ROOT, "the median heuristic gives gamma = %.4g", gammas[0])),
+        warning);
+    assertTrue(fit.out().contains("warning: the kernel is degenerate: " + warning), fit::toString);
+  }
+
   @Test
   void fitWritesModelAndSummaryAndTransformKeepsRowOrder() throws IOException {
     Path model = dir.resolve("model");
@@ -203,9 +251,11 @@ class FitTransformCliTest {
             "statisticsRoute",
             "landmarkConditionEstimate",
             "statisticsRouteCheck",
-            "kernelBlockPath"),
+            "kernelBlockPath",
+            "kernelDegenerate"),
         List.copyOf(keys));
     assertTrue(json.get("kernelBlockPath").asText().startsWith("dense: "), json::toString);
+    assertEquals("none", json.get("kernelDegenerate").asText(), json::toString);
     assertEquals(N, json.get("n").asLong());
     assertEquals(D, json.get("d").asInt());
     assertEquals(M, json.get("m").asInt());

@@ -1,0 +1,176 @@
+package io.github.sparkkpca.evaluation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelType;
+import io.github.sparkkpca.ml.NystromKernelPCA;
+import io.github.sparkkpca.ml.NystromKernelPCAModel;
+import io.github.sparkkpca.testing.LocalSpark;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.tuning.CrossValidator;
+import org.apache.spark.ml.tuning.ParamGridBuilder;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A γ far from the data's scale: the fit, the model summary and the evaluator say so in one WARN
+ * line each, naming γ and the median heuristic's value; a well-scaled γ says nothing.
+ */
+class DegenerateKernelTest {
+
+  private static final int M = 20;
+  private static double[][] rows;
+  private static Dataset<Row> df;
+
+  /** The median heuristic for the fit's sample (the fitted γ of a fit with γ unset). */
+  private static double heuristic;
+
+  @BeforeAll
+  static void data() {
+    rows = LocalSpark.clusters(200, 10, 7);
+    df = LocalSpark.frame(rows, 2);
+    heuristic = estimator().fit(df).getGamma();
+  }
+
+  private static NystromKernelPCA estimator() {
+    return new NystromKernelPCA().setK(2).setNumLandmarks(M).setSeed(3);
+  }
+
+  /** The median heuristic recomputed on all rows: the fit's value is of the same order. */
+  @Test
+  void theHeuristicIsTheDataScale() {
+    double[] flat = new double[rows.length * rows[0].length];
+    for (int i = 0; i < rows.length; i++) {
+      System.arraycopy(rows[i], 0, flat, i * rows[0].length, rows[0].length);
+    }
+    double all = Kernel.medianHeuristicGamma(KernelType.RBF, flat, rows.length, rows[0].length);
+    assertTrue(heuristic > all / 3 && heuristic < all * 3, heuristic + " vs " + all);
+  }
+
+  @Test
+  void gammaFarAboveTheScaleWarnsOnceWithTheHeuristic() {
+    double gamma = 1e3 * heuristic;
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    NystromKernelPCAModel model =
+        withWarnings(NystromKernelPCA.class, warnings, () -> estimator().setGamma(gamma).fit(df));
+    List<String> ours = warnings.stream().filter(w -> w.contains("numerically")).toList();
+    assertEquals(1, ours.size(), warnings.toString());
+    String line = ours.get(0);
+    assertTrue(line.contains(String.format(Locale.ROOT, "gamma = %.4g", gamma)), line);
+    assertTrue(line.contains(String.format(Locale.ROOT, "gamma = %.4g", heuristic)), line);
+    assertTrue(line.contains("the identity on the m = 20 landmarks"), line);
+    assertTrue(line.contains("leave gamma unset"), line);
+    ModelSummary summary = ModelSummary.of(model);
+    assertEquals("identity", summary.kernelDegenerate());
+    assertTrue(line.endsWith(summary.kernelWarning()), summary.kernelWarning());
+    // What the warning promises: the eigenvalues are equal, about 1/n each (a landmark row is its
+    // own component; uncentred spectrum of a near-identity K_mm).
+    double[] ev = model.explainedVariance().toArray();
+    assertEquals(1.0 / rows.length, ev[0], 0.05 / rows.length);
+    assertEquals(1.0 / rows.length, ev[1], 0.05 / rows.length);
+  }
+
+  @Test
+  void gammaFarBelowTheScaleIsConstant() {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    NystromKernelPCAModel model =
+        withWarnings(
+            NystromKernelPCA.class, warnings, () -> estimator().setGamma(1e-8 * heuristic).fit(df));
+    assertEquals("constant", ModelSummary.of(model).kernelDegenerate(), warnings.toString());
+    assertEquals(
+        1,
+        warnings.stream().filter(w -> w.contains("numerically constant")).count(),
+        "" + warnings);
+  }
+
+  @Test
+  void wellScaledGammaSaysNothing() {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    for (double scale : new double[] {0.1, 1, 10}) {
+      NystromKernelPCAModel model =
+          withWarnings(
+              NystromKernelPCA.class,
+              warnings,
+              () -> estimator().setGamma(scale * heuristic).fit(df));
+      assertEquals("none", model.getKernelDegenerate());
+      assertEquals("none", ModelSummary.of(model).kernelDegenerate());
+      assertNull(ModelSummary.of(model).kernelWarning());
+    }
+    assertTrue(warnings.stream().noneMatch(w -> w.contains("numerically")), warnings.toString());
+  }
+
+  /**
+   * A CrossValidator over a grid of degenerate γ: its metrics differ by noise only, and the
+   * evaluator logs each model's warning once and that every candidate was degenerate.
+   */
+  @Test
+  void crossValidatorOverDegenerateGammasIsVisible() {
+    NystromKernelPCA kpca = estimator().setResidualCol("residual");
+    ParamMap[] grid =
+        new ParamGridBuilder()
+            .addGrid(kpca.gamma(), new double[] {1e4 * heuristic, 1e5 * heuristic})
+            .build();
+    ReconstructionErrorEvaluator evaluator = new ReconstructionErrorEvaluator();
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    double[] metrics =
+        withWarnings(
+            ReconstructionErrorEvaluator.class,
+            warnings,
+            () ->
+                new CrossValidator()
+                    .setEstimator(kpca)
+                    .setEstimatorParamMaps(grid)
+                    .setEvaluator(evaluator)
+                    .setNumFolds(2)
+                    .setSeed(1)
+                    .fit(df)
+                    .avgMetrics());
+    // The metrics differ by noise only (5e-5 relative here): nothing the data say.
+    assertEquals(metrics[0], metrics[1], 1e-3 * Math.abs(metrics[0]));
+    assertEquals(
+        2, warnings.stream().filter(w -> w.contains("evaluating a model")).count(), "" + warnings);
+    assertEquals(
+        1, warnings.stream().filter(w -> w.contains("differ by noise")).count(), "" + warnings);
+  }
+
+  private static final java.util.concurrent.atomic.AtomicInteger CAPTURES =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Runs {@code body} collecting the WARN lines of {@code source}'s logger. */
+  static <T> T withWarnings(Class<?> source, List<String> warnings, Supplier<T> body) {
+    org.apache.logging.log4j.core.appender.AbstractAppender capture =
+        new org.apache.logging.log4j.core.appender.AbstractAppender(
+            "capture-degenerate-" + CAPTURES.incrementAndGet(),
+            null,
+            null,
+            true,
+            org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            if (event.getLevel() == org.apache.logging.log4j.Level.WARN) {
+              warnings.add(event.getMessage().getFormattedMessage());
+            }
+          }
+        };
+    capture.start();
+    org.apache.logging.log4j.core.Logger logger =
+        (org.apache.logging.log4j.core.Logger)
+            org.apache.logging.log4j.LogManager.getLogger(source);
+    logger.addAppender(capture);
+    try {
+      return body.get();
+    } finally {
+      logger.removeAppender(capture);
+      capture.stop();
+    }
+  }
+}
