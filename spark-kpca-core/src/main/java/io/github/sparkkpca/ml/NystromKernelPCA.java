@@ -249,21 +249,23 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
   }
 
   /**
-   * {@code auto} (default), {@code whitened}, {@code gram} or {@code gram-checked}: how the
-   * statistics pass forms the feature covariance ({@link
-   * io.github.sparkkpca.feature.StatisticsRoute}; the error bounds, the a-posteriori check and the
-   * cost rule in docs/gram-route.md).
+   * {@code auto} (default), {@code whitened}, {@code gram}, {@code gram-checked} or {@code top-k}:
+   * how the statistics pass forms the feature covariance ({@link
+   * io.github.sparkkpca.feature.StatisticsRoute}; bounds, checks and the cost rule in
+   * docs/gram-route.md).
    */
   public NystromKernelPCA setStatisticsRoute(String value) {
     set(statisticsRoute(), value);
     return this;
   }
 
+  /** The top-k route's residual tolerance, relative to λ₁ (default 1e-6). */
   public NystromKernelPCA setTopKTolerance(double value) {
     set(topKTolerance(), value);
     return this;
   }
 
+  /** The most passes the top-k route may make before it fails (default 40). */
   public NystromKernelPCA setTopKMaxPasses(int value) {
     set(topKMaxPasses(), value);
     return this;
@@ -383,16 +385,7 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
             .setParent(this);
     copyValues(model, ParamMap.empty());
     model.withFeatureNamesOf(dataset.schema());
-    model.set(model.statisticsRouteTaken(), fit.route().paramName());
-    model.set(model.statisticsRouteCheck(), fit.routeCheck());
-    model.set(model.kernelBlockPath(), fit.map().landmarkKernel().path().reason());
-    model.set(model.kernelDegenerate(), fit.kernelDegenerate());
-    model.set(model.landmarkConditionEstimate(), fit.map().conditionEstimate());
-    if (chosen.residualCurve() != null) {
-      model.set(model.landmarkResidualCurve(), chosen.residualCurve());
-    } else {
-      model.clear(model.landmarkResidualCurve());
-    }
+    model.recordFit(fit);
     LOG.info(
         "NystromKernelPCA {}: fitted in {} s; explained variance ratio {}",
         uid,

@@ -46,6 +46,20 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
     NystromKernelPCAParams.setDefaults(this);
   }
 
+  /** Records what the fit found: the route taken and why, the kernel-block path, diagnostics. */
+  void recordFit(NystromFit.Result fit) {
+    set(statisticsRouteTaken(), fit.route().paramName());
+    set(statisticsRouteCheck(), fit.routeCheck());
+    set(kernelBlockPath(), fit.map().landmarkKernel().path().reason());
+    set(kernelDegenerate(), fit.kernelDegenerate());
+    set(landmarkConditionEstimate(), fit.map().conditionEstimate());
+    if (fit.chosen().residualCurve() != null) {
+      set(landmarkResidualCurve(), fit.chosen().residualCurve());
+    } else {
+      clear(landmarkResidualCurve());
+    }
+  }
+
   @Override
   public NystromKernelPCAParams.Definitions nystromParams() {
     return nystromParams;

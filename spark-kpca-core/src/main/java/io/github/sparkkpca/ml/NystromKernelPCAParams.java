@@ -279,7 +279,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
         : null;
   }
 
-  /** How the statistics pass forms the covariance: auto, whitened or gram; default auto. */
+  /** How the statistics pass forms the covariance: auto, whitened, gram, gram-checked or top-k. */
   default Param<String> statisticsRoute() {
     return nystromParams().statisticsRoute;
   }
@@ -304,15 +304,12 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
     return (Integer) getOrDefault(topKMaxPasses());
   }
 
-  /** Output of a fit: the statistics route taken, whitened or gram. */
+  /** Output of a fit: the statistics route taken, whitened, gram or top-k. */
   default Param<String> statisticsRouteTaken() {
     return nystromParams().statisticsRouteTaken;
   }
 
-  /**
-   * The statistics route the fit took ({@code whitened} or {@code gram}); null when unknown (older
-   * models).
-   */
+  /** The statistics route the fit took; null when unknown (older models). */
   default String getStatisticsRouteTaken() {
     return isDefined(statisticsRouteTaken()) ? getOrDefault(statisticsRouteTaken()) : null;
   }
@@ -337,10 +334,8 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
   }
 
   /**
-   * {@code none}, or {@code identity: …} / {@code constant: …} when the fit found the kernel
-   * numerically the identity or a constant on the landmarks ({@link
-   * io.github.sparkkpca.kernel.KernelDegeneracy}), with the fit's warning; null when unknown (older
-   * models).
+   * {@code none}, or {@code identity: …} / {@code constant: …} with the fit's warning ({@link
+   * io.github.sparkkpca.kernel.KernelDegeneracy}); null when unknown (older models).
    */
   default String getKernelDegenerate() {
     return isDefined(kernelDegenerate()) ? getOrDefault(kernelDegenerate()) : null;

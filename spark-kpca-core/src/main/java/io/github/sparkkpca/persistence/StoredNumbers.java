@@ -338,7 +338,8 @@ final class StoredNumbers {
                       Locale.ROOT,
                       "data/landmarks rows %d and %d: their features give phi(z_i)'phi(z_j) = %.6g"
                           + " where the metadata's kernel %s gives k(z_i,z_j) = %.6g: the weights"
-                          + " were computed with another kernel or gamma",
+                          + " were computed with another kernel or gamma, or from kernel values that"
+                          + " lost their precision",
                       probe[q],
                       j,
                       product,
@@ -353,9 +354,9 @@ final class StoredNumbers {
                 + String.format(
                     Locale.ROOT,
                     "data/landmarks row %d: its weights give the landmark ||phi(z)||^2 = %.6g where "
-                        + "the metadata's kernel %s gives k(z,z) = %.6g: the weights do not whiten "
-                        + "this kernel on these landmarks (computed with another kernel or gamma, "
-                        + "or from kernel values that lost their precision)",
+                        + "the metadata's kernel %s gives k(z,z) = %.6g: the weights were computed "
+                        + "with another kernel or gamma, or from kernel values that lost their "
+                        + "precision",
                     j,
                     norm,
                     kernel.type().paramName(),

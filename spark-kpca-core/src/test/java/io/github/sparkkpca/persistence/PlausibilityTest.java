@@ -408,7 +408,7 @@ class PlausibilityTest {
                 + Pattern.quote(": with the metadata's kernel sigmoid (k_j its kernel column), ")
                 + ".* = -?[0-9.e+-]+ where a whitening of the landmarks' kernel matrix gives"
                 + " -?[0-9.e+-]+ \\(within [0-9.e+-]+\\): the weights were edited or computed with"
-                + " another kernel or gamma",
+                + " another kernel or gamma, or from kernel values that lost their precision",
             e.getMessage()),
         e.getMessage());
   }
@@ -577,7 +577,7 @@ class PlausibilityTest {
               Pattern.quote("Cannot load NystromKernelPCAModel from '" + path + "': ")
                   + "data/landmarks (rows [0-9]+ and [0-9]+: their features give"
                   + "|row [0-9]+: its weights give) .* the weights were computed with another"
-                  + " kernel or gamma",
+                  + " kernel or gamma, or from kernel values that lost their precision",
               e.getMessage()),
           factor + ": " + e.getMessage());
     }
