@@ -43,6 +43,12 @@ public final class NystromWhitening {
 
   private NystromWhitening() {}
 
+  /** The W of a fitted map (triangular or eigenbasis), held in its one array. */
+  public static DenseWhitening of(NystromFeatureMap map) {
+    return new DenseWhitening(
+        map.weights(), map.landmarkKernel().numLandmarks(), map.rank(), map.isTriangular());
+  }
+
   /**
    * W for these landmarks: today's map up to {@code denseUpTo} landmarks, else the pivoted or tiled
    * factor (class comment), tiles of side {@code tile}.
@@ -54,8 +60,7 @@ public final class NystromWhitening {
       LandmarkKernel kernel, double rcond, int denseUpTo, int tile, int threads) {
     int m = kernel.numLandmarks();
     if (m <= denseUpTo) {
-      NystromFeatureMap map = NystromFeatureMap.fit(kernel, rcond);
-      return new DenseWhitening(map.weights(), m, map.rank());
+      return of(NystromFeatureMap.fit(kernel, rcond));
     }
     PivotedCholesky.Factor pivoted =
         PivotedCholesky.factor(

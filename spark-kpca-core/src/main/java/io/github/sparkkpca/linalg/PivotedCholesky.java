@@ -180,7 +180,7 @@ public final class PivotedCholesky {
       }
       double[] w = new double[Math.multiplyExact(m, kept)];
       Blas.blas().dgemm("N", "N", m, kept, rank, 1.0, l, m, v, rank, 0.0, w, m);
-      return new DenseWhitening(w, m, kept);
+      return new DenseWhitening(w, m, kept, false);
     }
   }
 }

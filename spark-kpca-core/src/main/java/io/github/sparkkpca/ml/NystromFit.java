@@ -5,8 +5,8 @@ import io.github.sparkkpca.execution.FeaturePasses;
 import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.SuppliedLandmarks;
 import io.github.sparkkpca.execution.TopKFit;
-import io.github.sparkkpca.feature.DenseWhiteningFactor;
 import io.github.sparkkpca.feature.NystromFeatureMap;
+import io.github.sparkkpca.feature.NystromWhitening;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
 import io.github.sparkkpca.kernel.KernelDegeneracy;
@@ -393,7 +393,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
         TopKFit.fit(
             c.scanned().vectors(),
             map.landmarkKernel(),
-            new DenseWhiteningFactor(map),
+            NystromWhitening.of(map),
             settings.k(),
             settings.centered(),
             options.topK(),

@@ -126,7 +126,7 @@ class PivotedCholeskyTest {
         w[i + c * m] = eig.vectors()[i + c * m] / Math.sqrt(values[c]);
       }
     }
-    return new DenseWhitening(w, m, r);
+    return new DenseWhitening(w, m, r, false);
   }
 
   /** φᵀφ for the n kernel columns kx (m×n): (Wᵀkx)ᵀ(Wᵀkx). */
