@@ -44,6 +44,8 @@ BAD = {
     "rcond": 1.0,
     "spectrum": "all",
     "statisticsRoute": "fast",
+    "topKMaxPasses": 0,
+    "topKTolerance": 1.0,
 }
 
 STAGES = ["NystromKernelPCA", "RandomFeatureKernelPCA", "KernelPCA", "KernelPCARegressor",
