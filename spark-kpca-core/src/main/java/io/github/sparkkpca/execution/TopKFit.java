@@ -6,6 +6,7 @@ import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.Blas;
 import io.github.sparkkpca.linalg.SymmetricEigen;
 import io.github.sparkkpca.linalg.WhiteningFactor;
+import io.github.sparkkpca.pca.FeaturePCA;
 import io.github.sparkkpca.pca.KernelPCASolution;
 import io.github.sparkkpca.pca.Projector;
 import io.github.sparkkpca.pca.TopKEigen;
@@ -204,11 +205,7 @@ public final class TopKFit {
     }
     double diagonalMean = stats.diagonalSum() / n;
     double total = centered ? Math.max(diagonalMean - meanSqNorm, found) : diagonalMean;
-    String method =
-        centered
-            ? "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred"
-                + " variance"
-            : "exact: (1/n) sum k(x,x)";
+    String method = centered ? FeaturePCA.NYSTROM_MEAN_METHOD : FeaturePCA.KERNEL_DIAGONAL_METHOD;
     Projector scoring =
         new Projector(
             new KernelExpansion(landmarks, coefficients, centered ? k + 1 : k),

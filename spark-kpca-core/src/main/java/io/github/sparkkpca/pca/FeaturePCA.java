@@ -48,6 +48,16 @@ public record FeaturePCA(
     String totalVarianceMethod) {
 
   /**
+   * The total-variance method of a centred landmark model: (1/n)Σk(x,x) − ‖φ̄‖², an upper bound of
+   * the centred variance (the name a model records, whichever route fitted it).
+   */
+  public static final String NYSTROM_MEAN_METHOD =
+      "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
+
+  /** The total-variance method of an uncentred landmark model: (1/n)Σk(x,x), exact. */
+  public static final String KERNEL_DIAGONAL_METHOD = "exact: (1/n) sum k(x,x)";
+
+  /**
    * Solves linear PCA of the features for k components (driver side): the k components and the
    * leading eigenvalues {@code extent} asks for.
    */
@@ -221,7 +231,7 @@ public record FeaturePCA(
       method =
           map.isExplicit()
               ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
-              : "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
+              : NYSTROM_MEAN_METHOD;
     } else if (centered) {
       // Clamped at the variance found, which it bounds in exact arithmetic: rounding must not leave
       // it
@@ -230,10 +240,10 @@ public record FeaturePCA(
       method =
           map.isExplicit()
               ? "exact: (1/n) sum ||phi(x)||^2 - ||mean feature||^2"
-              : "nystrom-mean: (1/n) sum k(x,x) - ||projected mean||^2, an upper bound of the centred variance";
+              : NYSTROM_MEAN_METHOD;
     } else {
       total = diagonalMean;
-      method = map.isExplicit() ? "exact: (1/n) sum ||phi(x)||^2" : "exact: (1/n) sum k(x,x)";
+      method = map.isExplicit() ? "exact: (1/n) sum ||phi(x)||^2" : KERNEL_DIAGONAL_METHOD;
     }
     Projector projector = new Projector(readout, k, offset, meanSqNorm);
     return new FeaturePCA(
