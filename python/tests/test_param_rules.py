@@ -36,7 +36,7 @@ BAD = {
     "maxLandmarks": 0,
     "maxRows": 0,
     "metricName": "mse",
-    "numLandmarks": 46341,
+    "numLandmarks": 0,
     "numRandomFeatures": -3,
     "preimageMaxIter": 0,
     "preimageMethod": "newton",

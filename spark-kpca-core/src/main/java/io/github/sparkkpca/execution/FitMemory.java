@@ -1,5 +1,7 @@
 package io.github.sparkkpca.execution;
 
+import io.github.sparkkpca.feature.NystromWhitening;
+import io.github.sparkkpca.linalg.TiledSymmetricMatrix;
 import java.util.Locale;
 import org.apache.spark.SparkContext;
 
@@ -26,6 +28,14 @@ public final class FitMemory {
    * 46,341².
    */
   public static final int MAX_LANDMARKS = 46_340;
+
+  /**
+   * The most landmarks a fit takes at all, 2²⁰: above {@link #MAX_LANDMARKS} only the top-k route's
+   * whitening, which holds no m×m array, runs ({@code statisticsRoute = top-k} or {@code auto});
+   * the landmarks themselves are held on the driver (m·d doubles), and the fit checks its memory
+   * before any pass.
+   */
+  public static final int MAX_SUPPLIED_LANDMARKS = 1 << 20;
 
   private FitMemory() {}
 
@@ -184,24 +194,57 @@ public final class FitMemory {
 
   /**
    * {@link #checkRowBytes(SparkContext, int, long, int, String, int)} for this need: the top-k
-   * route's bounds ({@link #checkTopK}) when it has a panel, else the m×m routes'.
+   * route's bounds ({@link #checkTopK}) when it has a panel, else the m×m routes'; for {@code
+   * statisticsRoute = auto} the m×m routes' when they fit, else the top-k route's.
    */
   static void checkRowBytes(
       SparkContext sc, int m, long rowBytes, int blockSize, String what, KernelPcaFit.Need need) {
-    if (need.panel() > 0) {
-      checkTopK(sc, m, rowBytes, blockSize, what, need.panel(), need.passes());
-    } else {
+    if (need.topK() == null) {
       checkRowBytes(sc, m, rowBytes, blockSize, what, need.maps());
+    } else if (!need.squareFirst() || squareRoutesFit(sc, m, rowBytes, blockSize, what) != null) {
+      checkTopK(sc, m, rowBytes, blockSize, what, need.panel(), need.topK(), need.squareFirst());
     }
   }
 
   /**
-   * Bytes the driver needs for the top-k route: K_mm, W and one factorisation copy while the map is
-   * built (3m² doubles), the landmarks twice, the Krylov basis and its products (2·m·l per pass, r
-   * ≤ m) and four m×l panels.
+   * Null when the m×m routes' bounds ({@link #checkRowBytes(SparkContext, int, long, int, String,
+   * int)}) hold, else their refusal: what {@code statisticsRoute = auto} reads to take the top-k
+   * route's factor with no m×m array instead.
    */
-  static long topKDriverBytes(long m, long rowBytes, long l, long passes) {
-    return 8L * 3 * m * m + 2 * m * rowBytes + 8L * (2 * passes + 4) * m * l;
+  public static String squareRoutesFit(
+      SparkContext sc, int m, long rowBytes, int blockSize, String what) {
+    try {
+      checkRowBytes(sc, m, rowBytes, blockSize, what, 1);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+  }
+
+  /**
+   * Bytes the driver needs for the top-k route: the whitening factor ({@link #topKFactorBytes}),
+   * the landmarks twice, the Krylov basis and its products (2·m·l per pass, r ≤ m) and four m×l
+   * panels.
+   */
+  static long topKDriverBytes(long m, long rowBytes, long l, TopKFit.Settings topK, boolean large) {
+    return topKFactorBytes(m, topK, large)
+        + 2 * m * rowBytes
+        + 8L * (2L * topK.maxPasses() + 4) * m * l;
+  }
+
+  /**
+   * Bytes of the top-k route's whitening on the driver: today's dense map, K_mm, W and one
+   * factorisation copy (3m² doubles), up to {@link TopKFit.Settings#denseFactorUpTo} landmarks;
+   * above it ({@code large}) the larger of the pivoted attempt (L, W and LᵀL: 2·m·r + r² doubles at
+   * r = {@link NystromWhitening#maxPivotedRank}) and K_mm's lower triangle in tiles factorised in
+   * place ({@link TiledSymmetricMatrix#bytes}, about 4m² bytes).
+   */
+  static long topKFactorBytes(long m, TopKFit.Settings topK, boolean large) {
+    if (!large) {
+      return 8L * 3 * m * m;
+    }
+    long r = NystromWhitening.maxPivotedRank((int) Math.min(m, Integer.MAX_VALUE));
+    return Math.max(8L * (2 * m * r + r * r), TiledSymmetricMatrix.bytes(m, topK.tile()));
   }
 
   /**
@@ -215,34 +258,45 @@ public final class FitMemory {
   }
 
   /**
-   * The top-k route's limits ({@code statisticsRoute = top-k}), before any pass: m within one Java
-   * array (K_mm and W are held whole on the driver), {@link #topKDriverBytes} within the driver's
-   * heap, {@link #topKExecutorBytes} within {@code spark.executor.memory}, one m×l summary within
-   * {@code spark.driver.maxResultSize}.
+   * The top-k route's limits ({@code statisticsRoute = top-k}), before any pass: {@link
+   * #topKDriverBytes} within the driver's heap (with the dense factor, m within one Java array),
+   * {@link #topKExecutorBytes} within {@code spark.executor.memory}, one m×l summary within {@code
+   * spark.driver.maxResultSize}.
    *
+   * @param auto whether {@code statisticsRoute = auto} falls back to this route (it then takes the
+   *     factor with no m×m array at any m)
    * @throws IllegalArgumentException naming m, the estimate and the memory or setting to raise
    */
   public static void checkTopK(
-      SparkContext sc, int m, long rowBytes, int blockSize, String what, int l, int passes) {
-    if (m > MAX_LANDMARKS) {
+      SparkContext sc,
+      int m,
+      long rowBytes,
+      int blockSize,
+      String what,
+      int l,
+      TopKFit.Settings topK,
+      boolean auto) {
+    boolean large = auto || m > topK.denseFactorUpTo();
+    if (!large && m > MAX_LANDMARKS) {
       throw arrayLimit(what, m);
     }
     long heap = Runtime.getRuntime().maxMemory();
     boolean local = sc.isLocal();
     int tasks = tasks(sc);
     long executor = topKExecutorBytes(m, rowBytes, blockSize, tasks, l);
-    long driver = topKDriverBytes(m, rowBytes, l, passes) + (local ? executor : 0);
+    long driver = topKDriverBytes(m, rowBytes, l, topK, large) + (local ? executor : 0);
     if (driver > heap) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "%s = %d with statisticsRoute = top-k needs about %s on the driver (K_mm and W, 3"
-                  + " m×m matrices, and the Krylov basis of %d passes of %d columns) but its heap is"
-                  + " %s; lower %s or topKMaxPasses, or raise the driver's heap (%s)",
+              "%s = %d with statisticsRoute = top-k needs about %s on the driver (%s, and the"
+                  + " Krylov basis of %d passes of %d columns) but its heap is %s; lower %s or"
+                  + " topKMaxPasses, or raise the driver's heap (%s)",
               what,
               m,
               gib(driver, heap),
-              passes,
+              large ? "K_mm's lower triangle in tiles" : "K_mm and W, 3 m×m matrices",
+              topK.maxPasses(),
               l,
               gib(heap, driver),
               what,
@@ -316,6 +370,28 @@ public final class FitMemory {
       throw arrayLimit(what, m);
     }
     checkRowBytes(sc, (int) m, sparseRowBytes(0), 1, what, 1);
+  }
+
+  /**
+   * {@link #checkLandmarks(SparkContext, long, String)} for a Nyström fit that may take the top-k
+   * route: its bounds ({@link #checkTopK}) with rows of no stored entries and one-row blocks; for
+   * {@code statisticsRoute = auto} ({@code auto}) the m×m routes' bounds when they fit, else the
+   * top-k route's with its tiled factor.
+   *
+   * @param l the columns of the route's panels, min(m, k + oversampling)
+   * @throws IllegalArgumentException naming {@code what}, m, the estimate and the memory available
+   */
+  public static void checkLandmarks(
+      SparkContext sc, long m, String what, TopKFit.Settings topK, int l, boolean auto) {
+    if (m > MAX_SUPPLIED_LANDMARKS) {
+      throw new IllegalArgumentException(
+          what + " = " + m + " is more than " + MAX_SUPPLIED_LANDMARKS + ", the most a fit takes");
+    }
+    long rowBytes = sparseRowBytes(0);
+    if (auto && m <= MAX_LANDMARKS && squareRoutesFit(sc, (int) m, rowBytes, 1, what) == null) {
+      return;
+    }
+    checkTopK(sc, (int) m, rowBytes, 1, what, l, topK, auto);
   }
 
   /**

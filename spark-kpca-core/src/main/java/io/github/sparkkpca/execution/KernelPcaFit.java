@@ -55,17 +55,19 @@ public final class KernelPcaFit {
 
   /**
    * A memory need: {@code size} support points (m or D) named {@code what} in the refusal, for
-   * {@code maps} feature maps at once; {@code panel} > 0 for the top-k route (l, the columns of its
-   * m×l panels, with at most {@code passes} passes), whose memory has no m×m term on the executors
-   * ({@link FitMemory#checkTopK}).
+   * {@code maps} feature maps at once; with {@code topK} set, the top-k route's (l = {@code panel}
+   * columns of its m×l panels, at most {@code topK.maxPasses()} passes), whose memory has no m×m
+   * term on the executors ({@link FitMemory#checkTopK}); {@code squareFirst} for {@code
+   * statisticsRoute = auto}: the m×m routes' bounds when they fit, else the top-k route's.
    */
-  public record Need(int size, String what, int maps, int panel, int passes) {
+  public record Need(
+      int size, String what, int maps, int panel, TopKFit.Settings topK, boolean squareFirst) {
     public Need(int size, String what) {
       this(size, what, 1);
     }
 
     public Need(int size, String what, int maps) {
-      this(size, what, maps, 0, 0);
+      this(size, what, maps, 0, null, false);
     }
   }
 
@@ -248,6 +250,20 @@ public final class KernelPcaFit {
     /** Rows per block of a pass of {@code map} over the scanned rows, by the settings' sizes. */
     public int blockSize(FeatureMap map) {
       return scanned.blockSize(map, settings.blockSizes());
+    }
+
+    /**
+     * Rows per block of a pass over the scanned rows that computes kernel blocks against these
+     * landmarks and keeps {@code outputs} values per row: {@link #blockSize(FeatureMap)} for a
+     * Nyström map of rank {@code outputs}, without the map.
+     */
+    public int blockSize(io.github.sparkkpca.kernel.LandmarkKernel landmarks, int outputs) {
+      return settings
+          .blockSizes()
+          .of(
+              landmarks.numLandmarks(),
+              landmarks.blockWidth(scanned.scan().maxStoredEntries()),
+              outputs);
     }
 
     /** The settings' kernel with another γ (a scale of a grid). */

@@ -28,14 +28,14 @@ public record SuppliedLandmarks(RowSet points) {
 
   /**
    * The vectors of {@code column} in {@code landmarks}, collected to the driver: at most one more
-   * than the most landmarks a fit takes ({@link FitMemory#MAX_LANDMARKS}), so that a large table is
-   * refused by the fit, not collected.
+   * than the most landmarks a fit takes ({@link FitMemory#MAX_SUPPLIED_LANDMARKS}), so that a large
+   * table is refused by the fit, not collected.
    */
   public static Vector[] collect(org.apache.spark.sql.Dataset<?> landmarks, String column) {
     java.util.List<org.apache.spark.sql.Row> rows =
         landmarks
             .select(QuotedColumns.column(landmarks, column))
-            .limit(FitMemory.MAX_LANDMARKS + 1)
+            .limit(FitMemory.MAX_SUPPLIED_LANDMARKS + 1)
             .collectAsList();
     Vector[] vectors = new Vector[rows.size()];
     for (int i = 0; i < vectors.length; i++) {
@@ -48,19 +48,19 @@ public record SuppliedLandmarks(RowSet points) {
    * Validates and copies the vectors.
    *
    * @throws IllegalArgumentException naming the landmark that is null, of another size or not
-   *     finite, or when there is none or more than {@link FitMemory#MAX_LANDMARKS}
+   *     finite, or when there is none or more than {@link FitMemory#MAX_SUPPLIED_LANDMARKS}
    */
   public static SuppliedLandmarks of(Vector... landmarks) {
     if (landmarks == null || landmarks.length == 0) {
       throw new IllegalArgumentException("landmarks: at least one landmark is needed");
     }
-    if (landmarks.length > FitMemory.MAX_LANDMARKS) {
+    if (landmarks.length > FitMemory.MAX_SUPPLIED_LANDMARKS) {
       throw new IllegalArgumentException(
           "landmarks: "
               + landmarks.length
               + " supplied, more than "
-              + FitMemory.MAX_LANDMARKS
-              + ": an m×m matrix has more entries than a Java array can hold");
+              + FitMemory.MAX_SUPPLIED_LANDMARKS
+              + ", the most landmarks a fit takes");
     }
     if (landmarks[0] == null) {
       throw new IllegalArgumentException("landmarks: landmark 0 is null");

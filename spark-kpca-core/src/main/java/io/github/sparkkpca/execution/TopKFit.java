@@ -41,14 +41,70 @@ public final class TopKFit {
    * @param tolerance every ρ_i ≤ tolerance·θ_1
    * @param maxPasses the most distributed passes
    * @param oversampling l − k
+   * @param denseFactorUpTo the most landmarks whose whitening is today's dense map (K_mm and W in
+   *     one array each, 3m² doubles while it is built); above it the factor holds no m×m array
+   *     ({@link io.github.sparkkpca.feature.NystromWhitening#factor}: pivoted Cholesky, else tiled)
+   * @param tile the side of the tiled factor's tiles
    */
-  public record Settings(double tolerance, int maxPasses, int oversampling) {
+  public record Settings(
+      double tolerance, int maxPasses, int oversampling, int denseFactorUpTo, int tile) {
 
-    /** With the default {@link #OVERSAMPLING}. */
+    /** With the default {@link #OVERSAMPLING}, {@link #DENSE_FACTOR_UP_TO} and tile side. */
     public static Settings of(double tolerance, int maxPasses) {
-      return new Settings(tolerance, maxPasses, OVERSAMPLING);
+      return new Settings(
+          tolerance,
+          maxPasses,
+          OVERSAMPLING,
+          DENSE_FACTOR_UP_TO,
+          io.github.sparkkpca.linalg.TiledSymmetricMatrix.DEFAULT_TILE);
+    }
+
+    /**
+     * These settings with the session's {@link #DENSE_FACTOR_CONF} and {@link #TILE_CONF} when set
+     * (runtime SQL configuration: {@code spark.conf.set}, {@code --conf}).
+     *
+     * @throws IllegalArgumentException naming the setting when it is not a positive integer
+     */
+    public Settings withSession(org.apache.spark.sql.SparkSession session) {
+      return new Settings(
+          tolerance,
+          maxPasses,
+          oversampling,
+          intConf(session, DENSE_FACTOR_CONF, denseFactorUpTo, 0),
+          intConf(session, TILE_CONF, tile, 1));
+    }
+
+    private static int intConf(
+        org.apache.spark.sql.SparkSession session, String key, int fallback, int least) {
+      String value = session.conf().get(key, Integer.toString(fallback));
+      try {
+        int parsed = Integer.parseInt(value.trim());
+        if (parsed >= least) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException(
+          key + " = " + value + " is not an integer >= " + least + " (Spark configuration)");
     }
   }
+
+  /**
+   * The Spark setting of {@link Settings#denseFactorUpTo}: m above it takes the factor with no m×m
+   * array. Default {@link #DENSE_FACTOR_UP_TO}; 0 takes it at every m (the tests cross every tile
+   * boundary at small m this way).
+   */
+  public static final String DENSE_FACTOR_CONF = "spark.kpca.topK.denseFactorUpTo";
+
+  /** The Spark setting of {@link Settings#tile}, default 512 (a BLAS-sized 2 MiB tile). */
+  public static final String TILE_CONF = "spark.kpca.topK.tileSize";
+
+  /**
+   * 4096: up to here K_mm, W and a copy take at most 0.4 GB and the dense factor is today's W bit
+   * for bit; above it the tiled factor's 4m² bytes are a sixth of the dense 24m².
+   */
+  public static final int DENSE_FACTOR_UP_TO = 4096;
 
   /** The fitted solution and the route's account of it (passes, residuals). */
   public record Fitted(KernelPCASolution solution, TopKEigen.Result eigen, String report) {}

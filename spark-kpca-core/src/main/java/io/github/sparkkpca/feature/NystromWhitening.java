@@ -50,6 +50,17 @@ public final class NystromWhitening {
   }
 
   /**
+   * A whitening factor and what the fit reports of it.
+   *
+   * @param w the factor
+   * @param conditionEstimate cond(K_mm) on the retained rank: σ_1/σ_r of LᵀL for the pivoted
+   *     factor, the power and inverse iteration estimates for the tiled one (from below: λ_min is
+   *     estimated from above)
+   * @param kind which factor, in words, for the log and the model's route check
+   */
+  public record Factor(WhiteningFactor w, double conditionEstimate, String kind) {}
+
+  /**
    * W for these landmarks: today's map up to {@code denseUpTo} landmarks, else the pivoted or tiled
    * factor (class comment), tiles of side {@code tile}.
    *
@@ -58,15 +69,29 @@ public final class NystromWhitening {
    */
   public static WhiteningFactor of(
       LandmarkKernel kernel, double rcond, int denseUpTo, int tile, int threads) {
-    int m = kernel.numLandmarks();
-    if (m <= denseUpTo) {
+    if (kernel.numLandmarks() <= denseUpTo) {
       return of(NystromFeatureMap.fit(kernel, rcond));
     }
+    return factor(kernel, rcond, tile, threads).w();
+  }
+
+  /**
+   * The factor that holds no m×m array (class comment, items 1 and 2), at any m.
+   *
+   * @throws IllegalArgumentException when K_mm is neither of low numerical rank nor
+   *     well-conditioned enough to be proven full-rank by the estimates
+   */
+  public static Factor factor(LandmarkKernel kernel, double rcond, int tile, int threads) {
+    int m = kernel.numLandmarks();
     PivotedCholesky.Factor pivoted =
         PivotedCholesky.factor(
             LandmarkGramTiles.columns(kernel), rcond, maxPivotedRank(m), threads);
     if (pivoted != null) {
-      return pivoted.whitening(rcond);
+      PivotedCholesky.Whitening w = pivoted.whitening(rcond);
+      return new Factor(
+          w.w(),
+          w.conditionEstimate(),
+          "pivoted Cholesky of rank " + pivoted.rank() + " (" + w.w().rank() + " kept by rcond)");
     }
     TiledSymmetricMatrix gram = LandmarkGramTiles.gram(kernel, tile, threads);
     double largest = gram.largestEigenvalue(POWER_ITERATIONS);
@@ -82,7 +107,7 @@ public final class NystromWhitening {
       throw refused(
           m, rcond, String.format("cond(K_mm) ≈ %.3g is not below 0.01/rcond", largest / smallest));
     }
-    return factor;
+    return new Factor(factor, largest / smallest, "tiled Cholesky (tiles of " + tile + ")");
   }
 
   /** {@link #of} with today's threshold, tiles of {@link TiledSymmetricMatrix#DEFAULT_TILE}. */
@@ -135,6 +160,7 @@ public final class NystromWhitening {
             + why
             + " (rcond = "
             + rcond
-            + "): use fewer landmarks or a larger rcond");
+            + "; equal landmarks, or equal up to scale with cosine, make it singular): use fewer or"
+            + " distinct landmarks, a larger rcond, or statisticsRoute = whitened (m <= 46340)");
   }
 }

@@ -157,7 +157,7 @@ public final class PivotedCholesky {
      * W = UΣ^{-1/2}, the eigenbasis whitening of today's rank-deficient route). 2m·r² flops for LᵀL
      * and as many for W, O(r³) for the eigendecomposition; 8·m·r' bytes.
      */
-    public DenseWhitening whitening(double rcond) {
+    public Whitening whitening(double rcond) {
       int m = order;
       if (rank == 0) {
         throw new IllegalArgumentException(
@@ -180,7 +180,13 @@ public final class PivotedCholesky {
       }
       double[] w = new double[Math.multiplyExact(m, kept)];
       Blas.blas().dgemm("N", "N", m, kept, rank, 1.0, l, m, v, rank, 0.0, w, m);
-      return new DenseWhitening(w, m, kept, false);
+      return new Whitening(new DenseWhitening(w, m, kept, false), sigma[0] / sigma[kept - 1]);
     }
   }
+
+  /**
+   * W and σ_1/σ_r' of the eigenvalues kept: the condition number of K_mm's factor on the retained
+   * rank (LLᵀ = K_mm to the pivoted Cholesky's threshold).
+   */
+  public record Whitening(DenseWhitening w, double conditionEstimate) {}
 }

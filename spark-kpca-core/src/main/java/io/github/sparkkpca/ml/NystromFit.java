@@ -64,27 +64,56 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     }
   }
 
-  /** The landmarks chosen and their feature map. */
   /**
-   * The landmarks chosen, their feature map and the kernel's degeneracy on them ("none", or the
-   * {@link KernelDegeneracy#message} of a kernel that is numerically the identity or constant).
+   * The landmarks chosen, their kernel, their whitening W and the kernel's degeneracy on them
+   * ("none", or the {@link KernelDegeneracy#message} of a kernel that is numerically the identity
+   * or constant). {@code map} is today's dense feature map (W in one array), or null when the top-k
+   * route took the factor that holds no m×m array ({@link NystromTopK}).
    */
   public record Support(
-      LandmarkSampler.Landmarks chosen, NystromFeatureMap map, String kernelDegenerate) {}
+      LandmarkSampler.Landmarks chosen,
+      LandmarkKernel landmarks,
+      NystromFeatureMap map,
+      NystromWhitening.Factor whitening,
+      String kernelDegenerate) {
+
+    /** Today's dense map and its W. */
+    static Support dense(
+        LandmarkSampler.Landmarks chosen, NystromFeatureMap map, String kernelDegenerate) {
+      return new Support(
+          chosen,
+          map.landmarkKernel(),
+          map,
+          new NystromWhitening.Factor(
+              NystromWhitening.of(map), map.conditionEstimate(), "dense (one m×m array)"),
+          kernelDegenerate);
+    }
+
+    /** r, the rank W retains. */
+    public int rank() {
+      return whitening.w().rank();
+    }
+  }
 
   /**
    * The fit: linear PCA of the features (null for the top-k route, whose solution is {@code topK}),
-   * its feature map and landmarks, the route taken and why.
+   * its support, the route taken and why.
    */
   public record Result(
       FeaturePCA fitted,
       KernelPCASolution topK,
-      NystromFeatureMap map,
-      LandmarkSampler.Landmarks chosen,
+      Support support,
       Kernel kernel,
       StatisticsRoute route,
-      String routeCheck,
-      String kernelDegenerate) {
+      String routeCheck) {
+
+    public LandmarkSampler.Landmarks chosen() {
+      return support.chosen();
+    }
+
+    public String kernelDegenerate() {
+      return support.kernelDegenerate();
+    }
 
     /** The model's solution, with the rank dropped and how the landmarks were chosen. */
     public KernelPCASolution solution(int droppedRank, String landmarkSelection) {
@@ -130,14 +159,15 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
 
   @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
-    return options.route() == StatisticsRoute.TOP_K
-        ? new KernelPcaFit.Need(
-            options.requestedLandmarks(),
-            options.landmarksParam(),
-            1,
-            Math.min(options.requestedLandmarks(), settings.k() + options.topK().oversampling()),
-            options.topK().maxPasses())
-        : new KernelPcaFit.Need(options.requestedLandmarks(), options.landmarksParam());
+    int m = options.requestedLandmarks();
+    int l = Math.min(m, settings.k() + options.topK().oversampling());
+    boolean auto =
+        options.route() == StatisticsRoute.AUTO
+            && options.spectrum() != SpectrumExtent.FULL
+            && !options.growsLandmarks();
+    return options.route() == StatisticsRoute.TOP_K || auto
+        ? new KernelPcaFit.Need(m, options.landmarksParam(), 1, l, options.topK(), auto)
+        : new KernelPcaFit.Need(m, options.landmarksParam());
   }
 
   /** Residual growth draws its own rows; the uniform sample then only serves the γ heuristic. */
@@ -215,24 +245,34 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               chosen.description());
     }
     LandmarkKernel landmarkKernel = new LandmarkKernel(kernel, chosen.points());
-    double[] gram = landmarkKernel.gram();
-    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, chosen.count());
-    String degenerate = KernelDegeneracy.NONE;
-    if (degeneracy.degenerate()) {
-      degenerate = degeneracy.message(kernel, chosen.count(), c.medianHeuristicGamma());
-      settings.log().warn("{}: {}", settings.stage(), degenerate);
+    if (NystromTopK.largeFactorReason(options, c, landmarkKernel) != null) {
+      return NystromTopK.support(settings, options, c, chosen, landmarkKernel);
     }
+    double[] gram = landmarkKernel.gram();
+    String degenerate = degeneracy(gram, chosen.count(), c, settings);
     NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel, gram, options.rcond());
     settings
         .log()
         .info("{}: kernel-block path {}", settings.stage(), map.landmarkKernel().path().reason());
-    return new Support(chosen, map, degenerate);
+    return Support.dense(chosen, map, degenerate);
+  }
+
+  /** The degeneracy test on K_mm, its WARN line when degenerate. */
+  static String degeneracy(
+      double[] gram, int m, KernelPcaFit.Context c, KernelPcaFit.Settings settings) {
+    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, m);
+    if (!degeneracy.degenerate()) {
+      return KernelDegeneracy.NONE;
+    }
+    String message = degeneracy.message(c.kernel(), m, c.medianHeuristicGamma());
+    settings.log().warn("{}: {}", settings.stage(), message);
+    return message;
   }
 
   @Override
   public KernelPcaFit.Rank rank(Support support, KernelPcaFit.Context c) {
     int m = support.chosen().count();
-    int r = support.map().rank();
+    int r = support.rank();
     return new KernelPcaFit.Rank(
         r,
         "the landmark kernel matrix has numerical rank r = "
@@ -250,6 +290,14 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
 
   @Override
   public Result solve(Support support, KernelPcaFit.Context c) {
+    if (support.map() == null) {
+      return NystromTopK.fit(
+          settings,
+          options,
+          support,
+          c,
+          NystromTopK.largeFactorReason(options, c, support.landmarks()));
+    }
     NystromFeatureMap map = support.map();
     int m = support.chosen().count();
     int r = map.rank();
@@ -298,7 +346,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
     StatisticsRoute route = plan.route();
     String routeCheck = plan.reason();
     if (route == StatisticsRoute.TOP_K) {
-      return topK(support, c, block, routeCheck);
+      return NystromTopK.fit(settings, options, support, c, routeCheck);
     }
     FeaturePCA fitted = null;
     if (route == StatisticsRoute.GRAM) {
@@ -362,62 +410,11 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
               numEigenvalues);
     }
     warnOnZeroVariance(fitted.spectrum());
-    return new Result(
-        fitted,
-        null,
-        map,
-        support.chosen(),
-        c.kernel(),
-        route,
-        routeCheck,
-        support.kernelDegenerate());
-  }
-
-  /** The top-k route ({@link TopKFit}): refused for what it cannot give, before any pass. */
-  private Result topK(Support support, KernelPcaFit.Context c, int block, String reason) {
-    NystromFeatureMap map = support.map();
-    if (!c.kernel().isPositiveDefinite()) {
-      throw new IllegalArgumentException(
-          "statisticsRoute = top-k needs a positive definite kernel (its total variance is"
-              + " (1/n) sum k(x,x) - ||mean||^2); kernel "
-              + c.kernel()
-              + " is not: use statisticsRoute = whitened");
-    }
-    if (options.spectrum() == SpectrumExtent.FULL) {
-      throw new IllegalArgumentException(
-          "statisticsRoute = top-k finds the k leading eigenvalues only; spectrum = full needs"
-              + " statisticsRoute = whitened, gram or auto");
-    }
-    int m = support.chosen().count();
-    TopKFit.Fitted fitted =
-        TopKFit.fit(
-            c.scanned().vectors(),
-            map.landmarkKernel(),
-            NystromWhitening.of(map),
-            settings.k(),
-            settings.centered(),
-            options.topK(),
-            settings.seed(),
-            block,
-            settings.column(),
-            settings.jobs(),
-            m - map.rank(),
-            support.chosen().description());
-    String routeCheck = reason + "; " + fitted.report();
-    settings.log().info("{}: {}", settings.stage(), routeCheck);
-    return new Result(
-        null,
-        fitted.solution(),
-        map,
-        support.chosen(),
-        c.kernel(),
-        StatisticsRoute.TOP_K,
-        routeCheck,
-        support.kernelDegenerate());
+    return new Result(fitted, null, support, c.kernel(), route, routeCheck);
   }
 
   /** d, or the mean stored entries per row when the kernel blocks take the sparse path. */
-  private static double rowWidth(KernelPcaFit.Context c) {
+  static double rowWidth(KernelPcaFit.Context c) {
     DataScan scan = c.scanned().scan();
     return Math.max(1.0, Math.min(c.d(), (double) scan.storedEntries() / Math.max(1, c.n())));
   }

@@ -326,8 +326,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     return supplied != null;
   }
 
-  /** The Nyström options of the fit, from the params and the supplied landmarks. */
-  private NystromFit.Options options() {
+  /**
+   * The Nyström options of the fit, from the params, the supplied landmarks and the session's top-k
+   * settings (none for the schema).
+   */
+  private NystromFit.Options options(org.apache.spark.sql.SparkSession session) {
+    TopKFit.Settings topK = TopKFit.Settings.of(getTopKTolerance(), getTopKMaxPasses());
     boolean grows = supplied == null && getLandmarkSelection() == LandmarkSampling.RESIDUAL;
     return new NystromFit.Options(
         supplied,
@@ -339,14 +343,14 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
         getRcond(),
         getStatisticsRoute(),
         getSpectrumExtent(),
-        TopKFit.Settings.of(getTopKTolerance(), getTopKMaxPasses()));
+        session == null ? topK : topK.withSession(session));
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
     validateInputColumn(schema);
     int k = getK();
-    NystromFit.Options options = options();
+    NystromFit.Options options = options(null);
     int m = options.requestedLandmarks();
     if (k > m) {
       throw new IllegalArgumentException(
@@ -377,11 +381,12 @@ public final class NystromKernelPCA extends Estimator<NystromKernelPCAModel>
     }
     KernelPcaFit.Settings settings = FitSettings.of(LOG, "NystromKernelPCA " + uid, this);
     NystromFit.Result fit =
-        KernelPcaFit.run(dataset, settings, new NystromFit(settings, options()));
+        KernelPcaFit.run(
+            dataset, settings, new NystromFit(settings, options(dataset.sparkSession())));
     LandmarkSampler.Landmarks chosen = fit.chosen();
     int m = chosen.count();
     NystromKernelPCAModel model =
-        new NystromKernelPCAModel(uid, fit.solution(m - fit.map().rank(), chosen.description()))
+        new NystromKernelPCAModel(uid, fit.solution(m - fit.support().rank(), chosen.description()))
             .setParent(this);
     copyValues(model, ParamMap.empty());
     model.withFeatureNamesOf(dataset.schema());

@@ -50,9 +50,9 @@ public final class NystromKernelPCAModel extends AbstractKernelPCAModel<NystromK
   void recordFit(NystromFit.Result fit) {
     set(statisticsRouteTaken(), fit.route().paramName());
     set(statisticsRouteCheck(), fit.routeCheck());
-    set(kernelBlockPath(), fit.map().landmarkKernel().path().reason());
+    set(kernelBlockPath(), fit.support().landmarks().path().reason());
     set(kernelDegenerate(), fit.kernelDegenerate());
-    set(landmarkConditionEstimate(), fit.map().conditionEstimate());
+    set(landmarkConditionEstimate(), fit.support().whitening().conditionEstimate());
     if (fit.chosen().residualCurve() != null) {
       set(landmarkResidualCurve(), fit.chosen().residualCurve());
     } else {

@@ -44,7 +44,7 @@ public interface NystromKernelPCAParams extends FeaturePCAParams {
               "numLandmarks",
               "m, the number of landmarks (Nyström centres) "
                   + "sampled from the data (> 0, <= number of rows); ignored when landmarks are supplied",
-              ParamRule.supportSize("numLandmarks").of());
+              ParamRule.landmarkCount("numLandmarks").of());
       landmarkSampling =
           new Param<>(
               owner,

@@ -154,9 +154,56 @@ class FitMemoryTest {
     // Closed form: broadcast 30000*800 + 8*30000*60; task 8(256*30000 + 256*60 + 2*30000*60) +
     // 256*800; merge 16*30000*60.
     assertEquals(24_000_000L + 14_400_000L + 90_362_880L + 204_800L + 28_800_000L, topK);
-    // The driver keeps 3 m×m matrices and a basis of 2·passes·m·l doubles.
+    // The dense factor keeps 3 m×m matrices and a basis of 2·passes·m·l doubles.
+    TopKFit.Settings settings = TopKFit.Settings.of(1e-6, 40);
     assertEquals(
         8L * 3 * 30_000 * 30_000 + 2L * 30_000 * 800 + 8L * (2 * 40 + 4) * 30_000 * 60,
-        FitMemory.topKDriverBytes(30_000, rowBytes, 60, 40));
+        FitMemory.topKDriverBytes(30_000, rowBytes, 60, settings, false));
+    // The factor with no m×m array keeps K_mm's lower triangle in tiles: m = 50,000 in 512-tiles
+    // is 98·99/2 tiles, 10.0 GB, within a 14 GiB driver with the basis (2.0 GB at 40 passes).
+    long large = FitMemory.topKDriverBytes(50_000, rowBytes, 60, settings, true);
+    assertEquals(
+        io.github.sparkkpca.linalg.TiledSymmetricMatrix.bytes(50_000, 512)
+            + 2L * 50_000 * 800
+            + 8L * (2 * 40 + 4) * 50_000 * 60,
+        large);
+    assertTrue(large < 14 * gib, "m = 50,000 driver bytes " + large);
+  }
+
+  /**
+   * statisticsRoute = auto checks the m×m routes' bounds and, where they fail, the top-k route's
+   * with its factor in tiles: m = 8000 in local mode needs 72m² = 4.6 GB of heap by the m×m routes,
+   * and the top-k route's tiles, basis and tasks a tenth of it. The same need without the top-k
+   * fallback is refused; an explicit top-k with the dense factor at m above the array limit is
+   * refused, with the tiled factor it is not.
+   */
+  @Test
+  void autoFallsBackToTheTopKFactorWhereTheSquaresDoNotFit() {
+    org.apache.spark.SparkContext sc =
+        io.github.sparkkpca.testing.LocalSpark.spark().sparkContext();
+    long heap = Runtime.getRuntime().maxMemory();
+    int m = (int) Math.min(46_000, Math.sqrt(heap / 60.0));
+    int l = 60;
+    TopKFit.Settings settings = TopKFit.Settings.of(1e-6, 40);
+    if (FitMemory.topKDriverBytes(m, 800, l, settings, true) * 2 > heap) {
+      return; // a heap too small for the comparison (the test JVM has more)
+    }
+    assertTrue(FitMemory.squareRoutesFit(sc, m, 800, 256, "numLandmarks m") != null);
+    KernelPcaFit.Need auto = new KernelPcaFit.Need(m, "numLandmarks m", 1, l, settings, true);
+    FitMemory.checkRowBytes(sc, m, 800, 256, "numLandmarks m", auto);
+    KernelPcaFit.Need square = new KernelPcaFit.Need(m, "numLandmarks m");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FitMemory.checkRowBytes(sc, m, 800, 256, "numLandmarks m", square));
+    TopKFit.Settings dense = new TopKFit.Settings(1e-6, 40, 10, Integer.MAX_VALUE, 512);
+    IllegalArgumentException array =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> FitMemory.checkTopK(sc, 46_341, 8, 1, "numLandmarks m", l, dense, false));
+    assertTrue(array.getMessage().contains("46340"), array.getMessage());
+    assertEquals(
+        null,
+        FitMemory.squareRoutesFit(sc, 100, 800, 256, "numLandmarks m"),
+        "m = 100 fits the m×m routes");
   }
 }

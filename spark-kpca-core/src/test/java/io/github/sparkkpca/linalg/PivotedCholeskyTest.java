@@ -28,7 +28,7 @@ class PivotedCholeskyTest {
     PivotedCholesky.Factor factor = PivotedCholesky.factor(dense(k, m), RCOND, m, 1);
     assertEquals(10, factor.rank());
     assertTrue(factor.residualTrace() < 1e-10 * trace(k, m), "tr(S) = " + factor.residualTrace());
-    DenseWhitening w = factor.whitening(RCOND);
+    DenseWhitening w = factor.whitening(RCOND).w();
     assertEquals(10, w.rank());
     DenseWhitening eigen = eigenWhitening(k, m);
     assertEquals(10, eigen.rank());
@@ -71,7 +71,7 @@ class PivotedCholeskyTest {
     }
     double[] k = gram(z, m, d, PivotedCholeskyTest::rbf);
     PivotedCholesky.Factor factor = PivotedCholesky.factor(dense(k, m), RCOND, m, 1);
-    DenseWhitening w = factor.whitening(RCOND);
+    DenseWhitening w = factor.whitening(RCOND).w();
     DenseWhitening eigen = eigenWhitening(k, m);
     assertTrue(factor.rank() < m / 4, "pivoted rank " + factor.rank());
     assertEquals(eigen.rank(), w.rank(), "retained rank");

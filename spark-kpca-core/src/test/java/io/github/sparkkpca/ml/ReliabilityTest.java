@@ -115,11 +115,31 @@ class ReliabilityTest {
       IllegalArgumentException arrayLimit =
           assertThrows(
               IllegalArgumentException.class,
-              () -> new NystromKernelPCA().setK(2).setNumLandmarks(46_341).fit(df));
+              () ->
+                  new NystromKernelPCA()
+                      .setK(2)
+                      .setStatisticsRoute("whitened")
+                      .setNumLandmarks(46_341)
+                      .fit(df));
       assertTrue(
-          arrayLimit.getMessage().startsWith("numLandmarks must be in [1, 46340]")
-              && arrayLimit.getMessage().endsWith("got 46341"),
+          arrayLimit.getMessage().startsWith("numLandmarks m = 46341 is too large")
+              && arrayLimit.getMessage().contains("(m <= 46340)"),
           arrayLimit.getMessage());
+      // The top-k route's factor has no m×m array: m = 46,341 is refused by its memory (K_mm's
+      // lower triangle in tiles, 8.6 GB, beyond the test JVM's heap), also before any job.
+      IllegalArgumentException topK =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  new NystromKernelPCA()
+                      .setK(2)
+                      .setStatisticsRoute("top-k")
+                      .setNumLandmarks(46_341)
+                      .fit(df));
+      assertTrue(
+          topK.getMessage().startsWith("numLandmarks m = 46341 with statisticsRoute = top-k needs")
+              && topK.getMessage().contains("K_mm's lower triangle in tiles"),
+          topK.getMessage());
       // Wide sparse rows (8·m·d beyond the dense path's landmark budget) take the sparse path,
       // whose row sizes the scan measures; the m×m matrices are still checked before it.
       Dataset<Row> wide =
@@ -133,13 +153,20 @@ class ReliabilityTest {
               IllegalArgumentException.class,
               () -> new NystromKernelPCA().setK(1).setNumLandmarks(40_000).fit(wide));
       assertTrue(
-          wideHeap.getMessage().contains("numLandmarks m = 40000 needs about")
+          wideHeap
+                  .getMessage()
+                  .contains("numLandmarks m = 40000 with statisticsRoute = top-k needs")
               && wideHeap.getMessage().contains("spark.driver.memory"),
           wideHeap.getMessage());
       IllegalArgumentException heap =
           assertThrows(
               IllegalArgumentException.class,
-              () -> new NystromKernelPCA().setK(2).setNumLandmarks(30_000).fit(df));
+              () ->
+                  new NystromKernelPCA()
+                      .setK(2)
+                      .setStatisticsRoute("whitened")
+                      .setNumLandmarks(30_000)
+                      .fit(df));
       assertTrue(
           heap.getMessage().contains("numLandmarks m = 30000 needs about")
               && heap.getMessage().contains("spark.driver.memory"),

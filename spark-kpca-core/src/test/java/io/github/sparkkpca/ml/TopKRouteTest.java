@@ -41,7 +41,7 @@ class TopKRouteTest {
   }
 
   /** The scores of both models, compared up to each component's sign, within {@code tol}. */
-  private static void assertSameModel(
+  static void assertSameModel(
       NystromKernelPCAModel expected,
       NystromKernelPCAModel actual,
       Dataset<Row> rows,

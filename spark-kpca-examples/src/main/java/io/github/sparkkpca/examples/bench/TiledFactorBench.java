@@ -122,7 +122,7 @@ public final class TiledFactorBench {
           "pivoted Cholesky: %.1f s, rank %d, tr(K - LLᵀ) = %.3g (%.3g of tr K)",
           seconds(t0), f.rank(), f.residualTrace(), f.residualTrace() / m);
       t0 = System.nanoTime();
-      DenseWhitening w = f.whitening(rcond);
+      DenseWhitening w = f.whitening(rcond).w();
       print("whitening L·V·Σ⁻¹: %.1f s, retained rank %d", seconds(t0), w.rank());
       products(w, panel, m, l, 2.0 * m * w.rank() * l);
     } else {

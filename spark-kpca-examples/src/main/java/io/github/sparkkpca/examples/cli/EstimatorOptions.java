@@ -2,6 +2,7 @@ package io.github.sparkkpca.examples.cli;
 
 import io.github.sparkkpca.evaluation.NystromConfidenceBound;
 import io.github.sparkkpca.execution.FitMemory;
+import io.github.sparkkpca.execution.TopKFit;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.Kernel;
@@ -420,7 +421,9 @@ public final class EstimatorOptions {
             + "--gamma, --degree, --coef0 and --landmark-sampling cannot be combined with it");
     SparkKpcaCli.require(
         spec, landmarks == null || landmarks >= 1, "--landmarks must be >= 1, got " + landmarks);
-    requireArrayLimit(spec, "--landmarks", landmarks);
+    if (!takesTopKFactor()) {
+      requireArrayLimit(spec, "--landmarks", landmarks);
+    }
     SparkKpcaCli.require(
         spec,
         landmarks == null || k <= landmarks,
@@ -518,6 +521,26 @@ public final class EstimatorOptions {
   }
 
   /**
+   * Whether a Nyström fit of these options may take the top-k route's whitening with no m×m array
+   * (--statistics-route top-k, or auto, the default): then m above 46,340 and m×m matrices beyond
+   * the driver are the fit's to check, before any pass, with the bounds of the route it takes.
+   */
+  private boolean takesTopKFactor() {
+    if (isRandomFeatures() || autoLandmarks) {
+      return false;
+    }
+    if (statisticsRoute == null) {
+      return true;
+    }
+    try {
+      StatisticsRoute route = StatisticsRoute.parse(statisticsRoute.trim());
+      return route == StatisticsRoute.TOP_K || route == StatisticsRoute.AUTO;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
    * Refuses, before Spark starts, a number of landmarks whose m×m matrices no Java array holds (m
    * &gt; {@value FitMemory#MAX_LANDMARKS}).
    */
@@ -554,7 +577,21 @@ public final class EstimatorOptions {
               ? "the landmarks of --landmarks-file, m"
               : landmarksFrom != null ? "the landmarks of --landmarks-from, m" : "--landmarks m";
     }
-    if (size != null) {
+    if (size != null && takesTopKFactor()) {
+      TopKFit.Settings topK =
+          TopKFit.Settings.of(
+                  topKTolerance == null ? 1e-6 : topKTolerance,
+                  topKMaxPasses == null ? 40 : topKMaxPasses)
+              .withSession(spark.session());
+      FitMemory.checkLandmarks(
+          spark.session().sparkContext(),
+          size,
+          option,
+          topK,
+          Math.min(size, k + topK.oversampling()),
+          statisticsRoute == null
+              || StatisticsRoute.parse(statisticsRoute.trim()) == StatisticsRoute.AUTO);
+    } else if (size != null) {
       FitMemory.checkLandmarks(spark.session().sparkContext(), size, option);
     }
   }

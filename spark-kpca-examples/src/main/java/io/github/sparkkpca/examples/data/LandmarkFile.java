@@ -50,7 +50,7 @@ public final class LandmarkFile {
           if (line.isBlank()) {
             continue;
           }
-          if (rows.size() == FitMemory.MAX_LANDMARKS) {
+          if (rows.size() == FitMemory.MAX_SUPPLIED_LANDMARKS) {
             throw new IllegalArgumentException(
                 name
                     + ": line "
@@ -58,8 +58,8 @@ public final class LandmarkFile {
                     + " is landmark "
                     + (rows.size() + 1)
                     + ", more than "
-                    + FitMemory.MAX_LANDMARKS
-                    + ": an m x m matrix of doubles holds more entries than a Java array above it");
+                    + FitMemory.MAX_SUPPLIED_LANDMARKS
+                    + ", the most landmarks a fit takes");
           }
           String[] cells = line.split(",", -1);
           if (width < 0) {

@@ -203,16 +203,36 @@ class DefaultsAndLimitsCliTest {
     }
   }
 
-  /** m above 46,340 has m² entries, more than a Java array holds: refused before any job. */
+  /**
+   * m above 46,340 has m² entries, more than a Java array holds: the m×m routes refuse it before
+   * any job; the top-k route (and auto, which falls back to it) refuses what its tiled factor's
+   * memory cannot hold, also before any job.
+   */
   @Test
   void landmarksBeyondTheArrayLimitAreRefusedBeforeAnyJob() throws IOException {
     String model = dir.resolve("never").toString();
     String input = twoClasses.toString();
     CliErrorsTest.assertUsageError(
         withoutJobs(
-            "fit", "--input", input, "--k", "2", "--landmarks", "50000", "--model-out", model),
+            "fit",
+            "--input",
+            input,
+            "--k",
+            "2",
+            "--statistics-route",
+            "whitened",
+            "--landmarks",
+            "50000",
+            "--model-out",
+            model),
         "--landmarks must be <= 46340, got 50000",
         "Java array");
+    CliErrorsTest.assertUsageError(
+        withoutJobs(
+            "fit", "--input", input, "--k", "2", "--landmarks", "50000", "--model-out", model),
+        "--landmarks m = 50000 with statisticsRoute = top-k needs about",
+        "K_mm's lower triangle in tiles",
+        "JAVA_OPTS=-Xmx");
     CliErrorsTest.assertUsageError(
         withoutJobs(
             "fit",
@@ -251,15 +271,28 @@ class DefaultsAndLimitsCliTest {
             input,
             "--k",
             "2",
+            "--statistics-route",
+            "whitened",
             "--landmarks-file",
             landmarks.toString(),
             "--model-out",
             model),
-        "many-landmarks.csv: line 46341 is landmark 46341, more than 46340");
+        "the landmarks of --landmarks-file, m = 46341 is too large",
+        "(m <= 46340)");
     // Within the array limit but not the heap: the driver's estimate, also before the input's load.
     CliErrorsTest.assertUsageError(
         withoutJobs(
-            "fit", "--input", input, "--k", "2", "--landmarks", "30000", "--model-out", model),
+            "fit",
+            "--input",
+            input,
+            "--k",
+            "2",
+            "--statistics-route",
+            "whitened",
+            "--landmarks",
+            "30000",
+            "--model-out",
+            model),
         "--landmarks m = 30000 needs about",
         "on the driver",
         "JAVA_OPTS=-Xmx");
