@@ -137,10 +137,13 @@ public final class TopKFit {
     int r = w.rank();
     KernelPanel.Summary[] first = new KernelPanel.Summary[1];
     int[] pass = {0};
+    long[] passNanos = {0};
+    long start = System.nanoTime();
     TopKEigen.Operator operator =
         (q, l) -> {
           double[] panel = w.times(q, l);
           pass[0]++;
+          long passStart = System.nanoTime();
           KernelPanel.Summary s =
               DistributedPass.run(
                   vectors.context(),
@@ -158,6 +161,7 @@ public final class TopKFit {
                   (shared, partition, rows) -> shared.accumulate(rows, blockSize, column),
                   KernelPanel.Summary::merge,
                   KernelPanel.Summary.serializedBytes(m, l));
+          passNanos[0] += System.nanoTime() - passStart;
           if (first[0] == null) {
             first[0] = s;
           }
@@ -185,8 +189,11 @@ public final class TopKFit {
     String report =
         String.format(
             Locale.ROOT,
-            "top-k: %d passes, largest residual %.2g of lambda_1 (tolerance %.2g); residuals %s",
+            "top-k: %d passes (%.1f s), driver %.1f s, largest residual %.2g of lambda_1"
+                + " (tolerance %.2g); residuals %s",
             eigen.passes(),
+            passNanos[0] / 1e9,
+            (System.nanoTime() - start - passNanos[0]) / 1e9,
             eigen.largestRelativeResidual(),
             settings.tolerance(),
             residuals(eigen));

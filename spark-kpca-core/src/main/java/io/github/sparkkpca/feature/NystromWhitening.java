@@ -8,6 +8,7 @@ import io.github.sparkkpca.linalg.PivotedCholesky;
 import io.github.sparkkpca.linalg.TiledCholesky;
 import io.github.sparkkpca.linalg.TiledSymmetricMatrix;
 import io.github.sparkkpca.linalg.WhiteningFactor;
+import java.util.Locale;
 
 /**
  * The Nyström whitening W (W·Wᵀ = K_mm⁺ on the retained rank) as a {@link WhiteningFactor}, for any
@@ -56,7 +57,8 @@ public final class NystromWhitening {
    * @param conditionEstimate cond(K_mm) on the retained rank: σ_1/σ_r of LᵀL for the pivoted
    *     factor, the power and inverse iteration estimates for the tiled one (from below: λ_min is
    *     estimated from above)
-   * @param kind which factor, in words, for the log and the model's route check
+   * @param kind which factor and how long its steps took, in words, for the log and the model's
+   *     route check
    */
   public record Factor(WhiteningFactor w, double conditionEstimate, String kind) {}
 
@@ -83,6 +85,7 @@ public final class NystromWhitening {
    */
   public static Factor factor(LandmarkKernel kernel, double rcond, int tile, int threads) {
     int m = kernel.numLandmarks();
+    long start = System.nanoTime();
     PivotedCholesky.Factor pivoted =
         PivotedCholesky.factor(
             LandmarkGramTiles.columns(kernel), rcond, maxPivotedRank(m), threads);
@@ -91,9 +94,18 @@ public final class NystromWhitening {
       return new Factor(
           w.w(),
           w.conditionEstimate(),
-          "pivoted Cholesky of rank " + pivoted.rank() + " (" + w.w().rank() + " kept by rcond)");
+          String.format(
+              Locale.ROOT,
+              "pivoted Cholesky of rank %d (%d kept by rcond; %.1f s)",
+              pivoted.rank(),
+              w.w().rank(),
+              seconds(start)));
     }
+    double pivotedSeconds = seconds(start);
+    long fillStart = System.nanoTime();
     TiledSymmetricMatrix gram = LandmarkGramTiles.gram(kernel, tile, threads);
+    double fillSeconds = seconds(fillStart);
+    long factorStart = System.nanoTime();
     double largest = gram.largestEigenvalue(POWER_ITERATIONS);
     TiledCholesky factor;
     try {
@@ -107,7 +119,21 @@ public final class NystromWhitening {
       throw refused(
           m, rcond, String.format("cond(K_mm) ≈ %.3g is not below 0.01/rcond", largest / smallest));
     }
-    return new Factor(factor, largest / smallest, "tiled Cholesky (tiles of " + tile + ")");
+    return new Factor(
+        factor,
+        largest / smallest,
+        String.format(
+            Locale.ROOT,
+            "tiled Cholesky (tiles of %d; pivoted attempt %.1f s, K_mm %.1f s, factor and"
+                + " condition %.1f s)",
+            tile,
+            pivotedSeconds,
+            fillSeconds,
+            seconds(factorStart)));
+  }
+
+  private static double seconds(long start) {
+    return (System.nanoTime() - start) / 1e9;
   }
 
   /** {@link #of} with today's threshold, tiles of {@link TiledSymmetricMatrix#DEFAULT_TILE}. */
