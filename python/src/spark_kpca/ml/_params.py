@@ -535,7 +535,7 @@ PARAM_RULES: Dict[str, Any] = {
     'maxLandmarks': ('int', 1.0, 46340.0, True, True, (), 'must be in [1, 46340] (an m x m matrix of doubles holds more entries than a Java array above 46340)'),
     'maxRows': ('int', 0.0, None, False, False, (), 'must be > 0'),
     'metricName': ('choice', None, None, False, False, ('featureSpaceResidual', 'inputSpaceError', 'relativeInputSpaceError'), 'must be one of featureSpaceResidual, inputSpaceError, relativeInputSpaceError'),
-    'numLandmarks': ('int', 1.0, 46340.0, True, True, (), 'must be in [1, 46340] (an m x m matrix of doubles holds more entries than a Java array above 46340)'),
+    'numLandmarks': ('int', 1.0, 1048576.0, True, True, (), 'must be in [1, 1048576] (above 46340 NystromKernelPCA with statisticsRoute = top-k or auto only)'),
     'numRandomFeatures': ('int', 0.0, None, False, False, (), 'must be > 0'),
     'preimageMaxIter': ('int', 1.0, None, True, False, (), 'must be >= 1'),
     'preimageMethod': ('choice', None, None, False, False, ('fixed-point', 'ridge'), 'must be one of fixed-point, ridge'),

@@ -53,7 +53,7 @@ public interface KernelPCARegressionParams extends KernelParams {
               "numLandmarks",
               "m, the number of landmarks sampled uniformly from "
                   + "the rows (<= n); m = n is the exact kernel method",
-              ParamRule.supportSize("numLandmarks").of());
+              ParamRule.landmarkCount("numLandmarks").of());
       seed = new LongParam(owner, "seed", "random seed of the landmark sample");
       rcond =
           new DoubleParam(

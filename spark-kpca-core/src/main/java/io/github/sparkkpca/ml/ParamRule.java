@@ -151,10 +151,10 @@ public final class ParamRule extends scala.runtime.AbstractFunction1<Object, Obj
   }
 
   /**
-   * A number of landmarks of a Nyström kernel PCA: an integer in [1, {@link
+   * A number of landmarks: an integer in [1, {@link
    * io.github.sparkkpca.execution.FitMemory#MAX_SUPPLIED_LANDMARKS}]. Above 46,340 only the top-k
-   * route runs (its whitening holds no m×m array); the fit refuses the other routes there, and any
-   * m beyond its memory, before any pass.
+   * route of NystromKernelPCA runs (its whitening holds no m×m array); a fit refuses the other
+   * routes and stages there, and any m beyond its memory, before any pass.
    */
   public static ParamRule landmarkCount(String name) {
     int upper = io.github.sparkkpca.execution.FitMemory.MAX_SUPPLIED_LANDMARKS;
@@ -163,7 +163,8 @@ public final class ParamRule extends scala.runtime.AbstractFunction1<Object, Obj
             () ->
                 "must be in [1, "
                     + upper
-                    + "] (above 46340 with statisticsRoute = top-k or auto only)",
+                    + "] (above 46340 NystromKernelPCA with statisticsRoute = top-k or auto"
+                    + " only)",
             v -> ((Integer) v) >= 1 && ((Integer) v) <= upper)
         .describe("int", 1, upper, true, true);
   }
