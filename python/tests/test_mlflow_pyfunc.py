@@ -180,6 +180,8 @@ KERNELS = [
     ("linear-dense", lambda: NystromKernelPCA(kernel="linear"), "small"),
     ("sigmoid-dense", lambda: NystromKernelPCA(kernel="sigmoid", gamma=0.05, coef0=0.1), "small"),
     ("rbf-csr-centred", lambda: NystromKernelPCA(kernel="rbf", gamma=0.1), "sparse-dense-column"),
+    # the top-k route's model: landmarks and the expansion [P | w], no W
+    ("rbf-top-k", lambda: NystromKernelPCA(kernel="rbf", gamma=0.2, statisticsRoute="top-k"), "dense"),
     ("laplacian-csr", lambda: NystromKernelPCA(kernel="laplacian", gamma=0.2), "sparse"),
     ("polynomial-csr", lambda: NystromKernelPCA(kernel="polynomial", gamma=0.5, degree=2, coef0=1.0), "sparse"),
     ("rff-rbf", lambda: RandomFeatureKernelPCA(kernel="rbf", gamma=0.2, numRandomFeatures=64), "dense"),

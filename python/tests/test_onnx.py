@@ -40,6 +40,7 @@ CASES = [
     ("cosine", lambda: NystromKernelPCA(k=3, numLandmarks=25, kernel="cosine", seed=1)),
     ("linear", lambda: NystromKernelPCA(k=3, numLandmarks=25, kernel="linear", seed=1)),
     ("exact-rbf", lambda: KernelPCA(k=3, gamma=0.2)),
+    ("rbf-top-k", lambda: NystromKernelPCA(k=3, numLandmarks=25, gamma=0.2, seed=1, statisticsRoute="top-k")),
     ("rff-rbf", lambda: RandomFeatureKernelPCA(k=3, numRandomFeatures=64, kernel="rbf", gamma=0.2, seed=2)),
     ("rff-laplacian", lambda: RandomFeatureKernelPCA(k=3, numRandomFeatures=64, kernel="laplacian", gamma=0.3, seed=2)),
 ]

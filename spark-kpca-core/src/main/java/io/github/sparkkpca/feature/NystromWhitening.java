@@ -87,8 +87,10 @@ public final class NystromWhitening {
     int m = kernel.numLandmarks();
     long start = System.nanoTime();
     PivotedCholesky.Factor pivoted =
-        PivotedCholesky.factor(
-            LandmarkGramTiles.columns(kernel), rcond, maxPivotedRank(m), threads);
+        pivotingPaysOff(m, kernel.blockWidth())
+            ? PivotedCholesky.factor(
+                LandmarkGramTiles.columns(kernel), rcond, maxPivotedRank(m), threads)
+            : null;
     if (pivoted != null) {
       PivotedCholesky.Whitening w = pivoted.whitening(rcond);
       return new Factor(
@@ -139,6 +141,19 @@ public final class NystromWhitening {
   /** {@link #of} with today's threshold, tiles of {@link TiledSymmetricMatrix#DEFAULT_TILE}. */
   public static WhiteningFactor of(LandmarkKernel kernel, double rcond) {
     return of(kernel, rcond, DENSE_UP_TO, TiledSymmetricMatrix.DEFAULT_TILE, DriverThreads.count());
+  }
+
+  /**
+   * Whether the pivoted attempt is worth its cost when it fails: R = {@link #maxPivotedRank} pivots
+   * cost about m·R·(d + R) memory-bound flops (a kernel column and a matrix-vector product each,
+   * counted at a tenth of the tiled factor's BLAS-3 rate), tried when that is below a quarter of
+   * the tiled factor's m³/3 or below 10⁹ (a second at most). At m = 50,000, d = 100 it is (2.2·10¹²
+   * against 1.0·10¹³); at m = 16,000, d = 784 it is not (9·10¹¹ against 3.4·10¹¹).
+   */
+  static boolean pivotingPaysOff(long m, long d) {
+    long r = maxPivotedRank((int) m);
+    double attempt = (double) m * r * (d + r);
+    return attempt <= 1e9 || 10 * attempt <= m * (double) m * m / 12;
   }
 
   /** The most pivots tried before the tiled factor: min(m/8, 2048), at least 1. */

@@ -160,6 +160,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   @Override
   public KernelPcaFit.Need memoryBeforeScan(int d) {
     int m = options.requestedLandmarks();
+    NystromTopK.refuseSamplingAboveTheArrayLimit(options);
     int l = Math.min(m, settings.k() + options.topK().oversampling());
     boolean auto =
         options.route() == StatisticsRoute.AUTO

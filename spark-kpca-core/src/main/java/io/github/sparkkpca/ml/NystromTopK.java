@@ -3,6 +3,7 @@ package io.github.sparkkpca.ml;
 import io.github.sparkkpca.execution.FitMemory;
 import io.github.sparkkpca.execution.KernelPcaFit;
 import io.github.sparkkpca.execution.TopKFit;
+import io.github.sparkkpca.feature.NystromFeatureMap;
 import io.github.sparkkpca.feature.NystromWhitening;
 import io.github.sparkkpca.feature.StatisticsRoute;
 import io.github.sparkkpca.kernel.LandmarkKernel;
@@ -67,6 +68,25 @@ final class NystromTopK {
   }
 
   /**
+   * Refuses, before any pass, a landmark sampler that needs an m×m array at m above {@value
+   * FitMemory#MAX_LANDMARKS}: leverage sampling decomposes the kernel matrix of an m-row pilot
+   * ({@link io.github.sparkkpca.landmarks.RidgeLeverageScores}). Uniform and k-means landmarks, and
+   * supplied ones, hold m·d values; residual growth is bounded by maxLandmarks' own rule.
+   */
+  static void refuseSamplingAboveTheArrayLimit(NystromFit.Options options) {
+    int m = options.requestedLandmarks();
+    if (options.supplied() == null
+        && options.selection() == io.github.sparkkpca.landmarks.LandmarkSampling.LEVERAGE
+        && m > FitMemory.MAX_LANDMARKS) {
+      throw new IllegalArgumentException(
+          "landmarkSampling = leverage decomposes the m×m kernel matrix of an m-row pilot, which no"
+              + " Java array holds at numLandmarks m = "
+              + m
+              + " (m <= 46340): use landmarkSampling = uniform or kmeans");
+    }
+  }
+
+  /**
    * Refuses, before the factor and any pass, what the route cannot give: kernels that are not
    * positive definite, and the full spectrum.
    */
@@ -108,9 +128,29 @@ final class NystromTopK {
                 c,
                 settings);
     long start = System.nanoTime();
-    NystromWhitening.Factor factor =
-        NystromWhitening.factor(
-            landmarks, options.rcond(), options.topK().tile(), DriverThreads.count());
+    NystromWhitening.Factor factor;
+    try {
+      factor =
+          NystromWhitening.factor(
+              landmarks, options.rcond(), options.topK().tile(), DriverThreads.count());
+    } catch (IllegalArgumentException refused) {
+      // K_mm neither of low rank nor provably full rank (equal landmarks, say): today's dense map
+      // decomposes it when its 3m² doubles fit the heap and the top-k route was asked for (auto
+      // comes here because the m×m arrays do not fit).
+      if (options.route() != StatisticsRoute.TOP_K
+          || m > FitMemory.MAX_LANDMARKS
+          || 24.0 * m * m > 0.8 * Runtime.getRuntime().maxMemory()) {
+        throw refused;
+      }
+      settings
+          .log()
+          .warn(
+              "{}: {}; whitening with the dense map instead (3 m×m arrays)",
+              settings.stage(),
+              refused.getMessage());
+      NystromFeatureMap map = NystromFeatureMap.fit(landmarks, landmarks.gram(), options.rcond());
+      return NystromFit.Support.dense(chosen, map, degenerate);
+    }
     settings
         .log()
         .info(

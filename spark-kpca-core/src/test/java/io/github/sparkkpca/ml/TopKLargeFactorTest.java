@@ -127,4 +127,80 @@ class TopKLargeFactorTest {
     TopKRouteTest.assertSameModel(models[0], models[1], data, 1e-6, "sparse cosine tiled");
     assertEquals(models[0].getKernelBlockPath(), models[1].getKernelBlockPath());
   }
+
+  /**
+   * Rows of one entry on the same column are equal up to scale, which cosine makes equal landmarks:
+   * K_mm is singular with a rank above the pivoted factor's m/8, which the tiled factor refuses;
+   * the top-k route then whitens with today's dense map (its m×m arrays fit) and equals the
+   * whitened route. Above 46,340 landmarks, or where they do not fit, the refusal stands (one
+   * line).
+   */
+  @Test
+  void equalLandmarksFallBackToTheDenseMap() {
+    Dataset<Row> data = LocalSpark.vectors(SparseInputTest.sparseRows(200, 500, 6, 3), 2);
+    NystromKernelPCAModel[] models = bothRoutes(estimator("cosine", 1, 50, 3), data);
+    assertEquals("top-k", models[1].getStatisticsRouteTaken());
+    assertTrue(
+        !models[1].getStatisticsRouteCheck().contains("tiled"),
+        models[1].getStatisticsRouteCheck());
+    TopKRouteTest.assertSameModel(models[0], models[1], data, 1e-6, "equal landmarks");
+    IllegalArgumentException leverage =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                estimator("rbf", 0.3, 46_341, 2)
+                    .setLandmarkSampling("leverage")
+                    .setStatisticsRoute("top-k")
+                    .fit(data));
+    assertTrue(
+        leverage.getMessage().startsWith("landmarkSampling = leverage decomposes"),
+        leverage.getMessage());
+  }
+
+  /**
+   * CrossValidator over γ with the held-out reconstruction error: the top-k route's models (tiled
+   * factor, 4-tiles at m = 15) give every fold's metric as the whitened route's do, to 1e-8
+   * relative (the residual needs k(x,x), the mean's landmark weights and ‖φ̄‖², all in the
+   * expansion), and the same best γ.
+   */
+  @Test
+  void crossValidatorOverGammaAsTheWhitenedRoute() {
+    spark.conf().set(TopKFit.TILE_CONF, "4");
+    Dataset<Row> df =
+        LocalSpark.frame(LocalSpark.clusters(60, 3, 5), 2)
+            .withColumn("fold", org.apache.spark.sql.functions.expr("cast(id % 3 as int)"));
+    double[][] metrics = new double[2][];
+    double[] best = new double[2];
+    String[] routes = {"whitened", "top-k"};
+    for (int r = 0; r < 2; r++) {
+      NystromKernelPCA kpca =
+          new NystromKernelPCA()
+              .setK(2)
+              .setNumLandmarks(15)
+              .setSeed(7)
+              .setTopKTolerance(1e-10)
+              .setStatisticsRoute(routes[r])
+              .setResidualCol("residual");
+      org.apache.spark.ml.param.ParamMap[] grid =
+          new org.apache.spark.ml.tuning.ParamGridBuilder()
+              .addGrid(kpca.gamma(), new double[] {2.0, 0.05})
+              .build();
+      org.apache.spark.ml.tuning.CrossValidatorModel cv =
+          new org.apache.spark.ml.tuning.CrossValidator()
+              .setEstimator(kpca)
+              .setEstimatorParamMaps(grid)
+              .setEvaluator(new io.github.sparkkpca.evaluation.ReconstructionErrorEvaluator())
+              .setFoldCol("fold")
+              .setNumFolds(3)
+              .fit(df);
+      metrics[r] = cv.avgMetrics();
+      NystromKernelPCAModel chosen = (NystromKernelPCAModel) cv.bestModel();
+      assertEquals(routes[r], chosen.getStatisticsRouteTaken());
+      best[r] = chosen.getGamma();
+    }
+    for (int g = 0; g < 2; g++) {
+      assertEquals(metrics[0][g], metrics[1][g], 1e-8 * Math.abs(metrics[0][g]), "γ " + g);
+    }
+    assertEquals(best[0], best[1], 0.0);
+  }
 }

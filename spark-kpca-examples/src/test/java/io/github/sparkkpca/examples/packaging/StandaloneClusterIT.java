@@ -296,7 +296,7 @@ class StandaloneClusterIT {
     }
   }
 
-  private static double[] doubles(JsonNode array) {
+  static double[] doubles(JsonNode array) {
     double[] values = new double[array.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = array.get(i).asDouble();
@@ -304,7 +304,7 @@ class StandaloneClusterIT {
     return values;
   }
 
-  private static JsonNode readJson(Path file) throws IOException {
+  static JsonNode readJson(Path file) throws IOException {
     return new ObjectMapper().readTree(file.toFile());
   }
 
@@ -434,7 +434,16 @@ class StandaloneClusterIT {
      * attempt.
      */
     ChildJvm submit(Path jar, Path log, List<String> args) throws IOException {
-      List<String> command = ChildJvm.java("-Xmx1g");
+      return submit(jar, log, args, "1g", List.of());
+    }
+
+    /**
+     * {@link #submit(Path, Path, List)} with a driver of {@code driverHeap} and more {@code --conf
+     * key=value} settings.
+     */
+    ChildJvm submit(Path jar, Path log, List<String> args, String driverHeap, List<String> conf)
+        throws IOException {
+      List<String> command = ChildJvm.java("-Xmx" + driverHeap);
       command.add("-cp");
       command.add(Files.readString(Path.of("target", "classpath.txt")).trim());
       command.addAll(
@@ -454,6 +463,14 @@ class StandaloneClusterIT {
               "spark.task.maxFailures=4",
               "--conf",
               InjectedTaskFailure.CONF + "=" + FAILING_PARTITION,
+              "--conf",
+              "spark.driver.memory=" + driverHeap));
+      for (String setting : conf) {
+        command.add("--conf");
+        command.add(setting);
+      }
+      command.addAll(
+          List.of(
               "--class",
               "io.github.sparkkpca.examples.cli.SparkKpcaCli",
               jar.toAbsolutePath().toString()));
