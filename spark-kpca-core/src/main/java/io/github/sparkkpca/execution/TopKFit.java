@@ -56,7 +56,7 @@ public final class TopKFit {
           maxPasses,
           OVERSAMPLING,
           DENSE_FACTOR_UP_TO,
-          io.github.sparkkpca.linalg.TiledSymmetricMatrix.DEFAULT_TILE);
+          io.github.sparkkpca.linalg.TiledSymmetricMatrix.defaultTile());
     }
 
     /**
@@ -97,7 +97,10 @@ public final class TopKFit {
    */
   public static final String DENSE_FACTOR_CONF = "spark.kpca.topK.denseFactorUpTo";
 
-  /** The Spark setting of {@link Settings#tile}, default 512 (a BLAS-sized 2 MiB tile). */
+  /**
+   * The Spark setting of {@link Settings#tile}: by default 512 (a BLAS-sized 2 MiB tile), less in
+   * small heaps ({@link io.github.sparkkpca.linalg.TiledSymmetricMatrix#defaultTile}).
+   */
   public static final String TILE_CONF = "spark.kpca.topK.tileSize";
 
   /**

@@ -138,9 +138,10 @@ public final class NystromWhitening {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  /** {@link #of} with today's threshold, tiles of {@link TiledSymmetricMatrix#DEFAULT_TILE}. */
+  /** {@link #of} with today's threshold, tiles of {@link TiledSymmetricMatrix#defaultTile()}. */
   public static WhiteningFactor of(LandmarkKernel kernel, double rcond) {
-    return of(kernel, rcond, DENSE_UP_TO, TiledSymmetricMatrix.DEFAULT_TILE, DriverThreads.count());
+    return of(
+        kernel, rcond, DENSE_UP_TO, TiledSymmetricMatrix.defaultTile(), DriverThreads.count());
   }
 
   /**

@@ -407,6 +407,30 @@ public final class BlockKrylovEigen {
    */
   public static int orthonormalise(
       double[] x, int n, int b, double[] v, int c, double[] known, Random random, double[] r) {
+    return orthonormalise(
+        x, n, b, new double[][] {v}, new int[] {c}, c > 0 ? 1 : 0, known, random, r);
+  }
+
+  /**
+   * {@link #orthonormalise(double[], int, int, double[], int, double[], Random, double[])} against
+   * a basis V held as {@code count} column blocks, block i n×{@code widths[i]} column-major (c = Σ
+   * widths columns in all, in block order): no array of V's n·c values, which at n = 50,000 and a
+   * few thousand columns would be one object of about a gigabyte. One block is the contiguous V.
+   */
+  public static int orthonormalise(
+      double[] x,
+      int n,
+      int b,
+      double[][] v,
+      int[] widths,
+      int count,
+      double[] known,
+      Random random,
+      double[] r) {
+    int c = 0;
+    for (int i = 0; i < count; i++) {
+      c += widths[i];
+    }
     BLAS blas = Blas.blas();
     double[] coefficients = new double[Math.max(1, c * b)];
     double[] tau = new double[b];
@@ -426,10 +450,15 @@ public final class BlockKrylovEigen {
             before[j] = blas.dnrm2(n, x, j * n, 1);
           }
           if (attempt == 0 && repeat == 0 && known != null) {
-            blas.dgemm("N", "N", n, b, c, -1.0, v, n, known, c, 1.0, x, n);
+            subtract(blas, x, n, b, v, widths, count, known, c);
           } else {
-            blas.dgemm("T", "N", c, b, n, 1.0, v, n, x, n, 0.0, coefficients, c);
-            blas.dgemm("N", "N", n, b, c, -1.0, v, n, coefficients, c, 1.0, x, n);
+            int start = 0;
+            for (int i = 0; i < count; i++) {
+              blas.dgemm(
+                  "T", "N", widths[i], b, n, 1.0, v[i], 0, n, x, 0, n, 0.0, coefficients, start, c);
+              start += widths[i];
+            }
+            subtract(blas, x, n, b, v, widths, count, coefficients, c);
           }
           passes++;
         }
@@ -485,6 +514,24 @@ public final class BlockKrylovEigen {
             + c
             + " basis vectors in R^"
             + n);
+  }
+
+  /** X −= V·A for the c×b coefficients A (leading dimension c), block by block. */
+  private static void subtract(
+      BLAS blas,
+      double[] x,
+      int n,
+      int b,
+      double[][] v,
+      int[] widths,
+      int count,
+      double[] coefficients,
+      int c) {
+    int start = 0;
+    for (int i = 0; i < count; i++) {
+      blas.dgemm("N", "N", n, b, widths[i], -1.0, v[i], 0, n, coefficients, start, c, 1.0, x, 0, n);
+      start += widths[i];
+    }
   }
 
   private static Result dense(

@@ -14,8 +14,43 @@ package io.github.sparkkpca.linalg;
  */
 public final class TiledSymmetricMatrix {
 
-  /** The default tile side: each dgemm update of the factorisation is 2t³ = 268 MFlop. */
+  /** The largest tile side: each dgemm update of the factorisation is 2t³ = 268 MFlop. */
   public static final int DEFAULT_TILE = 512;
+
+  /**
+   * The tile side for this JVM: {@link #DEFAULT_TILE}, or less where a tile would be a humongous
+   * object of the G1 collector (8t² + 16 bytes at least half a heap region), which takes whole
+   * regions of its own: a 512-tile in the 4 MiB regions of an 8 GiB heap would take twice its size
+   * and scatter the free space that later large arrays need. The largest t ≤ 512 with 8t² + 16 &lt;
+   * region/2: 511 at 4 MiB regions, 361 at 2 MiB (4 GiB heaps), 255 at 1 MiB; 512 at 8 MiB and
+   * more, or under another collector.
+   */
+  public static int defaultTile() {
+    long region = g1RegionBytes();
+    if (region <= 0) {
+      return DEFAULT_TILE;
+    }
+    int t = DEFAULT_TILE;
+    while (t > 16 && 8L * t * t + 16 >= region / 2) {
+      t--;
+    }
+    return t;
+  }
+
+  /** G1's region size in bytes, or 0 when G1 is not the collector (or it cannot be read). */
+  private static long g1RegionBytes() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean vm =
+          java.lang.management.ManagementFactory.getPlatformMXBean(
+              com.sun.management.HotSpotDiagnosticMXBean.class);
+      if (vm == null || !Boolean.parseBoolean(vm.getVMOption("UseG1GC").getValue())) {
+        return 0;
+      }
+      return Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
 
   private final int m;
   private final int tile;

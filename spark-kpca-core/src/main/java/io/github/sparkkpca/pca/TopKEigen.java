@@ -18,7 +18,7 @@ import java.util.Random;
  * residuals ρ_i = ‖C u_i − θ_i u_i‖ come from the products already made: no extra pass. It stops
  * when every one of the k leading pairs has ρ_i ≤ tol·θ_1, or when V spans all r dimensions (then
  * the Ritz pairs are exact up to rounding), or after {@code maxPasses} products; the result says
- * which. Driver memory: V and CV, 2·r·(passes·l) doubles, and H.
+ * which. Driver memory: V and CV, 2·r·(passes·l) doubles in one r×l block per pass, and H.
  *
  * <p><b>What the tolerance guarantees.</b> For a symmetric C a residual ρ_i puts an eigenvalue
  * within ρ_i of θ_i, and within ρ_i²/δ_i when θ_i is separated from the rest of the spectrum by δ_i
@@ -74,26 +74,39 @@ public final class TopKEigen {
     int l = Math.min(r, k + oversampling);
     int capacity = (int) Math.min(r, (long) maxPasses * l);
     Random random = new Random(seed);
-    double[] v = new double[r * capacity];
-    double[] cv = new double[r * capacity];
+    // V and CV as one block per pass (r×width each), never one r×capacity array: at r = 50,000 that
+    // would be a gigabyte in one object, which a heap mostly taken by K_mm's tiles cannot place.
+    double[][] v = new double[maxPasses][];
+    double[][] cv = new double[maxPasses][];
+    int[] widths = new int[maxPasses];
+    int count = 0;
     double[] h = new double[capacity * capacity];
     double[] block = new double[r * l];
     for (int i = 0; i < block.length; i++) {
       block[i] = random.nextGaussian();
     }
     double[] factor = new double[l * l];
-    BlockKrylovEigen.orthonormalise(block, r, l, v, 0, null, random, factor);
+    BlockKrylovEigen.orthonormalise(block, r, l, v, widths, 0, null, random, factor);
     int width = l;
     int cols = 0;
     int passes = 0;
     while (true) {
       double[] product = c.apply(block, width);
       passes++;
-      System.arraycopy(block, 0, v, cols * r, r * width);
-      System.arraycopy(product, 0, cv, cols * r, r * width);
+      v[count] = block;
+      cv[count] = product;
+      widths[count] = width;
+      count++;
       int total = cols + width;
       double[] fresh = new double[total * width];
-      Blas.blas().dgemm("T", "N", total, width, r, 1.0, v, r, product, r, 0.0, fresh, total);
+      int start = 0;
+      for (int b = 0; b < count; b++) {
+        Blas.blas()
+            .dgemm(
+                "T", "N", widths[b], width, r, 1.0, v[b], 0, r, product, 0, r, 0.0, fresh, start,
+                total);
+        start += widths[b];
+      }
       for (int j = 0; j < width; j++) {
         for (int i = 0; i < total; i++) {
           double value = fresh[i + j * total];
@@ -115,8 +128,15 @@ public final class TopKEigen {
       double[] y = ritz.vectors();
       double[] u = new double[r * k];
       double[] cu = new double[r * k];
-      Blas.blas().dgemm("N", "N", r, k, cols, 1.0, v, r, y, cols, 0.0, u, r);
-      Blas.blas().dgemm("N", "N", r, k, cols, 1.0, cv, r, y, cols, 0.0, cu, r);
+      start = 0;
+      for (int b = 0; b < count; b++) {
+        double beta = b == 0 ? 0.0 : 1.0;
+        Blas.blas()
+            .dgemm("N", "N", r, k, widths[b], 1.0, v[b], 0, r, y, start, cols, beta, u, 0, r);
+        Blas.blas()
+            .dgemm("N", "N", r, k, widths[b], 1.0, cv[b], 0, r, y, start, cols, beta, cu, 0, r);
+        start += widths[b];
+      }
       double[] residuals = new double[k];
       double worst = 0;
       for (int i = 0; i < k; i++) {
@@ -135,7 +155,8 @@ public final class TopKEigen {
       if (next == width) {
         known = fresh;
       }
-      BlockKrylovEigen.orthonormalise(x, r, next, v, cols, known, random, new double[next * next]);
+      BlockKrylovEigen.orthonormalise(
+          x, r, next, v, widths, count, known, random, new double[next * next]);
       block = x;
       width = next;
     }

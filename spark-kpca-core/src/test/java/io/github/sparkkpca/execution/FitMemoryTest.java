@@ -155,7 +155,7 @@ class FitMemoryTest {
     // 256*800; merge 16*30000*60.
     assertEquals(24_000_000L + 14_400_000L + 90_362_880L + 204_800L + 28_800_000L, topK);
     // The dense factor keeps 3 m×m matrices and a basis of 2·passes·m·l doubles.
-    TopKFit.Settings settings = TopKFit.Settings.of(1e-6, 40);
+    TopKFit.Settings settings = new TopKFit.Settings(1e-6, 40, 10, 4096, 512);
     assertEquals(
         8L * 3 * 30_000 * 30_000 + 2L * 30_000 * 800 + 8L * (2 * 40 + 4) * 30_000 * 60,
         FitMemory.topKDriverBytes(30_000, rowBytes, 60, settings, false));
