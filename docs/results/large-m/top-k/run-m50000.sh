@@ -16,7 +16,7 @@ mkdir -p "$work"
 "$python" "$here/make_data.py" --n "$n" --d 100 --clusters 20 --seed 1 --out "$work/data-$n.csv"
 export OPENBLAS_NUM_THREADS=1
 rm -rf "$work/model-$m" "$work/export-$m"
-JAVA_OPTS=-Xmx14g /usr/bin/time -v bin/spark-kpca fit --input "$work/data-$n.csv" --k 50 --landmarks "$m" \
+JAVA_OPTS="-Xmx14g -Xlog:gc:file=$work/gc-$m.log" /usr/bin/time -v bin/spark-kpca fit --input "$work/data-$n.csv" --k 50 --landmarks "$m" \
   --seed 1 --statistics-route top-k --master 'local[2]' --model-out "$work/model-$m" \
   > "$here/m$m-fit.log" 2>&1
 grep -E "whitening|top-k:|fitted in|Maximum resident|Elapsed" "$here/m$m-fit.log" | tail -8

@@ -98,8 +98,8 @@ public final class TopKFit {
   public static final String DENSE_FACTOR_CONF = "spark.kpca.topK.denseFactorUpTo";
 
   /**
-   * The Spark setting of {@link Settings#tile}: by default 512 (a BLAS-sized 2 MiB tile), less in
-   * small heaps ({@link io.github.sparkkpca.linalg.TiledSymmetricMatrix#defaultTile}).
+   * The Spark setting of {@link Settings#tile}: by default one G1 heap region per tile (1023 in a
+   * 14 GiB heap; {@link io.github.sparkkpca.linalg.TiledSymmetricMatrix#defaultTile}).
    */
   public static final String TILE_CONF = "spark.kpca.topK.tileSize";
 

@@ -182,7 +182,11 @@ final class NystromTopK {
             settings.centered(),
             options.topK(),
             settings.seed(),
-            c.blockSize(support.landmarks(), support.rank()),
+            // Rows per block by the values a row of the pass keeps: its m kernel values and l panel
+            // products (the m×m routes keep r features instead).
+            c.blockSize(
+                support.landmarks(),
+                Math.min(support.rank(), settings.k() + options.topK().oversampling())),
             settings.column(),
             settings.jobs(),
             m - support.rank(),
