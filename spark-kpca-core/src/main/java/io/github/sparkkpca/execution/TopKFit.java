@@ -69,7 +69,7 @@ public final class TopKFit {
       return new Settings(
           tolerance,
           maxPasses,
-          oversampling,
+          intConf(session, OVERSAMPLING_CONF, oversampling, 0),
           intConf(session, DENSE_FACTOR_CONF, denseFactorUpTo, 0),
           intConf(session, TILE_CONF, tile, 1));
     }
@@ -96,6 +96,9 @@ public final class TopKFit {
    * boundary at small m this way).
    */
   public static final String DENSE_FACTOR_CONF = "spark.kpca.topK.denseFactorUpTo";
+
+  /** The Spark setting of {@link Settings#oversampling}, default {@link #OVERSAMPLING}. */
+  public static final String OVERSAMPLING_CONF = "spark.kpca.topK.oversampling";
 
   /**
    * The Spark setting of {@link Settings#tile}: by default one G1 heap region per tile (1023 in a
