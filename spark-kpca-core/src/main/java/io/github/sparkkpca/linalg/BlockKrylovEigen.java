@@ -454,8 +454,9 @@ public final class BlockKrylovEigen {
           } else {
             int start = 0;
             for (int i = 0; i < count; i++) {
-              blas.dgemm(
-                  "T", "N", widths[i], b, n, 1.0, v[i], 0, n, x, 0, n, 0.0, coefficients, start, c);
+              double[] part = new double[widths[i] * b];
+              blas.dgemm("T", "N", widths[i], b, n, 1.0, v[i], n, x, n, 0.0, part, widths[i]);
+              rows(part, widths[i], b, coefficients, c, start, false);
               start += widths[i];
             }
             subtract(blas, x, n, b, v, widths, count, coefficients, c);
@@ -529,8 +530,26 @@ public final class BlockKrylovEigen {
       int c) {
     int start = 0;
     for (int i = 0; i < count; i++) {
-      blas.dgemm("N", "N", n, b, widths[i], -1.0, v[i], 0, n, coefficients, start, c, 1.0, x, 0, n);
+      double[] part = new double[widths[i] * b];
+      rows(part, widths[i], b, coefficients, c, start, true);
+      blas.dgemm("N", "N", n, b, widths[i], -1.0, v[i], n, part, widths[i], 1.0, x, n);
       start += widths[i];
+    }
+  }
+
+  /**
+   * Copies rows [start, start + w) of the c×b column-major {@code whole} into the w×b {@code part}
+   * ({@code fromWhole}), or back. Blocks go to BLAS as arrays of their own, never as a row offset
+   * into a larger matrix, which the bounds checks of older netlib versions (Spark 3.5's) refuse.
+   */
+  public static void rows(
+      double[] part, int w, int b, double[] whole, int c, int start, boolean fromWhole) {
+    for (int j = 0; j < b; j++) {
+      if (fromWhole) {
+        System.arraycopy(whole, start + j * c, part, j * w, w);
+      } else {
+        System.arraycopy(part, j * w, whole, start + j * c, w);
+      }
     }
   }
 

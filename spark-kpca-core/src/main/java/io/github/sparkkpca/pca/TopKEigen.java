@@ -101,10 +101,10 @@ public final class TopKEigen {
       double[] fresh = new double[total * width];
       int start = 0;
       for (int b = 0; b < count; b++) {
+        double[] part = new double[widths[b] * width];
         Blas.blas()
-            .dgemm(
-                "T", "N", widths[b], width, r, 1.0, v[b], 0, r, product, 0, r, 0.0, fresh, start,
-                total);
+            .dgemm("T", "N", widths[b], width, r, 1.0, v[b], r, product, r, 0.0, part, widths[b]);
+        BlockKrylovEigen.rows(part, widths[b], width, fresh, total, start, false);
         start += widths[b];
       }
       for (int j = 0; j < width; j++) {
@@ -131,10 +131,10 @@ public final class TopKEigen {
       start = 0;
       for (int b = 0; b < count; b++) {
         double beta = b == 0 ? 0.0 : 1.0;
-        Blas.blas()
-            .dgemm("N", "N", r, k, widths[b], 1.0, v[b], 0, r, y, start, cols, beta, u, 0, r);
-        Blas.blas()
-            .dgemm("N", "N", r, k, widths[b], 1.0, cv[b], 0, r, y, start, cols, beta, cu, 0, r);
+        double[] yb = new double[widths[b] * k];
+        BlockKrylovEigen.rows(yb, widths[b], k, y, cols, start, true);
+        Blas.blas().dgemm("N", "N", r, k, widths[b], 1.0, v[b], r, yb, widths[b], beta, u, r);
+        Blas.blas().dgemm("N", "N", r, k, widths[b], 1.0, cv[b], r, yb, widths[b], beta, cu, r);
         start += widths[b];
       }
       double[] residuals = new double[k];
