@@ -47,9 +47,11 @@ ma="$(median "${a[@]}")"; mb="$(median "${b[@]}")"
 counts() { # label, command...: jobs, stages, tasks from the event log; classes loaded
   local events="$work/events-$1"
   rm -rf "$events" && mkdir -p "$events"
-  JAVA_OPTS="${JAVA_OPTS:-} -Dspark.eventLog.enabled=true -Dspark.eventLog.dir=file://$events" \
+  JAVA_OPTS="${JAVA_OPTS:-} -Dspark.eventLog.enabled=true -Dspark.eventLog.compress=false -Dspark.eventLog.dir=file://$events" \
     timed "$1-events" "${@:2}" > /dev/null
-  local log; log="$(ls "$events"/* | head -n 1)"
+  # Spark 4 writes a directory per application (events_N_* files and an appstatus file); Spark 3 one file.
+  local log="$work/events-$1.json"
+  find "$events" -type f ! -name 'appstatus*' -print0 | sort -z | xargs -0 cat > "$log"
   local jobs stages
   jobs="$(grep -c '"Event":"SparkListenerJobStart"' "$log" || true)"
   stages="$(grep -c '"Event":"SparkListenerStageCompleted"' "$log" || true)"
