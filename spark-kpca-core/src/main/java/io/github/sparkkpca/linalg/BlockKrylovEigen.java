@@ -450,16 +450,10 @@ public final class BlockKrylovEigen {
             before[j] = blas.dnrm2(n, x, j * n, 1);
           }
           if (attempt == 0 && repeat == 0 && known != null) {
-            subtract(blas, x, n, b, v, widths, count, known, c);
+            times(v, widths, count, known, c, n, b, -1.0, 1.0, x);
           } else {
-            int start = 0;
-            for (int i = 0; i < count; i++) {
-              double[] part = new double[widths[i] * b];
-              blas.dgemm("T", "N", widths[i], b, n, 1.0, v[i], n, x, n, 0.0, part, widths[i]);
-              rows(part, widths[i], b, coefficients, c, start, false);
-              start += widths[i];
-            }
-            subtract(blas, x, n, b, v, widths, count, coefficients, c);
+            transposeTimes(v, widths, count, x, n, b, coefficients, c);
+            times(v, widths, count, coefficients, c, n, b, -1.0, 1.0, x);
           }
           passes++;
         }
@@ -517,22 +511,55 @@ public final class BlockKrylovEigen {
             + n);
   }
 
-  /** X −= V·A for the c×b coefficients A (leading dimension c), block by block. */
-  private static void subtract(
-      BLAS blas,
-      double[] x,
-      int n,
-      int b,
-      double[][] v,
-      int[] widths,
-      int count,
-      double[] coefficients,
-      int c) {
+  /**
+   * Out = Vᵀ·X (c×b, leading dimension c, c = Σ widths) for the basis V held as {@code count}
+   * column blocks (block i n×widths[i]) and X n×b, one product per block.
+   */
+  public static void transposeTimes(
+      double[][] v, int[] widths, int count, double[] x, int n, int b, double[] out, int c) {
     int start = 0;
     for (int i = 0; i < count; i++) {
       double[] part = new double[widths[i] * b];
-      rows(part, widths[i], b, coefficients, c, start, true);
-      blas.dgemm("N", "N", n, b, widths[i], -1.0, v[i], n, part, widths[i], 1.0, x, n);
+      Blas.blas().dgemm("T", "N", widths[i], b, n, 1.0, v[i], n, x, n, 0.0, part, widths[i]);
+      rows(part, widths[i], b, out, c, start, false);
+      start += widths[i];
+    }
+  }
+
+  /**
+   * Out = alpha·V·A + beta·Out (n×b) for the same blocked V and A c×b (leading dimension c), one
+   * product per block (beta applies to the first).
+   */
+  public static void times(
+      double[][] v,
+      int[] widths,
+      int count,
+      double[] a,
+      int c,
+      int n,
+      int b,
+      double alpha,
+      double beta,
+      double[] out) {
+    int start = 0;
+    for (int i = 0; i < count; i++) {
+      double[] part = new double[widths[i] * b];
+      rows(part, widths[i], b, a, c, start, true);
+      Blas.blas()
+          .dgemm(
+              "N",
+              "N",
+              n,
+              b,
+              widths[i],
+              alpha,
+              v[i],
+              n,
+              part,
+              widths[i],
+              i == 0 ? beta : 1.0,
+              out,
+              n);
       start += widths[i];
     }
   }
@@ -542,7 +569,7 @@ public final class BlockKrylovEigen {
    * ({@code fromWhole}), or back. Blocks go to BLAS as arrays of their own, never as a row offset
    * into a larger matrix, which the bounds checks of older netlib versions (Spark 3.5's) refuse.
    */
-  public static void rows(
+  private static void rows(
       double[] part, int w, int b, double[] whole, int c, int start, boolean fromWhole) {
     for (int j = 0; j < b; j++) {
       if (fromWhole) {

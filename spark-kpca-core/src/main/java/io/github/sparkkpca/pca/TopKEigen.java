@@ -99,14 +99,7 @@ public final class TopKEigen {
       count++;
       int total = cols + width;
       double[] fresh = new double[total * width];
-      int start = 0;
-      for (int b = 0; b < count; b++) {
-        double[] part = new double[widths[b] * width];
-        Blas.blas()
-            .dgemm("T", "N", widths[b], width, r, 1.0, v[b], r, product, r, 0.0, part, widths[b]);
-        BlockKrylovEigen.rows(part, widths[b], width, fresh, total, start, false);
-        start += widths[b];
-      }
+      BlockKrylovEigen.transposeTimes(v, widths, count, product, r, width, fresh, total);
       for (int j = 0; j < width; j++) {
         for (int i = 0; i < total; i++) {
           double value = fresh[i + j * total];
@@ -128,15 +121,8 @@ public final class TopKEigen {
       double[] y = ritz.vectors();
       double[] u = new double[r * k];
       double[] cu = new double[r * k];
-      start = 0;
-      for (int b = 0; b < count; b++) {
-        double beta = b == 0 ? 0.0 : 1.0;
-        double[] yb = new double[widths[b] * k];
-        BlockKrylovEigen.rows(yb, widths[b], k, y, cols, start, true);
-        Blas.blas().dgemm("N", "N", r, k, widths[b], 1.0, v[b], r, yb, widths[b], beta, u, r);
-        Blas.blas().dgemm("N", "N", r, k, widths[b], 1.0, cv[b], r, yb, widths[b], beta, cu, r);
-        start += widths[b];
-      }
+      BlockKrylovEigen.times(v, widths, count, y, cols, r, k, 1.0, 0.0, u);
+      BlockKrylovEigen.times(cv, widths, count, y, cols, r, k, 1.0, 0.0, cu);
       double[] residuals = new double[k];
       double worst = 0;
       for (int i = 0; i < k; i++) {

@@ -46,15 +46,7 @@ class TopKLargeFactorTest {
   }
 
   private static NystromKernelPCA estimator(String kernel, double gamma, int m, int k) {
-    return new NystromKernelPCA()
-        .setKernel(kernel)
-        .setGamma(gamma)
-        .setDegree(2)
-        .setCoef0(1)
-        .setK(k)
-        .setNumLandmarks(m)
-        .setSeed(5)
-        .setTopKTolerance(1e-9);
+    return TopKRouteTest.estimator(kernel, gamma, m, k).setTopKTolerance(1e-9);
   }
 
   private static NystromKernelPCAModel[] bothRoutes(NystromKernelPCA est, Dataset<Row> data) {

@@ -29,7 +29,7 @@ class TopKRouteTest {
 
   @TempDir Path tmp;
 
-  private static NystromKernelPCA estimator(String kernel, double gamma, int m, int k) {
+  static NystromKernelPCA estimator(String kernel, double gamma, int m, int k) {
     return new NystromKernelPCA()
         .setKernel(kernel)
         .setGamma(gamma)
