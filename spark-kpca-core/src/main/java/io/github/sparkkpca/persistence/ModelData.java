@@ -227,18 +227,7 @@ public final class ModelData {
             k.path("degree").asInt(),
             k.path("coef0").asDouble());
     String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
-    java.util.Map<String, StructType> tables = new java.util.LinkedHashMap<>();
-    if (!kind.equals(ModelKind.EXPANSION)) {
-      boolean withoutScatter = metadata.path("statistics").asText("").equals(WITHOUT_SCATTER);
-      tables.put(
-          path + "/data/statistics", withoutScatter ? STATISTICS_WITHOUT_SCATTER : STATISTICS);
-      tables.put(path + "/data/components", ModelTables.INDEXED);
-      if (!withoutScatter) {
-        tables.put(path + "/data/scatter", ModelTables.INDEXED);
-      }
-    }
-    return ModelTables.prefetching(
-        spark, tables, what, () -> loadV2(path, spark, metadata, exact, kernel, kind, what));
+    return loadV2(path, spark, metadata, exact, kernel, kind, what);
   }
 
   private static KernelPCASolution loadV2(

@@ -4,8 +4,6 @@ import io.github.sparkkpca.persistence.ModelChecks.Finite;
 import io.github.sparkkpca.persistence.ModelChecks.Sizes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -19,9 +17,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * How a model's tables are written and read: a one-row table, a matrix one row (or column) per
- * table row ({@link #INDEXED}), and the reads of a load, several of them started at once ({@link
- * #prefetching}). A table that is missing or unreadable is refused naming its directory; what the
- * rows must hold is checked by the caller ({@link ModelChecks}).
+ * table row ({@link #INDEXED}), and their reads, on the driver ({@link ParquetRows}). A table that
+ * is missing or unreadable is refused naming its directory; what the rows must hold is checked by
+ * the caller ({@link ModelChecks}).
  */
 public final class ModelTables {
 
@@ -32,63 +30,6 @@ public final class ModelTables {
           .add("values", SQLDataTypes.VectorType(), false);
 
   private ModelTables() {}
-
-  /**
-   * Tables of the model being loaded on this thread whose reads were started together ({@link
-   * #prefetch}); {@link #read} takes a table from here when it is one of them.
-   */
-  private static final ThreadLocal<java.util.Map<String, Prefetched>> PREFETCHED =
-      new ThreadLocal<>();
-
-  /** A read started ahead, with the schema it reads. */
-  private record Prefetched(StructType schema, CompletableFuture<List<Row>> rows) {}
-
-  /**
-   * Runs {@code load} with the reads of {@code tables} started at once ({@link #prefetch}); {@link
-   * #read} takes a table from them when it is one of them.
-   */
-  static <T> T prefetching(
-      SparkSession spark, java.util.Map<String, StructType> tables, String what, Supplier<T> load) {
-    if (!tables.isEmpty()) {
-      PREFETCHED.set(prefetch(spark, tables, what));
-    }
-    try {
-      return load.get();
-    } finally {
-      PREFETCHED.remove();
-    }
-  }
-
-  /**
-   * Starts the reads of these tables at once, each a small Spark job on a thread of its own (which
-   * inherits the caller's job group and description): a feature-map model's statistics, scatter and
-   * components are then read while the summary and the map's tables are, instead of one job after
-   * the other (in a fresh JVM each small job costs tenths of a second of scheduling, most of a
-   * small model's load). Errors surface where the table is used, with the message {@link #read}
-   * gives, so they come in the same order as without prefetching.
-   */
-  private static java.util.Map<String, Prefetched> prefetch(
-      SparkSession spark, java.util.Map<String, StructType> tables, String what) {
-    java.util.Map<String, Prefetched> started = new java.util.HashMap<>();
-    tables.forEach(
-        (dir, schema) -> {
-          CompletableFuture<List<Row>> rows = new CompletableFuture<>();
-          Thread reader =
-              new Thread(
-                  () -> {
-                    try {
-                      rows.complete(readNow(spark, dir, schema, what));
-                    } catch (Throwable e) {
-                      rows.completeExceptionally(e);
-                    }
-                  },
-                  "spark-kpca model load: " + dir);
-          reader.setDaemon(true);
-          reader.start();
-          started.put(dir, new Prefetched(schema, rows));
-        });
-    return started;
-  }
 
   /**
    * The most a slice of a written table carries, in bytes: a task built from a local collection
@@ -203,25 +144,16 @@ public final class ModelTables {
     return out;
   }
 
+  /**
+   * The rows of the table {@code dir}, read on the driver without a Spark job ({@link
+   * ParquetRows}).
+   *
+   * @throws IllegalArgumentException prefixed by {@code what} and naming {@code dir} when the table
+   *     is missing or unreadable
+   */
   public static List<Row> read(SparkSession spark, String dir, StructType schema, String what) {
-    java.util.Map<String, Prefetched> prefetched = PREFETCHED.get();
-    Prefetched ahead = prefetched == null ? null : prefetched.remove(dir);
-    if (ahead != null && ahead.schema().equals(schema)) {
-      try {
-        return ahead.rows().join();
-      } catch (java.util.concurrent.CompletionException e) {
-        if (e.getCause() instanceof RuntimeException cause) {
-          throw cause;
-        }
-        throw e;
-      }
-    }
-    return readNow(spark, dir, schema, what);
-  }
-
-  private static List<Row> readNow(SparkSession spark, String dir, StructType schema, String what) {
     try {
-      return spark.read().schema(schema).parquet(dir).collectAsList();
+      return ParquetRows.read(dir, schema, spark.sparkContext().hadoopConfiguration());
     } catch (Exception e) {
       String replacing = Persistence.beingReplaced(dir, spark.sparkContext().hadoopConfiguration());
       throw new IllegalArgumentException(

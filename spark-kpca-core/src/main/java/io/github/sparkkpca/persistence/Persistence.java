@@ -3,13 +3,19 @@ package io.github.sparkkpca.persistence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamPair;
@@ -164,12 +170,12 @@ public final class Persistence {
   private static JsonNode readMetadata(String path, SparkSession spark, String what) {
     JsonNode root;
     try {
-      List<String> lines =
-          spark.read().text(path + "/metadata").as(Encoders.STRING()).collectAsList();
-      if (lines.isEmpty()) {
+      String line =
+          firstLine(new Path(path, "metadata"), spark.sparkContext().hadoopConfiguration());
+      if (line == null) {
         throw new IllegalArgumentException(what + "its metadata is empty");
       }
-      root = JSON.readTree(lines.get(0));
+      root = JSON.readTree(line);
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {
@@ -179,6 +185,38 @@ public final class Persistence {
           e);
     }
     return root;
+  }
+
+  /**
+   * The first line of the text table {@code dir} (its data files in name order, decompressed by
+   * their extension), or null when it has none: what {@code spark.read().text(dir)} gives first,
+   * read on the driver without a Spark job, which in a fresh JVM costs more than the rest of a
+   * small model's load.
+   *
+   * @throws java.io.FileNotFoundException when {@code dir} does not exist
+   */
+  private static String firstLine(Path dir, Configuration conf) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    FileStatus[] files = fs.listStatus(dir);
+    java.util.Arrays.sort(files, java.util.Comparator.comparing(f -> f.getPath().getName()));
+    CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
+    for (FileStatus file : files) {
+      if (file.isDirectory() || ParquetRows.hidden(file.getPath().getName())) {
+        continue;
+      }
+      CompressionCodec codec = codecs.getCodec(file.getPath());
+      InputStream raw = fs.open(file.getPath());
+      try (BufferedReader in =
+          new BufferedReader(
+              new InputStreamReader(
+                  codec == null ? raw : codec.createInputStream(raw), StandardCharsets.UTF_8))) {
+        String line = in.readLine();
+        if (line != null) {
+          return line;
+        }
+      }
+    }
+    return null;
   }
 
   /** Sets the saved defaults, then the saved explicit params, on {@code instance}. */

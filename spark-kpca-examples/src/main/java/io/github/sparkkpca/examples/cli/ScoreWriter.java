@@ -20,7 +20,7 @@ import org.apache.spark.sql.Row;
  * the rows, so part file i holds only rows that precede those of part file i+1: concatenating the
  * part files in name order gives the input order, while the writing stays parallel (no {@code
  * coalesce(1)}). The sort shuffles only the k scores, the residual, the reconstruction and the
- * label.
+ * label; input in one partition is sorted in place, without a shuffle.
  *
  * <p><b>CSV</b> gets columns {@code pc_1..pc_k}, then {@code residual} (with {@code --residual}),
  * then {@code rec_1..rec_d} (with {@code --reconstruction}), then the label column when the input
@@ -66,7 +66,12 @@ final class ScoreWriter {
       int d,
       Format format,
       String output) {
-    Dataset<Row> ordered = scored.orderBy(input.orderBy());
+    // One partition needs no range shuffle: sorting it in place gives the same single part file,
+    // without the sampling and shuffle jobs of a global sort (most of a small command's writing).
+    Dataset<Row> ordered =
+        scored.rdd().getNumPartitions() == 1
+            ? scored.sortWithinPartitions(input.orderBy())
+            : scored.orderBy(input.orderBy());
     Column[] columns =
         columns(input.labelCol(), scoresCol, k, scalarCols, reconstructionCol, d, format);
     if (format == Format.CSV) {

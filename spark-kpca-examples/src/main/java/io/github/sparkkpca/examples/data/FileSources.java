@@ -1,7 +1,7 @@
 package io.github.sparkkpca.examples.data;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.input_file_block_start;
 import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.monotonically_increasing_id;
@@ -125,7 +125,7 @@ final class FileSources {
     Dataset<Row> lines =
         lines(
             stream == null ? spark.read().text(input) : stream.reader(spark).text(input),
-            expr("input_file_block_start()").as("start"));
+            input_file_block_start().as("start"));
     Broadcast<SerializableConfiguration> hadoop =
         JavaSparkContext.fromSparkContext(spark.sparkContext())
             .broadcast(new SerializableConfiguration(conf));

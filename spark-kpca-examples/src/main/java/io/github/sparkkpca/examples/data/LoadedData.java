@@ -2,7 +2,6 @@ package io.github.sparkkpca.examples.data;
 
 import static org.apache.spark.sql.functions.abs;
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.isnan;
 import static org.apache.spark.sql.functions.lit;
@@ -16,6 +15,7 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.storage.StorageLevel;
 
@@ -156,17 +156,24 @@ public final class LoadedData {
   public long persistAndValidate() {
     data.persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      if (!hasErrorCol) {
-        rows = data.count();
-        return rows;
+      // One job with no shuffle (a SQL aggregate's exchange costs a job per stage, most of a small
+      // input's validation): each partition's count and first bad cell, merged here.
+      Dataset<Row> cells =
+          hasErrorCol
+              ? data.select(col(FILE_COL), col(POS_COL), col(ERROR_COL))
+              : data.select(
+                  lit(null).cast(DataTypes.StringType),
+                  lit(0L),
+                  lit(null).cast(DataTypes.StringType));
+      List<Row> partitions =
+          cells.toJavaRDD().mapPartitions(LoadedData::countAndFirstError).collect();
+      long total = 0;
+      Row error = null;
+      for (Row p : partitions) {
+        total += p.getLong(0);
+        error = earlier(error, p.isNullAt(1) ? null : p.getStruct(1));
       }
-      Column firstError =
-          min(
-              when(
-                  col(ERROR_COL).isNotNull(), struct(col(FILE_COL), col(POS_COL), col(ERROR_COL))));
-      Row result = data.agg(count(lit(1)), firstError).first();
-      if (!result.isNullAt(1)) {
-        Row error = result.getStruct(1);
+      if (error != null) {
         String what = error.getString(2);
         throw new IllegalArgumentException(
             what
@@ -176,12 +183,35 @@ public final class LoadedData {
                     ? "; every column except --label-col is a numeric feature"
                     : ""));
       }
-      rows = result.getLong(0);
+      rows = total;
       return rows;
     } catch (RuntimeException e) {
       data.unpersist(false);
       throw e;
     }
+  }
+
+  /** A partition's row count and its first (file, position) row with an error, or null. */
+  private static java.util.Iterator<Row> countAndFirstError(java.util.Iterator<Row> cells) {
+    long count = 0;
+    Row first = null;
+    while (cells.hasNext()) {
+      Row cell = cells.next();
+      count++;
+      if (!cell.isNullAt(2)) {
+        first = earlier(first, cell);
+      }
+    }
+    return List.<Row>of(org.apache.spark.sql.RowFactory.create(count, first)).iterator();
+  }
+
+  /** Of two (file, position, error) rows, either null, the one first in file and position. */
+  private static Row earlier(Row a, Row b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    int byFile = a.getString(0).compareTo(b.getString(0));
+    return byFile < 0 || (byFile == 0 && a.getLong(1) <= b.getLong(1)) ? a : b;
   }
 
   /**
