@@ -266,6 +266,25 @@ public final class KernelPcaFit {
               outputs);
     }
 
+    /**
+     * The degeneracy test ({@link io.github.sparkkpca.kernel.KernelDegeneracy}) on {@code gram},
+     * {@code kernel} on m points, with its WARN line (naming γ, the median heuristic's γ for the
+     * fit's rows and what to do) when the kernel is numerically the identity or a constant there.
+     *
+     * @param points the points, for the message ("the m = 20 landmarks", "256 sampled rows")
+     * @return the message, or {@code "none"}
+     */
+    public String degeneracy(double[] gram, int m, Kernel kernel, String points) {
+      io.github.sparkkpca.kernel.KernelDegeneracy test =
+          io.github.sparkkpca.kernel.KernelDegeneracy.of(gram, m);
+      if (!test.degenerate()) {
+        return io.github.sparkkpca.kernel.KernelDegeneracy.NONE;
+      }
+      String message = test.message(kernel, points, medianHeuristicGamma());
+      settings.log().warn("{}: {}", settings.stage(), message);
+      return message;
+    }
+
     /** The settings' kernel with another γ (a scale of a grid). */
     public Kernel kernelWithGamma(double value) {
       return Kernel.of(settings.family(), value, settings.degree(), settings.coef0());

@@ -102,14 +102,40 @@ public final class RandomFeatureFit
         features, "the number of random " + "features D (from featureScale)");
   }
 
-  @Override
-  public int sampleCapacity(boolean gammaSet) {
-    return gammaSet ? 0 : Kernel.MEDIAN_HEURISTIC_POINTS;
-  }
+  /**
+   * Rows of the scan's sample on which the exact kernel is tested for degeneracy ({@link
+   * KernelPcaFit.Context#degeneracy}): 256² kernel values, next to nothing beside the pass.
+   */
+  public static final int DEGENERACY_ROWS = 256;
 
   @Override
+  public int sampleCapacity(boolean gammaSet) {
+    return gammaSet ? DEGENERACY_ROWS : Kernel.MEDIAN_HEURISTIC_POINTS;
+  }
+
+  /**
+   * The D frequencies, once the exact kernel they approximate is tested on a sample of the rows: a
+   * γ far from the data's scale makes it the identity or a constant there, and the features then
+   * hold noise or one direction.
+   */
+  @Override
   public RandomFourierFeatureMap support(KernelPcaFit.Context c) {
+    testKernelOnSample(c);
     return RandomFourierFeatureMap.draw(c.kernel(), features, c.d(), settings.seed());
+  }
+
+  /**
+   * The degeneracy test of the exact kernel on up to {@link #DEGENERACY_ROWS} rows of the scan's
+   * sample, with its WARN line: for fits whose features approximate the kernel (no K_mm to test).
+   */
+  public static void testKernelOnSample(KernelPcaFit.Context c) {
+    io.github.sparkkpca.linalg.RowSet sample = c.scanned().scan().sampleRows();
+    int rows = Math.min(sample.count(), DEGENERACY_ROWS);
+    if (rows >= 2) {
+      double[] gram =
+          new io.github.sparkkpca.kernel.LandmarkKernel(c.kernel(), sample.head(rows)).gram();
+      c.degeneracy(gram, rows, c.kernel(), rows + " rows sampled from the input");
+    }
   }
 
   @Override

@@ -3,11 +3,12 @@ package io.github.sparkkpca.kernel;
 import java.util.Locale;
 
 /**
- * Whether a kernel is numerically the identity or a constant on a set of landmarks, read from their
- * m×m kernel matrix K_mm (which a Nyström fit computes anyway: no pass, m²/2 operations). Both are
- * the signature of a γ far from the data's scale, which fits without error and gives a useless
- * model: γ far above it makes every pair of rows look unrelated, γ far below makes every pair look
- * alike.
+ * Whether a kernel is numerically the identity or a constant on a set of points, read from their
+ * m×m kernel matrix: K_mm of a Nyström fit's landmarks (computed anyway: no pass, m²/2 operations),
+ * K of an exact fit's rows, or the kernel on a random-feature fit's sample of rows (the exact
+ * kernel the features approximate, on the rows sampled by the validating scan). Both are the
+ * signature of a γ far from the data's scale, which fits without error and gives a useless model: γ
+ * far above it makes every pair of rows look unrelated, γ far below makes every pair look alike.
  *
  * <p>The test reads the normalised off-diagonal entries c_ij = K_ij / √(K_ii·K_jj) (K_ij itself for
  * rbf, laplacian and cosine, whose diagonal is 1):
@@ -95,11 +96,11 @@ public record KernelDegeneracy(String kind, double largest, double smallest) {
    * ("identity: …"), for the WARN log and the model's {@code kernelDegenerate} param.
    *
    * @param kernel the fitted kernel
-   * @param m the number of landmarks
+   * @param points the points of the test, e.g. "the m = 20 landmarks" or "256 sampled rows"
    * @param medianGamma the median heuristic's γ for the fit's rows, or NaN when unknown or the
    *     family has no γ
    */
-  public String message(Kernel kernel, int m, double medianGamma) {
+  public String message(Kernel kernel, String points, double medianGamma) {
     KernelFamily family = kernel.type();
     boolean bandwidth = family.usesGamma();
     String name =
@@ -127,13 +128,13 @@ public record KernelDegeneracy(String kind, double largest, double smallest) {
     if (kind.equals(IDENTITY)) {
       return String.format(
           Locale.ROOT,
-          "identity: %s is numerically the identity on the m = %d landmarks (off-diagonal row"
-              + " sums of k(z_i,z_j)/k(z,z) at most %.2g < %.2g, so every eigenvalue of K_mm is"
+          "identity: %s is numerically the identity on %s (off-diagonal row"
+              + " sums of k(z_i,z_j)/k(z,z) at most %.2g < %.2g, so every eigenvalue of their K is"
               + " within 1%% of 1): every row looks unrelated to every other, the"
               + " scores of rows that are not landmarks are ~0 and the explained variance shows"
               + " equal eigenvalues of about 1/n%s%s",
           name,
-          m,
+          points,
           largest,
           IDENTITY_BELOW,
           heuristic,
@@ -142,13 +143,13 @@ public record KernelDegeneracy(String kind, double largest, double smallest) {
     if (kind.equals(CONSTANT)) {
       return String.format(
           Locale.ROOT,
-          "constant: %s is numerically constant on the m = %d landmarks (smallest off-diagonal"
+          "constant: %s is numerically constant on %s (smallest off-diagonal"
               + " k(z_i,z_j)/k(z,z) = %.10f > 1 - %.0e): every row looks alike, the kernel PCA is"
               + " at best linear PCA with six digits lost and the explained variance shows one"
               + " component holding almost all of it (uncentred) or vanishing eigenvalues"
               + " (centred)%s%s",
           name,
-          m,
+          points,
           smallest,
           CONSTANT_ABOVE,
           heuristic,

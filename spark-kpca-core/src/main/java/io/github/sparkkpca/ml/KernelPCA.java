@@ -5,6 +5,7 @@ import io.github.sparkkpca.execution.DataScan;
 import io.github.sparkkpca.execution.QuotedColumns;
 import io.github.sparkkpca.feature.KernelExpansion;
 import io.github.sparkkpca.kernel.Kernel;
+import io.github.sparkkpca.kernel.KernelDegeneracy;
 import io.github.sparkkpca.kernel.KernelFamily;
 import io.github.sparkkpca.kernel.LandmarkKernel;
 import io.github.sparkkpca.linalg.RowSet;
@@ -27,6 +28,8 @@ import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Exact kernel PCA on the driver (Schölkopf, Smola and Müller 1998), for small n and as the
@@ -41,6 +44,8 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class KernelPCA extends Estimator<KernelPCAModel>
     implements KernelPCAParams, MLWritable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KernelPCA.class);
 
   static final int DEFAULT_MAX_ROWS = 10_000;
 
@@ -227,15 +232,27 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     double gammaUsed = isDefined(gamma()) ? getGamma() : Kernel.medianHeuristicGamma(type, points);
     Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
     LandmarkKernel support = new LandmarkKernel(kernel, points);
-    KernelPCASolution solution = solve(support, k, n);
+    double[] gram = support.gram();
+    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, n);
+    if (degeneracy.degenerate()) {
+      double heuristic =
+          type.usesGamma() && isDefined(gamma())
+              ? Kernel.medianHeuristicGamma(type, points)
+              : type.usesGamma() ? gammaUsed : Double.NaN;
+      LOG.warn(
+          "KernelPCA {}: {}",
+          uid,
+          degeneracy.message(kernel, "the n = " + n + " training rows", heuristic));
+    }
+    KernelPCASolution solution = solve(support, gram, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());
     return model.withFeatureNamesOf(dataset.schema());
   }
 
-  private KernelPCASolution solve(LandmarkKernel support, int k, int n) {
+  /** Exact kernel PCA of K = {@code support}'s {@code gram} (n×n, centred in place when asked). */
+  private KernelPCASolution solve(LandmarkKernel support, double[] gram, int k, int n) {
     boolean centered = getCentered();
-    double[] gram = support.gram();
     double[] rowMeans = new double[n];
     double grandMean = 0;
     double trace = 0;

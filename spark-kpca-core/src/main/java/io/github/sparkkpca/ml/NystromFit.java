@@ -250,7 +250,7 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
       return NystromTopK.support(settings, options, c, chosen, landmarkKernel);
     }
     double[] gram = landmarkKernel.gram();
-    String degenerate = degeneracy(gram, chosen.count(), c, settings);
+    String degenerate = degeneracy(gram, chosen.count(), c);
     NystromFeatureMap map = NystromFeatureMap.fit(landmarkKernel, gram, options.rcond());
     settings
         .log()
@@ -259,15 +259,8 @@ public final class NystromFit implements KernelPcaFit.Steps<NystromFit.Support, 
   }
 
   /** The degeneracy test on K_mm, its WARN line when degenerate. */
-  static String degeneracy(
-      double[] gram, int m, KernelPcaFit.Context c, KernelPcaFit.Settings settings) {
-    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, m);
-    if (!degeneracy.degenerate()) {
-      return KernelDegeneracy.NONE;
-    }
-    String message = degeneracy.message(c.kernel(), m, c.medianHeuristicGamma());
-    settings.log().warn("{}: {}", settings.stage(), message);
-    return message;
+  static String degeneracy(double[] gram, int m, KernelPcaFit.Context c) {
+    return c.degeneracy(gram, m, c.kernel(), "the m = " + m + " landmarks");
   }
 
   @Override

@@ -121,12 +121,12 @@ final class NystromTopK {
     int leading = Math.min(m, DEGENERACY_LANDMARKS);
     String degenerate =
         leading == m
-            ? NystromFit.degeneracy(landmarks.gram(), m, c, settings)
-            : NystromFit.degeneracy(
+            ? NystromFit.degeneracy(landmarks.gram(), m, c)
+            : c.degeneracy(
                 new LandmarkKernel(c.kernel(), chosen.points().head(leading)).gram(),
                 leading,
-                c,
-                settings);
+                c.kernel(),
+                "the first " + leading + " of the m = " + m + " landmarks");
     long start = System.nanoTime();
     NystromWhitening.Factor factor;
     try {

@@ -189,9 +189,11 @@ final class RegressionFit
     scaleValues = gammas != null ? gammas.clone() : new double[] {c.gamma()};
     List<FeatureMap> maps = new ArrayList<>(scales());
     for (double gamma : scaleValues) {
-      maps.add(
-          NystromFeatureMap.fit(
-              new LandmarkKernel(c.kernelWithGamma(gamma), landmarkRows), stage.getRcond()));
+      LandmarkKernel landmarks = new LandmarkKernel(c.kernelWithGamma(gamma), landmarkRows);
+      double[] gram = landmarks.gram();
+      int m = landmarks.numLandmarks();
+      c.degeneracy(gram, m, landmarks.kernel(), "the m = " + m + " landmarks");
+      maps.add(NystromFeatureMap.fit(landmarks, gram, stage.getRcond()));
     }
     return maps;
   }

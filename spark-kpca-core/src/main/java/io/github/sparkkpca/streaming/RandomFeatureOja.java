@@ -2,6 +2,7 @@ package io.github.sparkkpca.streaming;
 
 import io.github.sparkkpca.execution.DistributedPass;
 import io.github.sparkkpca.execution.KernelPcaFit;
+import io.github.sparkkpca.execution.RandomFeatureFit;
 import io.github.sparkkpca.feature.FeatureStatistics;
 import io.github.sparkkpca.feature.RandomFourierFeatureMap;
 import io.github.sparkkpca.kernel.Kernel;
@@ -110,7 +111,11 @@ public final class RandomFeatureOja
 
   @Override
   public int sampleCapacity(boolean gammaSet) {
-    return latest == null && warmStart == null && !gammaSet ? Kernel.MEDIAN_HEURISTIC_POINTS : 0;
+    if (latest != null || warmStart != null) {
+      return 0;
+    }
+    // A first draw: the median heuristic's rows, or those of the degeneracy test of a set γ.
+    return gammaSet ? RandomFeatureFit.DEGENERACY_ROWS : Kernel.MEDIAN_HEURISTIC_POINTS;
   }
 
   @Override
@@ -165,6 +170,7 @@ public final class RandomFeatureOja
       throw new IllegalArgumentException(
           "k = " + k + " exceeds the number of random features D = " + features);
     }
+    RandomFeatureFit.testKernelOnSample(c);
     RandomFourierFeatureMap map =
         RandomFourierFeatureMap.draw(c.kernel(), features, c.d(), settings.seed());
     OjaSubspace oja =

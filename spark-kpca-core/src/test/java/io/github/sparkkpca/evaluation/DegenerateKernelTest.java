@@ -142,11 +142,65 @@ class DegenerateKernelTest {
         1, warnings.stream().filter(w -> w.contains("differ by noise")).count(), "" + warnings);
   }
 
+  /**
+   * The other fits test their kernel too: random features on a sample of the rows (also with γ set,
+   * when no sample was drawn for the median heuristic), the regressor per kernel scale on its
+   * landmarks, exact kernel PCA on its n×n K. One WARN line each for a γ 10⁵× the scale, naming γ
+   * and the median heuristic; none at the scale.
+   */
+  @Test
+  void everyFitWarnsOfADegenerateKernel() {
+    double far = 1e5 * heuristic;
+    Dataset<Row> labelled = df.withColumn("label", df.col("id").cast("double"));
+    java.util.Map<String, java.util.function.DoubleFunction<Object>> fits =
+        new java.util.LinkedHashMap<>();
+    fits.put(
+        io.github.sparkkpca.ml.RandomFeatureKernelPCA.class.getName(),
+        g ->
+            new io.github.sparkkpca.ml.RandomFeatureKernelPCA()
+                .setK(2)
+                .setNumRandomFeatures(40)
+                .setSeed(3)
+                .setGamma(g)
+                .fit(df));
+    fits.put(
+        "io.github.sparkkpca.ml.RegressionFit",
+        g ->
+            new io.github.sparkkpca.ml.KernelPCARegressor()
+                .setNumLandmarks(M)
+                .setDimension(2)
+                .setSeed(3)
+                .setGamma(g)
+                .fit(labelled));
+    fits.put(
+        io.github.sparkkpca.ml.KernelPCA.class.getName(),
+        g -> new io.github.sparkkpca.ml.KernelPCA().setK(2).setGamma(g).fit(df));
+    fits.forEach(
+        (logger, fit) -> {
+          List<String> degenerate = new CopyOnWriteArrayList<>();
+          withWarnings(logger, degenerate, () -> fit.apply(far));
+          List<String> ours = degenerate.stream().filter(w -> w.contains("numerically")).toList();
+          assertEquals(1, ours.size(), logger + ": " + degenerate);
+          String line = ours.get(0);
+          assertTrue(line.contains(String.format(Locale.ROOT, "gamma = %.4g", far)), line);
+          assertTrue(line.contains("the median heuristic gives gamma"), line);
+          assertTrue(line.contains("leave gamma unset"), line);
+          List<String> scaled = new CopyOnWriteArrayList<>();
+          withWarnings(logger, scaled, () -> fit.apply(heuristic));
+          assertTrue(scaled.stream().noneMatch(w -> w.contains("numerically")), "" + scaled);
+        });
+  }
+
   private static final java.util.concurrent.atomic.AtomicInteger CAPTURES =
       new java.util.concurrent.atomic.AtomicInteger();
 
   /** Runs {@code body} collecting the WARN lines of {@code source}'s logger. */
   static <T> T withWarnings(Class<?> source, List<String> warnings, Supplier<T> body) {
+    return withWarnings(source.getName(), warnings, body);
+  }
+
+  /** Runs {@code body} collecting the WARN lines of the logger named {@code source}. */
+  static <T> T withWarnings(String source, List<String> warnings, Supplier<T> body) {
     org.apache.logging.log4j.core.appender.AbstractAppender capture =
         new org.apache.logging.log4j.core.appender.AbstractAppender(
             "capture-degenerate-" + CAPTURES.incrementAndGet(),
