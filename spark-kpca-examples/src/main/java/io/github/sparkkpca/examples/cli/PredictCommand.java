@@ -87,7 +87,7 @@ public final class PredictCommand implements Callable<Integer> {
       try {
         regression.setFeaturesCol(data.featuresCol()).setPredictionCol(PREDICTION_COL);
         Dataset<Row> scored =
-            regression.transform(data.data().select(data.scoringColumns())).orderBy(data.orderBy());
+            data.inInputOrder(regression.transform(data.data().select(data.scoringColumns())));
         List<Column> columns = new ArrayList<>();
         columns.add(column(PREDICTION_COL));
         if (data.labelCol() != null) {

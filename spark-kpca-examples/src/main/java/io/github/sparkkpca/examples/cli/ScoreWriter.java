@@ -66,12 +66,7 @@ final class ScoreWriter {
       int d,
       Format format,
       String output) {
-    // One partition needs no range shuffle: sorting it in place gives the same single part file,
-    // without the sampling and shuffle jobs of a global sort (most of a small command's writing).
-    Dataset<Row> ordered =
-        scored.rdd().getNumPartitions() == 1
-            ? scored.sortWithinPartitions(input.orderBy())
-            : scored.orderBy(input.orderBy());
+    Dataset<Row> ordered = input.inInputOrder(scored);
     Column[] columns =
         columns(input.labelCol(), scoresCol, k, scalarCols, reconstructionCol, d, format);
     if (format == Format.CSV) {

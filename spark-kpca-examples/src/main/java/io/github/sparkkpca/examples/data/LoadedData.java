@@ -140,6 +140,18 @@ public final class LoadedData {
     return orderCols.stream().map(c -> column(c).asc()).toArray(Column[]::new);
   }
 
+  /**
+   * {@code rows}, derived row by row from these data (their order columns kept), sorted into the
+   * input's order: by a global sort, which range-partitions them so that part file i precedes part
+   * file i + 1; or in place when they are one partition, without the global sort's sampling and
+   * shuffle jobs (most of a small command's writing).
+   */
+  public Dataset<Row> inInputOrder(Dataset<Row> rows) {
+    return rows.rdd().getNumPartitions() == 1
+        ? rows.sortWithinPartitions(orderBy())
+        : rows.orderBy(orderBy());
+  }
+
   /** A short human description of the source, for progress lines. */
   public String description() {
     return description;
