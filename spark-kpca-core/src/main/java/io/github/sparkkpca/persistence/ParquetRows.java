@@ -60,9 +60,8 @@ final class ParquetRows {
    * {@code schema}'s columns in its order.
    *
    * @throws java.io.FileNotFoundException when {@code dir} does not exist
-   * @throws IOException when a file cannot be read
-   * @throws IllegalArgumentException naming the column when a file lacks one of {@code schema}'s
-   *     columns or holds it with another type
+   * @throws IOException naming the file when it cannot be read, lacks one of {@code schema}'s
+   *     columns or holds it with another type (naming the column)
    */
   static List<Row> read(String dir, StructType schema, Configuration conf) throws IOException {
     Path path = new Path(dir);
@@ -78,6 +77,9 @@ final class ParquetRows {
         for (Row row = reader.read(); row != null; row = reader.read()) {
           rows.add(row);
         }
+      } catch (IOException | RuntimeException e) {
+        // Parquet's messages name a column or a page, seldom the file.
+        throw new IOException("cannot read " + file.getPath() + ": " + e.getMessage(), e);
       }
     }
     return rows;

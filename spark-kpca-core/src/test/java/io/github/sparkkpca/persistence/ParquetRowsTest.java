@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The driver-side reader of model tables returns what Spark's own Parquet reader returns, bit for
  * bit: every column type a model table holds, dense and sparse vectors (empty ones too), tables in
  * several part files, every compression codec Spark writes and its legacy list layout. Tables it
- * cannot read as asked are refused naming the column.
+ * cannot read as asked are refused naming the file and the column.
  */
 class ParquetRowsTest {
 
@@ -162,9 +162,9 @@ class ParquetRowsTest {
         .write()
         .parquet(table);
     var conf = spark.sparkContext().hadoopConfiguration();
-    IllegalArgumentException wrongType =
+    java.io.IOException wrongType =
         assertThrows(
-            IllegalArgumentException.class,
+            java.io.IOException.class,
             () ->
                 ParquetRows.read(
                     table,
@@ -173,8 +173,9 @@ class ParquetRowsTest {
                         .add("point", SQLDataTypes.VectorType()),
                     conf));
     assertTrue(wrongType.getMessage().contains("column 'index'"), wrongType.getMessage());
-    IllegalArgumentException missing =
-        assertThrows(IllegalArgumentException.class, () -> ParquetRows.read(table, SCHEMA, conf));
+    assertTrue(wrongType.getMessage().contains("part-"), wrongType.getMessage());
+    java.io.IOException missing =
+        assertThrows(java.io.IOException.class, () -> ParquetRows.read(table, SCHEMA, conf));
     assertTrue(missing.getMessage().contains("no column 'count'"), missing.getMessage());
   }
 
