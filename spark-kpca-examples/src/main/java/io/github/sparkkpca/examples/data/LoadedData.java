@@ -177,8 +177,14 @@ public final class LoadedData {
                   lit(null).cast(DataTypes.StringType),
                   lit(0L),
                   lit(null).cast(DataTypes.StringType));
+      // Spark's internal rows: no Row built per input row, only for a bad cell.
       List<Row> partitions =
-          cells.toJavaRDD().mapPartitions(LoadedData::countAndFirstError).collect();
+          cells
+              .queryExecution()
+              .toRdd()
+              .toJavaRDD()
+              .mapPartitions(LoadedData::countAndFirstError)
+              .collect();
       long total = 0;
       Row error = null;
       for (Row p : partitions) {
@@ -204,14 +210,21 @@ public final class LoadedData {
   }
 
   /** A partition's row count and its first (file, position) row with an error, or null. */
-  private static java.util.Iterator<Row> countAndFirstError(java.util.Iterator<Row> cells) {
+  private static java.util.Iterator<Row> countAndFirstError(
+      java.util.Iterator<org.apache.spark.sql.catalyst.InternalRow> cells) {
     long count = 0;
     Row first = null;
     while (cells.hasNext()) {
-      Row cell = cells.next();
+      org.apache.spark.sql.catalyst.InternalRow cell = cells.next();
       count++;
       if (!cell.isNullAt(2)) {
-        first = earlier(first, cell);
+        first =
+            earlier(
+                first,
+                org.apache.spark.sql.RowFactory.create(
+                    cell.getUTF8String(0).toString(),
+                    cell.getLong(1),
+                    cell.getUTF8String(2).toString()));
       }
     }
     return List.<Row>of(org.apache.spark.sql.RowFactory.create(count, first)).iterator();
