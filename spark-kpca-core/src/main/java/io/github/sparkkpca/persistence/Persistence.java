@@ -179,12 +179,26 @@ public final class Persistence {
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {
-      String replacing = beingReplaced(path, spark.sparkContext().hadoopConfiguration());
+      Configuration conf = spark.sparkContext().hadoopConfiguration();
+      String replacing = beingReplaced(path, conf);
+      if (replacing == null && e instanceof java.io.FileNotFoundException && !exists(path, conf)) {
+        // One line, no cause: the path itself is what is wrong.
+        throw new IllegalArgumentException(what + "path does not exist");
+      }
       throw new IllegalArgumentException(
           what + (replacing != null ? replacing : "no readable metadata (" + firstLine(e) + ")"),
           e);
     }
     return root;
+  }
+
+  private static boolean exists(String path, Configuration conf) {
+    try {
+      Path p = new Path(path);
+      return p.getFileSystem(conf).exists(p);
+    } catch (IOException e) {
+      return true; // unknown: the caller's message about the metadata stands
+    }
   }
 
   /**

@@ -194,7 +194,16 @@ class PersistenceTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> NystromKernelPCAModel.load(dir.resolve("nothing-here").toString()));
-    assertTrue(missing.getMessage().contains("no readable metadata"), missing.getMessage());
+    assertTrue(
+        missing.getMessage().endsWith("'" + dir.resolve("nothing-here") + "': path does not exist"),
+        missing.getMessage());
+    // A directory without its metadata: named as such.
+    java.nio.file.Files.createDirectories(dir.resolve("empty-dir"));
+    IllegalArgumentException noMetadata =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> NystromKernelPCAModel.load(dir.resolve("empty-dir").toString()));
+    assertTrue(noMetadata.getMessage().contains("no readable metadata"), noMetadata.getMessage());
 
     IllegalArgumentException wrongClass =
         assertThrows(IllegalArgumentException.class, () -> KernelPCAModel.load(path.toString()));
