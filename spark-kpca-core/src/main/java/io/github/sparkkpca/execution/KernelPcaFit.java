@@ -275,13 +275,12 @@ public final class KernelPcaFit {
      * @return the message, or {@code "none"}
      */
     public String degeneracy(double[] gram, int m, Kernel kernel, String points) {
-      io.github.sparkkpca.kernel.KernelDegeneracy test =
-          io.github.sparkkpca.kernel.KernelDegeneracy.of(gram, m);
-      if (!test.degenerate()) {
-        return io.github.sparkkpca.kernel.KernelDegeneracy.NONE;
+      String message =
+          io.github.sparkkpca.kernel.KernelDegeneracy.warning(
+              gram, m, kernel, points, this::medianHeuristicGamma);
+      if (!message.equals(io.github.sparkkpca.kernel.KernelDegeneracy.NONE)) {
+        settings.log().warn("{}: {}", settings.stage(), message);
       }
-      String message = test.message(kernel, points, medianHeuristicGamma());
-      settings.log().warn("{}: {}", settings.stage(), message);
       return message;
     }
 

@@ -1,6 +1,7 @@
 package io.github.sparkkpca.kernel;
 
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 
 /**
  * Whether a kernel is numerically the identity or a constant on a set of points, read from their
@@ -84,6 +85,17 @@ public record KernelDegeneracy(String kind, double largest, double smallest) {
             ? NONE
             : largest < IDENTITY_BELOW ? IDENTITY : smallest > 1 - CONSTANT_ABOVE ? CONSTANT : NONE;
     return new KernelDegeneracy(kind, largest, smallest);
+  }
+
+  /**
+   * The test on {@code gram} (m×m, {@code kernel} on {@code points}) and, when the kernel is
+   * degenerate there, its {@link #message}; {@link #NONE} otherwise. {@code medianGamma} is asked
+   * only for a degenerate kernel.
+   */
+  public static String warning(
+      double[] gram, int m, Kernel kernel, String points, DoubleSupplier medianGamma) {
+    KernelDegeneracy test = of(gram, m);
+    return test.degenerate() ? test.message(kernel, points, medianGamma.getAsDouble()) : NONE;
   }
 
   /** Whether the kernel is the identity or a constant on the landmarks. */

@@ -233,21 +233,35 @@ public final class KernelPCA extends Estimator<KernelPCAModel>
     Kernel kernel = new Kernel(type, type.usesGamma() ? gammaUsed : 1.0, getDegree(), getCoef0());
     LandmarkKernel support = new LandmarkKernel(kernel, points);
     double[] gram = support.gram();
-    KernelDegeneracy degeneracy = KernelDegeneracy.of(gram, n);
-    if (degeneracy.degenerate()) {
-      double heuristic =
-          type.usesGamma() && isDefined(gamma())
-              ? Kernel.medianHeuristicGamma(type, points)
-              : type.usesGamma() ? gammaUsed : Double.NaN;
-      LOG.warn(
-          "KernelPCA {}: {}",
-          uid,
-          degeneracy.message(kernel, "the n = " + n + " training rows", heuristic));
+    String degenerate =
+        KernelDegeneracy.warning(
+            gram, n, kernel, "the n = " + n + " training rows", () -> heuristic(points, gammaUsed));
+    if (!degenerate.equals(KernelDegeneracy.NONE)) {
+      LOG.warn("KernelPCA {}: {}", uid, degenerate);
     }
     KernelPCASolution solution = solve(support, gram, k, n);
     KernelPCAModel model = new KernelPCAModel(uid, solution).setParent(this);
     copyValues(model, ParamMap.empty());
     return model.withFeatureNamesOf(dataset.schema());
+  }
+
+  /**
+   * The median heuristic's γ for {@code points}: {@code gammaUsed} when γ is unset (it is that
+   * value); NaN for a family without γ or rows that all coincide.
+   */
+  private double heuristic(RowSet points, double gammaUsed) {
+    KernelFamily type = getKernelType();
+    if (!type.usesGamma()) {
+      return Double.NaN;
+    }
+    if (!isDefined(gamma())) {
+      return gammaUsed;
+    }
+    try {
+      return Kernel.medianHeuristicGamma(type, points);
+    } catch (IllegalArgumentException e) {
+      return Double.NaN;
+    }
   }
 
   /** Exact kernel PCA of K = {@code support}'s {@code gram} (n×n, centred in place when asked). */

@@ -191,6 +191,32 @@ class DegenerateKernelTest {
         });
   }
 
+  /**
+   * Rows most of which coincide have no median heuristic: a degenerate kernel on them is still one
+   * WARN line, without the heuristic's value, and the fit goes on.
+   */
+  @Test
+  void exactFitOnCoincidingRowsWarnsWithoutAHeuristic() {
+    double[][] same = new double[20][];
+    for (int i = 0; i < same.length; i++) {
+      same[i] = i < 16 ? new double[] {1, 2, 3} : new double[] {1 + i, 2, 3 - i};
+    }
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    io.github.sparkkpca.ml.KernelPCAModel model =
+        withWarnings(
+            io.github.sparkkpca.ml.KernelPCA.class,
+            warnings,
+            () ->
+                new io.github.sparkkpca.ml.KernelPCA()
+                    .setK(1)
+                    .setGamma(1e-12)
+                    .fit(LocalSpark.frame(same, 1)));
+    List<String> ours = warnings.stream().filter(w -> w.contains("numerically constant")).toList();
+    assertEquals(1, ours.size(), warnings.toString());
+    assertTrue(!ours.get(0).contains("median heuristic gives"), ours.get(0));
+    assertEquals(1, model.numComponents());
+  }
+
   private static final java.util.concurrent.atomic.AtomicInteger CAPTURES =
       new java.util.concurrent.atomic.AtomicInteger();
 
