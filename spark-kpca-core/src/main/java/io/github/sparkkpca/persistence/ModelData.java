@@ -227,17 +227,6 @@ public final class ModelData {
             k.path("degree").asInt(),
             k.path("coef0").asDouble());
     String kind = metadata.path("featureMap").asText(ModelKind.EXPANSION);
-    return loadV2(path, spark, metadata, exact, kernel, kind, what);
-  }
-
-  private static KernelPCASolution loadV2(
-      String path,
-      SparkSession spark,
-      JsonNode metadata,
-      boolean exact,
-      Kernel kernel,
-      String kind,
-      String what) {
     Row s =
         ModelTables.single(
             ModelTables.read(spark, path + "/data/summary", SUMMARY, what), "summary", what);

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.InitContext;
@@ -64,15 +63,8 @@ final class ParquetRows {
    *     columns or holds it with another type (naming the column)
    */
   static List<Row> read(String dir, StructType schema, Configuration conf) throws IOException {
-    Path path = new Path(dir);
-    FileSystem fs = path.getFileSystem(conf);
-    FileStatus[] files = fs.listStatus(path);
-    Arrays.sort(files, Comparator.comparing(f -> f.getPath().getName()));
     List<Row> rows = new ArrayList<>();
-    for (FileStatus file : files) {
-      if (file.isDirectory() || hidden(file.getPath().getName())) {
-        continue;
-      }
+    for (FileStatus file : dataFiles(new Path(dir), conf)) {
       try (ParquetReader<Row> reader = new RowReader(file, conf, schema).build()) {
         for (Row row = reader.read(); row != null; row = reader.read()) {
           rows.add(row);
@@ -85,8 +77,25 @@ final class ParquetRows {
     return rows;
   }
 
+  /**
+   * The data files of the table directory {@code dir} in name order, as Spark's file index lists
+   * them: no subdirectories, and none of the names it skips.
+   *
+   * @throws java.io.FileNotFoundException when {@code dir} does not exist
+   */
+  static List<FileStatus> dataFiles(Path dir, Configuration conf) throws IOException {
+    List<FileStatus> files = new ArrayList<>();
+    for (FileStatus file : dir.getFileSystem(conf).listStatus(dir)) {
+      if (!file.isDirectory() && !hidden(file.getPath().getName())) {
+        files.add(file);
+      }
+    }
+    files.sort(Comparator.comparing(f -> f.getPath().getName()));
+    return files;
+  }
+
   /** The names Spark's file index skips: metadata and checksum files, and copies in progress. */
-  static boolean hidden(String name) {
+  private static boolean hidden(String name) {
     return ((name.startsWith("_") && !name.contains("=")) || name.startsWith("."))
         || name.endsWith("._COPYING_");
   }

@@ -211,13 +211,8 @@ public final class Persistence {
    */
   private static String firstLine(Path dir, Configuration conf) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
-    FileStatus[] files = fs.listStatus(dir);
-    java.util.Arrays.sort(files, java.util.Comparator.comparing(f -> f.getPath().getName()));
     CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
-    for (FileStatus file : files) {
-      if (file.isDirectory() || ParquetRows.hidden(file.getPath().getName())) {
-        continue;
-      }
+    for (FileStatus file : ParquetRows.dataFiles(dir, conf)) {
       CompressionCodec codec = codecs.getCodec(file.getPath());
       InputStream raw = fs.open(file.getPath());
       try (BufferedReader in =

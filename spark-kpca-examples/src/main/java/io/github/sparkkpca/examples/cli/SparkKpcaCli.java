@@ -194,7 +194,7 @@ public final class SparkKpcaCli implements Callable<Integer> {
     LoadedData data = DataSources.load(spark.session(), options);
     progress(out, "loading %s...", data.description());
     long rows = data.persistAndValidate();
-    int partitions = data.data().rdd().getNumPartitions();
+    int partitions = data.partitions();
     progress(
         out,
         "loaded %d rows in %d partition%s (%.1f s)",

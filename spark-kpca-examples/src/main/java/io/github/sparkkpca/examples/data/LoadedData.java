@@ -54,6 +54,9 @@ public final class LoadedData {
   private final Dataset<Row> lines;
   private long rows = -1;
 
+  /** The cached rows' partitions, counted by {@link #persistAndValidate()}; -1 before. */
+  private int partitions = -1;
+
   LoadedData(
       Dataset<Row> data,
       String featuresCol,
@@ -141,15 +144,13 @@ public final class LoadedData {
   }
 
   /**
-   * {@code rows}, derived row by row from these data (their order columns kept), sorted into the
-   * input's order: by a global sort, which range-partitions them so that part file i precedes part
-   * file i + 1; or in place when they are one partition, without the global sort's sampling and
-   * shuffle jobs (most of a small command's writing).
+   * {@code rows}, derived row by row from these data (their partitions and order columns kept),
+   * sorted into the input's order: by a global sort, which range-partitions them so that part file
+   * i precedes part file i + 1; or in place when the validated data are one partition, without the
+   * global sort's sampling and shuffle jobs (most of a small command's writing).
    */
   public Dataset<Row> inInputOrder(Dataset<Row> rows) {
-    return rows.rdd().getNumPartitions() == 1
-        ? rows.sortWithinPartitions(orderBy())
-        : rows.orderBy(orderBy());
+    return partitions == 1 ? rows.sortWithinPartitions(orderBy()) : rows.orderBy(orderBy());
   }
 
   /** A short human description of the source, for progress lines. */
@@ -178,7 +179,7 @@ public final class LoadedData {
                   lit(0L),
                   lit(null).cast(DataTypes.StringType));
       // Spark's internal rows: no Row built per input row, only for a bad cell.
-      List<Row> partitions =
+      List<Row> perPartition =
           cells
               .queryExecution()
               .toRdd()
@@ -187,7 +188,7 @@ public final class LoadedData {
               .collect();
       long total = 0;
       Row error = null;
-      for (Row p : partitions) {
+      for (Row p : perPartition) {
         total += p.getLong(0);
         error = earlier(error, p.isNullAt(1) ? null : p.getStruct(1));
       }
@@ -202,6 +203,7 @@ public final class LoadedData {
                     : ""));
       }
       rows = total;
+      partitions = perPartition.size();
       return rows;
     } catch (RuntimeException e) {
       data.unpersist(false);
@@ -390,6 +392,11 @@ public final class LoadedData {
   /** The number of rows, known after {@link #persistAndValidate()} (else -1). */
   public long rows() {
     return rows;
+  }
+
+  /** The cached rows' partitions (after {@link #persistAndValidate()}). */
+  public int partitions() {
+    return partitions;
   }
 
   /** Drops the cached rows. */
