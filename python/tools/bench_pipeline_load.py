@@ -8,20 +8,16 @@ Each load runs in a new Python process (PySpark's JVM, a local[2] session, the l
 rows, so that a load that defers work to the first use is charged for it), in interleaved pairs (A B A B ...).
 Printed: every pair, the medians of the load alone and of load + first transform, and their ratios.
 Needs PySpark and the library jar (spark_kpca.jar_path(), or SPARK_KPCA_JAR). The documents are those of
-bench_text_pipeline.py (generated, seeded, two classes with different vocabularies).
+bench_text_pipeline.py, labelled (generated, seeded, two classes with shifted vocabularies).
 """
 
 import argparse
 import csv
-import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import textwrap
 
-import numpy as np
+from bench_mlflow_pyfunc import fresh
+from bench_text_pipeline import documents
 
 LOAD = """
 import json, sys, time
@@ -44,25 +40,6 @@ print(json.dumps({"session": t1 - t0, "load": t2 - t1, "first_transform": t3 - t
 """
 
 
-def documents(spark, rows, seed=7):
-    rng = np.random.default_rng(seed)
-    text = []
-    for i in range(rows):
-        label = i % 2
-        ranks = rng.zipf(1.3, size=int(rng.integers(8, 61)))
-        # The two classes draw from shifted vocabularies, so that the classifier has something to learn.
-        text.append((i, float(label), " ".join(f"w{(int(r) + 7 * label) % 20000}" for r in ranks)))
-    return spark.createDataFrame(text, ["id", "label", "text"]).repartition(2)
-
-
-def fresh(args):
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(LOAD), json.dumps(args)],
-                          capture_output=True, text=True, env=dict(os.environ, OPENBLAS_CORETYPE="Haswell"))
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-4000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=3000)
@@ -83,7 +60,7 @@ def main():
     spark = (SparkSession.builder.master("local[2]").config("spark.jars", jar)
              .config("spark.ui.enabled", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    documents(spark, args.rows).write.parquet(f"{work}/rows.parquet")
+    documents(spark, args.rows, labelled=True).write.parquet(f"{work}/rows.parquet")
     raw = spark.read.parquet(f"{work}/rows.parquet").cache()
     featurizers = [
         RegexTokenizer(inputCol="text", outputCol="words", pattern="\\W+"),
@@ -99,8 +76,8 @@ def main():
     common = {"rows": f"{work}/rows.parquet", "jar": jar}
     runs = []
     for pair in range(args.pairs):
-        a = fresh(dict(common, model=f"{work}/with"))
-        b = fresh(dict(common, model=f"{work}/without"))
+        a = fresh(LOAD, dict(common, model=f"{work}/with"))
+        b = fresh(LOAD, dict(common, model=f"{work}/without"))
         runs.append((a, b))
         print(f"pair {pair + 1}: with kPCA load {a['load']:.2f} s (+ first transform {a['first_transform']:.2f} s),"
               f" without {b['load']:.2f} s (+ {b['first_transform']:.2f} s)", flush=True)

@@ -20,13 +20,17 @@ import spark_kpca
 from spark_kpca.ml import NystromKernelPCA
 
 
-def documents(spark, rows, seed=7):
+def documents(spark, rows, seed=7, labelled=False):
+    """Columns id and text; with ``labelled``, a label too (0 and 1 alternately), the odd rows' words drawn from a
+    vocabulary shifted by 7, so that a classifier has something to learn."""
     rng = np.random.default_rng(seed)
     text = []
     for i in range(rows):
         ranks = rng.zipf(1.3, size=int(rng.integers(8, 61)))
-        text.append((i, " ".join(f"w{int(r) % 20000}" for r in ranks)))
-    return spark.createDataFrame(text, ["id", "text"]).repartition(2)
+        shift = 7 * (i % 2) if labelled else 0
+        words = " ".join(f"w{(int(r) + shift) % 20000}" for r in ranks)
+        text.append((i, float(i % 2), words) if labelled else (i, words))
+    return spark.createDataFrame(text, ["id", "label", "text"] if labelled else ["id", "text"]).repartition(2)
 
 
 def main():
