@@ -164,6 +164,11 @@ public enum ModelKind {
     return Arrays.stream(values()).filter(k -> k.modelClassName.equals(className)).findFirst();
   }
 
+  /** Whether {@code className} is one of the kernel PCA models of {@link #values()}. */
+  static boolean isModelClass(String className) {
+    return ofModelClass(className).isPresent();
+  }
+
   /** The kind whose estimator class is named {@code className}, if any. */
   public static Optional<ModelKind> ofEstimatorClass(String className) {
     return Arrays.stream(values()).filter(k -> k.estimatorClassName.equals(className)).findFirst();
@@ -176,7 +181,7 @@ public enum ModelKind {
    *     one of this library's kernel PCA models
    */
   public static ModelKind ofSaved(String path, org.apache.spark.sql.SparkSession spark) {
-    String saved = Persistence.savedClassName(path, spark);
+    String saved = Persistence.savedClassName(path, spark, ModelKind::isModelClass);
     return ofModelClass(saved)
         .orElseThrow(
             () ->
@@ -205,7 +210,8 @@ public enum ModelKind {
       for (FileStatus stage : fs.listStatus(dir)) {
         String stagePath = path + "/stages/" + stage.getPath().getName();
         if (stage.isDirectory()
-            && ofModelClass(Persistence.savedClassName(stagePath, spark)).isPresent()) {
+            && isModelClass(
+                Persistence.savedClassName(stagePath, spark, ModelKind::isModelClass))) {
           stages.add(stagePath);
         }
       }

@@ -154,17 +154,36 @@ public final class Persistence {
   }
 
   /**
-   * The class name recorded in {@code path/metadata}, once the stage matches its {@link Manifest}.
+   * The class name recorded in {@code path/metadata}. A class whose reader checks the stage itself
+   * before parsing anything else ({@code checkedByReader}: this library's models, whose readers
+   * start with {@link #loadMetadata}) is returned as read, so a load hashes the stage's files once,
+   * not twice; any other class, and metadata that cannot be read, only once the stage matches its
+   * {@link Manifest} and signature, so that a changed file is reported as such rather than as the
+   * class or the unreadable metadata it caused.
    *
    * @throws IllegalArgumentException naming the path when a file differs from the manifest or the
    *     metadata is missing or unreadable
    */
-  public static String savedClassName(String path, SparkSession spark) {
+  public static String savedClassName(
+      String path, SparkSession spark, java.util.function.Predicate<String> checkedByReader) {
     String what = "Cannot load a model from '" + path + "': ";
-    // The reader of the class found warns of a missing manifest.
+    String saved;
+    try {
+      saved = readMetadata(path, spark, what).path("class").asText("");
+    } catch (IllegalArgumentException e) {
+      verifyStage(path, spark, what);
+      throw e;
+    }
+    if (!checkedByReader.test(saved)) {
+      verifyStage(path, spark, what);
+    }
+    return saved;
+  }
+
+  /** The manifest (the class's reader warns of a missing one) and signature checks of a stage. */
+  private static void verifyStage(String path, SparkSession spark, String what) {
     Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
     ModelSignature.verify(path, spark, what);
-    return readMetadata(path, spark, what).path("class").asText("");
   }
 
   private static JsonNode readMetadata(String path, SparkSession spark, String what) {

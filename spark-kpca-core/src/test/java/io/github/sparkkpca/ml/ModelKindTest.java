@@ -86,4 +86,60 @@ class ModelKindTest {
           0.0);
     }
   }
+
+  /**
+   * {@link AbstractKernelPCAModel#loadAny} reads the class name before the files are hashed (the
+   * class's reader hashes them, once): a metadata edited to name another class is still reported as
+   * a changed file, not as that class, and so is a changed table of a model that names its class.
+   */
+  @Test
+  void loadAnyReportsAChangedFileWhateverClassTheMetadataNames() throws java.io.IOException {
+    Dataset<Row> df = LocalSpark.frame(LocalSpark.clusters(30, 3, 7), 1);
+    String path = dir.resolve("m").toString();
+    new NystromKernelPCA().setK(2).setNumLandmarks(10).setSeed(3).fit(df).write().save(path);
+    java.nio.file.Path metadata;
+    try (java.util.stream.Stream<java.nio.file.Path> files =
+        java.nio.file.Files.list(dir.resolve("m/metadata"))) {
+      metadata =
+          files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().get();
+    }
+    String original = java.nio.file.Files.readString(metadata);
+    // Same length, so only the digest tells: a Spark class name padded to the model's.
+    String model = NystromKernelPCAModel.class.getName();
+    String other = "org.apache.spark.ml.feature.PCAModel";
+    String edited =
+        original.replace(
+            "\"" + model + "\"", "\"" + other + " ".repeat(model.length() - other.length()) + "\"");
+    assertEquals(original.length(), edited.length());
+    java.nio.file.Files.writeString(metadata, edited);
+    // Hadoop's checksum files would refuse the edit first; copy tools drop them.
+    dropChecksum(metadata);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> AbstractKernelPCAModel.loadAny(path));
+    assertTrue(
+        e.getMessage().contains(dir.relativize(metadata).toString().substring(2))
+            && e.getMessage().contains("does not match its SHA-256"),
+        e.getMessage());
+    java.nio.file.Files.writeString(metadata, original);
+    assertEquals(ModelKind.NYSTROM, ModelKind.ofSaved(path, LocalSpark.spark()));
+    java.nio.file.Path landmarks;
+    try (java.util.stream.Stream<java.nio.file.Path> files =
+        java.nio.file.Files.list(dir.resolve("m/data/landmarks"))) {
+      landmarks =
+          files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().get();
+    }
+    byte[] bytes = java.nio.file.Files.readAllBytes(landmarks);
+    bytes[bytes.length / 2] ^= 1;
+    java.nio.file.Files.write(landmarks, bytes);
+    dropChecksum(landmarks);
+    e = assertThrows(IllegalArgumentException.class, () -> AbstractKernelPCAModel.loadAny(path));
+    assertTrue(
+        e.getMessage().contains("data/landmarks/" + landmarks.getFileName())
+            && e.getMessage().contains("does not match its SHA-256"),
+        e.getMessage());
+  }
+
+  private static void dropChecksum(java.nio.file.Path file) throws java.io.IOException {
+    java.nio.file.Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+  }
 }
