@@ -170,29 +170,29 @@ public final class LoadedData {
     data.persist(StorageLevel.MEMORY_AND_DISK());
     try {
       // One job with no shuffle (a SQL aggregate's exchange costs a job per stage, most of a small
-      // input's validation): each partition's count and first bad cell, merged here.
-      Dataset<Row> cells =
+      // input's validation): each partition's count and whether it holds a bad cell, merged here.
+      // It reads the error column alone back from the cache being filled (null in every good row),
+      // not the file and position strings of every row: those are read for the bad rows only.
+      Dataset<Row> errors =
           hasErrorCol
-              ? data.select(col(FILE_COL), col(POS_COL), col(ERROR_COL))
-              : data.select(
-                  lit(null).cast(DataTypes.StringType),
-                  lit(0L),
-                  lit(null).cast(DataTypes.StringType));
-      // Spark's internal rows: no Row built per input row, only for a bad cell.
-      List<Row> perPartition =
-          cells
+              ? data.select(col(ERROR_COL))
+              : data.select(lit(null).cast(DataTypes.StringType));
+      // Spark's internal rows: no Row built per input row.
+      List<long[]> perPartition =
+          errors
               .queryExecution()
               .toRdd()
               .toJavaRDD()
-              .mapPartitions(LoadedData::countAndFirstError)
+              .mapPartitions(LoadedData::countAndErrors)
               .collect();
       long total = 0;
-      Row error = null;
-      for (Row p : perPartition) {
-        total += p.getLong(0);
-        error = earlier(error, p.isNullAt(1) ? null : p.getStruct(1));
+      long bad = 0;
+      for (long[] p : perPartition) {
+        total += p[0];
+        bad += p[1];
       }
-      if (error != null) {
+      if (bad > 0) {
+        Row error = firstError();
         String what = error.getString(2);
         throw new IllegalArgumentException(
             what
@@ -211,25 +211,41 @@ public final class LoadedData {
     }
   }
 
-  /** A partition's row count and its first (file, position) row with an error, or null. */
-  private static java.util.Iterator<Row> countAndFirstError(
-      java.util.Iterator<org.apache.spark.sql.catalyst.InternalRow> cells) {
+  /** A partition's row count and its number of rows with an error. */
+  private static java.util.Iterator<long[]> countAndErrors(
+      java.util.Iterator<org.apache.spark.sql.catalyst.InternalRow> errors) {
     long count = 0;
-    Row first = null;
-    while (cells.hasNext()) {
-      org.apache.spark.sql.catalyst.InternalRow cell = cells.next();
+    long bad = 0;
+    while (errors.hasNext()) {
       count++;
-      if (!cell.isNullAt(2)) {
-        first =
-            earlier(
-                first,
-                org.apache.spark.sql.RowFactory.create(
-                    cell.getUTF8String(0).toString(),
-                    cell.getLong(1),
-                    cell.getUTF8String(2).toString()));
+      if (!errors.next().isNullAt(0)) {
+        bad++;
       }
     }
-    return List.<Row>of(org.apache.spark.sql.RowFactory.create(count, first)).iterator();
+    return List.<long[]>of(new long[] {count, bad}).iterator();
+  }
+
+  /** The (file, position, error) of the first row with an error, in input order (cached rows). */
+  private Row firstError() {
+    Row first = null;
+    for (Row p :
+        data.filter(col(ERROR_COL).isNotNull())
+            .select(col(FILE_COL), col(POS_COL), col(ERROR_COL))
+            .toJavaRDD()
+            .mapPartitions(LoadedData::firstOf)
+            .collect()) {
+      first = earlier(first, p);
+    }
+    return first;
+  }
+
+  /** The first of a partition's (file, position, error) rows in input order: none or one row. */
+  private static java.util.Iterator<Row> firstOf(java.util.Iterator<Row> rows) {
+    Row first = null;
+    while (rows.hasNext()) {
+      first = earlier(first, rows.next());
+    }
+    return first == null ? java.util.Collections.emptyIterator() : List.of(first).iterator();
   }
 
   /** Of two (file, position, error) rows, either null, the one first in file and position. */
