@@ -26,8 +26,9 @@ import org.apache.spark.storage.StorageLevel;
  * <p><b>Why an error column.</b> Cells that are not finite numbers are found while the vectors are
  * assembled on the executors, but throwing there would fail a task, make Spark log stack traces and
  * lose the cell's position. Instead the assembler records a description in {@link #ERROR_COL} (null
- * for good rows) and {@link #persistAndValidate()} finds the first one on the driver in the same
- * pass that materializes the cache, then turns its position into a row number of its file.
+ * for good rows) and {@link #persistAndValidate()} counts such rows in the same pass that
+ * materializes the cache; when there are any, it finds the first on the driver and turns its
+ * position into a row number of its file.
  *
  * <p><b>Row order.</b> {@link #orderCols()} sort the rows in input order: files by name, then rows
  * within a file ({@link #FILE_COL}, {@link #POS_COL}), or the source's row index ({@code id}) for
