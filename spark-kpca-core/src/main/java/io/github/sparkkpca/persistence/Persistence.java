@@ -124,9 +124,7 @@ public final class Persistence {
    */
   public static JsonNode loadMetadata(String path, SparkSession spark, Class<?> expected) {
     String what = "Cannot load " + expected.getSimpleName() + " from '" + path + "': ";
-    boolean manifested =
-        Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
-    ModelSignature.verify(path, spark, what);
+    boolean manifested = verifyStage(path, spark, what);
     JsonNode root = readMetadata(path, spark, what);
     if (!manifested) {
       Manifest.missing(path, root, what);
@@ -180,10 +178,15 @@ public final class Persistence {
     return saved;
   }
 
-  /** The manifest (the class's reader warns of a missing one) and signature checks of a stage. */
-  private static void verifyStage(String path, SparkSession spark, String what) {
-    Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
+  /**
+   * The manifest and signature checks of a stage; whether it has a manifest (the caller decides
+   * what a missing one means: {@link Manifest#missing}).
+   */
+  private static boolean verifyStage(String path, SparkSession spark, String what) {
+    boolean manifested =
+        Manifest.verify(path, spark.sparkContext().hadoopConfiguration(), what, false);
     ModelSignature.verify(path, spark, what);
+    return manifested;
   }
 
   private static JsonNode readMetadata(String path, SparkSession spark, String what) {
