@@ -226,36 +226,19 @@ public final class LoadedData {
     return List.<long[]>of(new long[] {count, bad}).iterator();
   }
 
-  /** The (file, position, error) of the first row with an error, in input order (cached rows). */
+  /**
+   * The (file, position, error) of the first row with an error, in input order (the order {@link
+   * #orderBy()} sorts by), from the cached rows: a SQL minimum, as {@link #withNumericLabel} finds
+   * its first bad label; it runs only when the validating pass counted a bad row.
+   */
   private Row firstError() {
-    Row first = null;
-    for (Row p :
-        data.filter(col(ERROR_COL).isNotNull())
-            .select(col(FILE_COL), col(POS_COL), col(ERROR_COL))
-            .toJavaRDD()
-            .mapPartitions(LoadedData::firstOf)
-            .collect()) {
-      first = earlier(first, p);
-    }
-    return first;
-  }
-
-  /** The first of a partition's (file, position, error) rows in input order: none or one row. */
-  private static java.util.Iterator<Row> firstOf(java.util.Iterator<Row> rows) {
-    Row first = null;
-    while (rows.hasNext()) {
-      first = earlier(first, rows.next());
-    }
-    return first == null ? java.util.Collections.emptyIterator() : List.of(first).iterator();
-  }
-
-  /** Of two (file, position, error) rows, either null, the one first in file and position. */
-  private static Row earlier(Row a, Row b) {
-    if (a == null || b == null) {
-      return a == null ? b : a;
-    }
-    int byFile = a.getString(0).compareTo(b.getString(0));
-    return byFile < 0 || (byFile == 0 && a.getLong(1) <= b.getLong(1)) ? a : b;
+    return data.agg(
+            min(
+                when(
+                    col(ERROR_COL).isNotNull(),
+                    struct(col(FILE_COL), col(POS_COL), col(ERROR_COL)))))
+        .first()
+        .getStruct(0);
   }
 
   /**

@@ -257,4 +257,43 @@ class DataSourcesTest {
       good.unpersist();
     }
   }
+
+  /**
+   * Of several bad cells in several files and partitions, the one first in input order (files by
+   * name, then rows) is reported, whichever partition holds it: the later rows of a.csv and every
+   * bad row of b.csv are ignored.
+   */
+  @Test
+  void theFirstBadCellInInputOrderIsReported() throws IOException {
+    Path in = Files.createDirectories(dir.resolve("bad"));
+    String a = rows("x1,x2,x3,y", 0, 30).replace("\n7,", "\noops,").replace("\n20,", "\n,");
+    String b = rows("x1,x2,x3,y", 30, 30).replace("\n30,", "\nbad,");
+    Files.writeString(in.resolve("a.csv"), a);
+    Files.writeString(in.resolve("b.csv"), b);
+    SparkSession spark = TestSpark.session();
+    for (String maxBytes : new String[] {null, "64"}) {
+      if (maxBytes != null) {
+        spark.conf().set("spark.sql.files.maxPartitionBytes", maxBytes);
+        spark.conf().set("spark.sql.files.openCostInBytes", "0");
+      }
+      try {
+        LoadedData data =
+            DataSources.load(
+                spark, new SourceOptions(in.toString(), null, "f", "y", null, null, null));
+        if (maxBytes != null) {
+          assertTrue(data.data().rdd().getNumPartitions() > 2, "the files are split");
+        }
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, data::persistAndValidate);
+        assertEquals(
+            "column 'x1' has a non-numeric value 'oops' in row 8 (line 9) of "
+                + in.resolve("a.csv")
+                + "; every column except --label-col is a numeric feature",
+            e.getMessage());
+      } finally {
+        spark.conf().unset("spark.sql.files.maxPartitionBytes");
+        spark.conf().unset("spark.sql.files.openCostInBytes");
+      }
+    }
+  }
 }
