@@ -154,27 +154,44 @@ class DataSourcesTest {
     Files.writeString(in.resolve("a.csv"), rows("x1,x2,x3,y", 0, 3));
     Files.writeString(in.resolve("b.csv"), rows("y,x3,x1,x2", 3, 40));
     Files.writeString(in.resolve("c.csv"), "\n" + rows("x2,y,x1,x3", 43, 2));
+    forEachPartitioning(
+        in,
+        (data, split) -> {
+          if (split) {
+            assertTrue(data.data().rdd().getNumPartitions() > 3, "b.csv is split");
+          }
+          List<Row> loaded = ordered(data);
+          assertEquals(45, loaded.size());
+          for (int i = 0; i < 45; i++) {
+            Row row = loaded.get(i);
+            assertEquals("c" + i, row.getAs("y"), "label of row " + i);
+            assertArrayEquals(
+                new double[] {i, 0.5 * i, -i},
+                ((Vector) row.getAs("f")).toArray(),
+                0.0,
+                "row " + i);
+          }
+        });
+  }
+
+  /**
+   * Loads the CSV files of {@code in} (features "f", label "y") with Spark's default file
+   * partitions, then with 64-byte ones (every file split), and gives each load to {@code check}
+   * with whether the files were split.
+   */
+  private static void forEachPartitioning(
+      Path in, java.util.function.BiConsumer<LoadedData, Boolean> check) {
     SparkSession spark = TestSpark.session();
-    for (String maxBytes : new String[] {null, "64"}) {
-      if (maxBytes != null) {
-        spark.conf().set("spark.sql.files.maxPartitionBytes", maxBytes);
+    for (boolean split : new boolean[] {false, true}) {
+      if (split) {
+        spark.conf().set("spark.sql.files.maxPartitionBytes", "64");
         spark.conf().set("spark.sql.files.openCostInBytes", "0");
       }
       try {
-        LoadedData data =
+        check.accept(
             DataSources.load(
-                spark, new SourceOptions(in.toString(), null, "f", "y", null, null, null));
-        if (maxBytes != null) {
-          assertTrue(data.data().rdd().getNumPartitions() > 3, "b.csv is split");
-        }
-        List<Row> loaded = ordered(data);
-        assertEquals(45, loaded.size());
-        for (int i = 0; i < 45; i++) {
-          Row row = loaded.get(i);
-          assertEquals("c" + i, row.getAs("y"), "label of row " + i);
-          assertArrayEquals(
-              new double[] {i, 0.5 * i, -i}, ((Vector) row.getAs("f")).toArray(), 0.0, "row " + i);
-        }
+                spark, new SourceOptions(in.toString(), null, "f", "y", null, null, null)),
+            split);
       } finally {
         spark.conf().unset("spark.sql.files.maxPartitionBytes");
         spark.conf().unset("spark.sql.files.openCostInBytes");
@@ -270,30 +287,19 @@ class DataSourcesTest {
     String b = rows("x1,x2,x3,y", 30, 30).replace("\n30,", "\nbad,");
     Files.writeString(in.resolve("a.csv"), a);
     Files.writeString(in.resolve("b.csv"), b);
-    SparkSession spark = TestSpark.session();
-    for (String maxBytes : new String[] {null, "64"}) {
-      if (maxBytes != null) {
-        spark.conf().set("spark.sql.files.maxPartitionBytes", maxBytes);
-        spark.conf().set("spark.sql.files.openCostInBytes", "0");
-      }
-      try {
-        LoadedData data =
-            DataSources.load(
-                spark, new SourceOptions(in.toString(), null, "f", "y", null, null, null));
-        if (maxBytes != null) {
-          assertTrue(data.data().rdd().getNumPartitions() > 2, "the files are split");
-        }
-        IllegalArgumentException e =
-            assertThrows(IllegalArgumentException.class, data::persistAndValidate);
-        assertEquals(
-            "column 'x1' has a non-numeric value 'oops' in row 8 (line 9) of "
-                + in.resolve("a.csv")
-                + "; every column except --label-col is a numeric feature",
-            e.getMessage());
-      } finally {
-        spark.conf().unset("spark.sql.files.maxPartitionBytes");
-        spark.conf().unset("spark.sql.files.openCostInBytes");
-      }
-    }
+    forEachPartitioning(
+        in,
+        (data, split) -> {
+          if (split) {
+            assertTrue(data.data().rdd().getNumPartitions() > 2, "the files are split");
+          }
+          IllegalArgumentException e =
+              assertThrows(IllegalArgumentException.class, data::persistAndValidate);
+          assertEquals(
+              "column 'x1' has a non-numeric value 'oops' in row 8 (line 9) of "
+                  + in.resolve("a.csv")
+                  + "; every column except --label-col is a numeric feature",
+              e.getMessage());
+        });
   }
 }
