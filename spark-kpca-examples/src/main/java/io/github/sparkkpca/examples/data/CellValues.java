@@ -22,10 +22,11 @@ final class CellValues {
   /**
    * The number {@link Double#parseDouble} reads in {@code text}, bit for bit, read by the copy of
    * Randelshofer's FastDoubleParser in Jackson (jackson-core 2.14 and later; every Spark line
-   * carries one for its JSON): the same syntax, correctly rounded as the JDK's, and 2 to 3 times
-   * faster (30 against 80-100 ns a cell measured here), which is most of the cost of parsing a CSV
-   * file. Text the fast parser refuses is given to {@link Double#parseDouble}, so exactly the texts
-   * the JDK reads are read.
+   * carries one for its JSON): the same syntax, correctly rounded as the JDK's, and faster, which
+   * matters as parsing is most of the cost of reading a CSV file (spark-kpca bench ingest, parsing
+   * alone against Spark's reader: 1.12 with the JDK's parser, 1.37 with this one; bench README §7).
+   * Text the fast parser refuses is given to {@link Double#parseDouble}, so exactly the texts the
+   * JDK reads are read.
    *
    * @throws NumberFormatException when {@link Double#parseDouble} throws
    */
